@@ -1,0 +1,65 @@
+import { z } from 'zod';
+
+const optionalUrl = (protocols: string[]) =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .refine((value) => {
+      try {
+        return protocols.includes(new URL(value).protocol);
+      } catch {
+        return false;
+      }
+    }, `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`)
+    .optional();
+
+const positiveInt = z.coerce.number().int().positive();
+const positiveNumber = z.coerce.number().positive();
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(4000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATABASE_URL: optionalUrl(['postgres:', 'postgresql:']),
+  REDIS_URL: optionalUrl(['redis:', 'rediss:']),
+  PARLEY_DATA_DIR: z.string().min(1).default('./.parley'),
+  PARLEY_INSTANCE_ID: z.string().min(1).optional(),
+  PARLEY_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  PARLEY_MAX_MESSAGE_CHARS: positiveInt.default(32_000),
+  PARLEY_MAX_REQUEST_BYTES: positiveInt.default(1_000_000),
+  PARLEY_MAX_QUERY_DEPTH: positiveInt.default(12),
+  PARLEY_MUTATIONS_PER_MINUTE: positiveInt.default(600),
+  PARLEY_TEXT_FLUSH_MS: positiveInt.default(250),
+  PARLEY_TEXT_FLUSH_CHARS: positiveInt.default(2_000),
+  PARLEY_CONSUMER_SWEEP_MS: positiveInt.default(2_000),
+  PARLEY_LEASE_MS: positiveInt.default(15_000),
+  PARLEY_RETRY_MAX_ATTEMPTS: positiveInt.default(4),
+  PARLEY_RETRY_BASE_DELAY_S: positiveNumber.default(1),
+  PARLEY_RETRY_MAX_DELAY_S: positiveNumber.default(30),
+  PARLEY_RETRY_DEADLINE_S: positiveNumber.default(120),
+  PARLEY_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+  OPENAI_API_KEY: z.string().min(1).optional(),
+  OPENAI_BASE_URL: optionalUrl(['http:', 'https:']),
+  ANTHROPIC_API_KEY: z.string().min(1).optional(),
+  ANTHROPIC_BASE_URL: optionalUrl(['http:', 'https:']),
+  PARLEY_PROVIDERS: z.string().min(1).optional(),
+});
+
+export type Config = z.infer<typeof envSchema>;
+
+export class ConfigError extends Error {
+  constructor(readonly issues: string[]) {
+    super(`Invalid configuration:\n${issues.map((issue) => `  - ${issue}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Parses the environment once at start; every problem names its variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  const blankAsUnset = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const parsed = envSchema.safeParse(blankAsUnset);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
+  }
+  return { ...parsed.data, ...overrides };
+}

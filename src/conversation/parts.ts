@@ -1,0 +1,33 @@
+import type { RecordedFailure, ToolCallState } from '../events/run-event.ts';
+
+/** The typed parts of a Message, stored as JSON on `message.parts` (SPEC §3). */
+export type MessagePart =
+  | { type: 'text'; text: string }
+  | { type: 'reasoning'; text: string }
+  | {
+      type: 'tool-call';
+      toolCallId: string;
+      toolName: string;
+      input: unknown;
+      state: ToolCallState;
+      output: unknown;
+    }
+  | {
+      type: 'delegation';
+      toolCallId: string;
+      childExecutionId: string;
+      text: string;
+      reasoning: string;
+      truncated: boolean;
+      error: RecordedFailure | null;
+    }
+  | ({ type: 'error' } & RecordedFailure)
+  | { type: 'attachment'; attachmentId: string; filename: string; mediaType: string; size: number }
+  | { type: 'steered-input'; queueId: string; text: string };
+
+export function textOf(parts: readonly MessagePart[]): string {
+  return parts
+    .filter((part): part is Extract<MessagePart, { type: 'text' }> => part.type === 'text')
+    .map((part) => part.text)
+    .join('');
+}

@@ -1,0 +1,97 @@
+import { PGlite } from '@electric-sql/pglite';
+import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
+import { PrismaPGlite } from 'pglite-prisma-adapter';
+import { PrismaClient } from '../generated/prisma/client.ts';
+import { acquireDataDirLock } from './embedded-lock.ts';
+import { migrate, readMigrations, type MigrationConnection } from './migrator.ts';
+
+export type DatabaseKind = 'postgres' | 'pglite';
+
+export interface Database {
+  kind: DatabaseKind;
+  prisma: PrismaClient;
+  /** A short-lived raw connection, e.g. for the migrator or for the readiness probe. */
+  withConnection<T>(work: (connection: MigrationConnection) => Promise<T>): Promise<T>;
+  migrate(): Promise<string[]>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export type DatabaseTarget = { databaseUrl: string } | { dataDir: string } | { memory: true };
+
+function pgConnection(client: pg.PoolClient | pg.Client): MigrationConnection {
+  return {
+    async query(sql, params) {
+      return (await client.query(sql, params as unknown[])).rows;
+    },
+    async exec(sql) {
+      await client.query(sql);
+    },
+  };
+}
+
+function pgliteConnection(db: PGlite): MigrationConnection {
+  return {
+    async query(sql, params) {
+      return (await db.query(sql, params as unknown[])).rows as never[];
+    },
+    async exec(sql) {
+      await db.exec(sql);
+    },
+  };
+}
+
+export async function openDatabase(target: DatabaseTarget): Promise<Database> {
+  if ('databaseUrl' in target) {
+    const pool = new pg.Pool({ connectionString: target.databaseUrl, max: 10 });
+    const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+    const withConnection = async <T>(work: (connection: MigrationConnection) => Promise<T>) => {
+      const client = await pool.connect();
+      try {
+        return await work(pgConnection(client));
+      } finally {
+        client.release();
+      }
+    };
+    return {
+      kind: 'postgres',
+      prisma,
+      withConnection,
+      migrate: async () => withConnection(async (connection) => migrate(connection, await readMigrations())),
+      ping: async () => {
+        await withConnection((connection) => connection.query('SELECT 1'));
+      },
+      close: async () => {
+        await prisma.$disconnect();
+        await pool.end();
+      },
+    };
+  }
+
+  const releaseLock = 'dataDir' in target ? acquireDataDirLock(target.dataDir) : () => {};
+  let pglite: PGlite;
+  try {
+    pglite = new PGlite('dataDir' in target ? `${target.dataDir}/pgdata` : 'memory://');
+    await pglite.waitReady;
+  } catch (error) {
+    releaseLock();
+    throw error;
+  }
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) as never });
+  const connection = pgliteConnection(pglite);
+  return {
+    kind: 'pglite',
+    prisma,
+    withConnection: async (work) => work(connection),
+    migrate: async () => migrate(connection, await readMigrations()),
+    ping: async () => {
+      await connection.query('SELECT 1');
+    },
+    close: async () => {
+      await prisma.$disconnect();
+      await pglite.close();
+      releaseLock();
+    },
+  };
+}

@@ -1,0 +1,157 @@
+import type { Agent, PrismaClient, Project, ProjectRole, Thread, User } from '../generated/prisma/client.ts';
+import type { AccessPolicy } from '../auth/access.ts';
+import { issueApiToken } from '../auth/tokens.ts';
+import { ConflictError, InvalidInputError, NotFoundError } from '../domain/errors.ts';
+import { isLocale, type Locale } from '../i18n/catalog.ts';
+import type { ModelRegistry } from '../models/registry.ts';
+import { isToolName, TOOL_NAMES } from '../runtime/tools.ts';
+
+export interface AgentInput {
+  name?: string;
+  model?: string;
+  systemPrompt?: string | null;
+  tools?: string[] | null;
+  limits?: { maxConcurrentExecutions?: number | null; dailyTokenBudget?: number | null } | null;
+}
+
+const MAX_NAME_CHARS = 200;
+const MAX_SYSTEM_PROMPT_CHARS = 20_000;
+const MAX_TITLE_CHARS = 500;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+function requireName(field: string, value: string | undefined, max = MAX_NAME_CHARS): string {
+  const trimmed = (value ?? '').trim();
+  if (trimmed.length === 0) throw new InvalidInputError(field, 'must not be empty.');
+  if (trimmed.length > max) throw new InvalidInputError(field, `must be at most ${max} characters.`);
+  return trimmed;
+}
+
+function optionalLimit(field: string, value: number | null | undefined): number | null | undefined {
+  if (value === undefined || value === null) return value;
+  if (!Number.isInteger(value) || value < 1) throw new InvalidInputError(field, 'must be a positive whole number or null.');
+  return value;
+}
+
+/** Users, projects, memberships, agents and threads: the things runs happen in. */
+export class DirectoryService {
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly access: AccessPolicy,
+    private readonly models: ModelRegistry,
+  ) {}
+
+  /** Creates a user and returns a new API token for it (shown once). */
+  async createUser(input: { email: string; locale?: string }): Promise<{ user: User; token: string }> {
+    const email = requireName('email', input.email).toLowerCase();
+    if (!EMAIL.test(email)) throw new InvalidInputError('email', 'is not an email address.');
+    const locale = input.locale ?? 'en';
+    if (!isLocale(locale)) throw new InvalidInputError('locale', 'must be "en" or "de".');
+    const existing = await this.prisma.user.findUnique({ where: { email } });
+    if (existing) throw new ConflictError(`A user with the email ${email} already exists.`);
+    const user = await this.prisma.user.create({ data: { email, locale: locale as Locale } });
+    return { user, token: await issueApiToken(this.prisma, user.id, 'created with the user') };
+  }
+
+  async findUser(idOrEmail: string): Promise<User> {
+    const user = await this.prisma.user.findFirst({ where: { OR: [{ id: idOrEmail }, { email: idOrEmail.toLowerCase() }] } });
+    if (!user) throw new NotFoundError('User', idOrEmail);
+    return user;
+  }
+
+  /** The creator becomes the project's admin. `creator` null = an operator at the CLI. */
+  async createProject(creator: User | null, input: { name: string }): Promise<Project> {
+    const name = requireName('name', input.name);
+    return this.prisma.project.create({
+      data: { name, ...(creator ? { memberships: { create: { userId: creator.id, role: 'ADMIN' } } } : {}) },
+    });
+  }
+
+  /** `actor` null = an operator at the CLI; otherwise they need agent:manage in the project. */
+  async addMember(actor: User | null, input: { projectId: string; user: string; role: string }) {
+    if (actor) await this.access.projectRole(actor, input.projectId, 'agent:manage');
+    const project = await this.prisma.project.findUnique({ where: { id: input.projectId } });
+    if (!project) throw new NotFoundError('Project', input.projectId);
+    const role = input.role.toUpperCase();
+    if (!['ADMIN', 'MEMBER', 'VIEWER'].includes(role)) {
+      throw new InvalidInputError('role', 'must be admin, member or viewer.');
+    }
+    const user = await this.findUser(input.user);
+    return this.prisma.membership.upsert({
+      where: { projectId_userId: { projectId: project.id, userId: user.id } },
+      update: { role: role as ProjectRole },
+      create: { projectId: project.id, userId: user.id, role: role as ProjectRole },
+    });
+  }
+
+  async createAgent(actor: User | null, projectId: string, input: AgentInput): Promise<Agent> {
+    if (actor) await this.access.projectRole(actor, projectId, 'agent:manage');
+    else if (!(await this.prisma.project.findUnique({ where: { id: projectId } }))) {
+      throw new NotFoundError('Project', projectId);
+    }
+    const data = this.agentData(input, true);
+    return this.prisma.agent.create({
+      data: {
+        projectId,
+        name: data.name!,
+        model: data.model!,
+        systemPrompt: data.systemPrompt ?? '',
+        tools: data.tools ?? [],
+        maxConcurrentExecutions: data.maxConcurrentExecutions ?? null,
+        dailyTokenBudget: data.dailyTokenBudget ?? null,
+      },
+    });
+  }
+
+  async updateAgent(actor: User, agentId: string, input: AgentInput): Promise<Agent> {
+    await this.access.agent(actor, agentId, 'agent:manage');
+    return this.prisma.agent.update({ where: { id: agentId }, data: this.agentData(input, false) });
+  }
+
+  async createThread(user: User, input: { agentId: string; title?: string | null }): Promise<Thread> {
+    const agent = await this.access.agent(user, input.agentId, 'agent:execute');
+    const title = input.title == null ? '' : input.title.trim();
+    if (title.length > MAX_TITLE_CHARS) throw new InvalidInputError('title', `must be at most ${MAX_TITLE_CHARS} characters.`);
+    return this.prisma.thread.create({ data: { agentId: agent.id, ownerId: user.id, kind: 'TEST', title } });
+  }
+
+  private agentData(input: AgentInput, creating: boolean) {
+    const data: {
+      name?: string;
+      model?: string;
+      systemPrompt?: string;
+      tools?: string[];
+      maxConcurrentExecutions?: number | null;
+      dailyTokenBudget?: number | null;
+    } = {};
+    if (creating || input.name !== undefined) data.name = requireName('name', input.name);
+    if (creating || input.model !== undefined) {
+      const model = requireName('model', input.model);
+      try {
+        this.models.validate(model);
+      } catch (error) {
+        throw new InvalidInputError('model', (error as Error).message);
+      }
+      data.model = model;
+    }
+    if (input.systemPrompt != null) {
+      if (input.systemPrompt.length > MAX_SYSTEM_PROMPT_CHARS) {
+        throw new InvalidInputError('systemPrompt', `must be at most ${MAX_SYSTEM_PROMPT_CHARS} characters.`);
+      }
+      data.systemPrompt = input.systemPrompt;
+    }
+    if (input.tools != null) {
+      const unknown = input.tools.filter((name) => !isToolName(name));
+      if (unknown.length > 0) {
+        throw new InvalidInputError('tools', `unknown tool ${unknown.join(', ')}; known tools: ${TOOL_NAMES.join(', ')}.`);
+      }
+      data.tools = [...new Set(input.tools)];
+    }
+    if (input.limits) {
+      const concurrent = optionalLimit('limits.maxConcurrentExecutions', input.limits.maxConcurrentExecutions);
+      const budget = optionalLimit('limits.dailyTokenBudget', input.limits.dailyTokenBudget);
+      if (concurrent !== undefined) data.maxConcurrentExecutions = concurrent;
+      if (budget !== undefined) data.dailyTokenBudget = budget;
+    }
+    return data;
+  }
+}

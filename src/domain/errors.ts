@@ -1,0 +1,51 @@
+/** Expected failures of domain operations. GraphQL maps each to a typed error or an `extensions.code`. */
+export type ErrorCode = 'UNAUTHENTICATED' | 'FORBIDDEN' | 'NOT_FOUND' | 'BAD_USER_INPUT' | 'CONFLICT' | 'RATE_LIMITED';
+
+export class DomainError extends Error {
+  constructor(
+    message: string,
+    readonly code: ErrorCode,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class UnauthenticatedError extends DomainError {
+  constructor(message = 'Authentication required: send "Authorization: Bearer <token>".') {
+    super(message, 'UNAUTHENTICATED');
+  }
+}
+
+export class NotFoundError extends DomainError {
+  constructor(readonly entity: string, id?: string) {
+    super(id ? `${entity} ${id} was not found.` : `${entity} was not found.`, 'NOT_FOUND');
+  }
+}
+
+export class ForbiddenError extends DomainError {
+  constructor(readonly scope: string) {
+    super(`This needs the ${scope} permission, which your role in this project does not grant.`, 'FORBIDDEN');
+  }
+}
+
+export class InvalidInputError extends DomainError {
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
+    super(`${field}: ${message}`, 'BAD_USER_INPUT');
+  }
+}
+
+export class ConflictError extends DomainError {
+  constructor(message: string) {
+    super(message, 'CONFLICT');
+  }
+}
+
+export class RateLimitedError extends DomainError {
+  constructor(readonly retryAfterS: number) {
+    super(`Too many requests; try again in ${retryAfterS}s.`, 'RATE_LIMITED');
+  }
+}

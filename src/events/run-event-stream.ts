@@ -1,0 +1,169 @@
+import type { PrismaClient } from '../generated/prisma/client.ts';
+import type { MessagePart } from '../conversation/parts.ts';
+import type { RunningExecutions } from '../execution/running-executions.ts';
+import { InvalidInputError } from '../domain/errors.ts';
+import { readThreadEvents } from './event-log.ts';
+import type { LiveBus } from './live-bus.ts';
+import type { RunEventRecord } from './run-event.ts';
+
+export interface DeliveredRunEvent extends RunEventRecord {
+  /** Resume point: `runEvents(after: cursor)` continues right after this event. */
+  cursor: string;
+}
+
+interface Cursor {
+  seq: number;
+}
+
+export function parseCursor(value: string): Cursor {
+  const match = /^(\d{1,15})(?:\.(\d{1,15}))?$/.exec(value);
+  if (!match) throw new InvalidInputError('after', 'is not a cursor returned by Parley.');
+  return { seq: Number(match[1]) };
+}
+
+/**
+ * A thread's events for one subscriber, gapless and without duplicates: it listens first, then
+ * replays the durable log after the cursor (and a snapshot of the running reply), then goes live.
+ * Durable events are delivered strictly in seq order; a hole is filled from the log.
+ */
+export async function* streamThreadEvents(options: {
+  prisma: PrismaClient;
+  bus: LiveBus;
+  running: RunningExecutions;
+  threadId: string;
+  after: string | null;
+}): AsyncGenerator<DeliveredRunEvent> {
+  const { prisma, bus, running, threadId } = options;
+  const requested = options.after === null ? null : parseCursor(options.after);
+  const subscription = bus.pubsub.subscribe('thread', threadId)[Symbol.asyncIterator]();
+  const buffered: RunEventRecord[] = [];
+  const waiter: { wake: (() => void) | null } = { wake: null };
+  let ended = false;
+  const pump = (async () => {
+    try {
+      for (;;) {
+        const next = await subscription.next();
+        if (next.done) break;
+        buffered.push(next.value);
+        waiter.wake?.();
+      }
+    } finally {
+      ended = true;
+      waiter.wake?.();
+    }
+  })();
+
+  // Characters of each message's text/reasoning the client already has (from a snapshot).
+  const covered = new Map<string, number>();
+  let lastSeq: number;
+  let transientCount = 0;
+  const transientCursor = () => `${lastSeq}.${++transientCount}`;
+
+  try {
+    if (requested === null) {
+      const thread = await prisma.thread.findUniqueOrThrow({ where: { id: threadId }, select: { lastEventSeq: true } });
+      lastSeq = thread.lastEventSeq;
+    } else {
+      lastSeq = requested.seq;
+      for (const event of await readThreadEvents(prisma, threadId, lastSeq)) {
+        lastSeq = event.seq!;
+        transientCount = 0;
+        yield { ...event, cursor: String(event.seq) };
+      }
+      for (const snapshot of await runningSnapshots(prisma, running, threadId)) {
+        covered.set(`text:${snapshot.payload.messageId}`, snapshot.textLength);
+        covered.set(`reasoning:${snapshot.payload.messageId}`, snapshot.reasoningLength);
+        yield { ...snapshot.record, cursor: transientCursor() };
+      }
+    }
+
+    for (;;) {
+      while (buffered.length > 0) {
+        const event = buffered.shift()!;
+        if (event.seq === null) {
+          const trimmed = trimCovered(event, covered);
+          if (trimmed) yield { ...trimmed, cursor: transientCursor() };
+          continue;
+        }
+        if (event.seq <= lastSeq) continue;
+        if (event.seq > lastSeq + 1) {
+          for (const missed of await readThreadEvents(prisma, threadId, lastSeq, event.seq - 1)) {
+            lastSeq = missed.seq!;
+            transientCount = 0;
+            yield { ...missed, cursor: String(missed.seq) };
+          }
+        }
+        lastSeq = event.seq;
+        transientCount = 0;
+        yield { ...event, cursor: String(event.seq) };
+      }
+      if (ended) return;
+      await new Promise<void>((resolve) => {
+        waiter.wake = resolve;
+      });
+      waiter.wake = null;
+    }
+  } finally {
+    await subscription.return?.();
+    await pump;
+  }
+}
+
+/** Drops the part of a delta the client already has from a snapshot. */
+function trimCovered(event: RunEventRecord, covered: Map<string, number>): RunEventRecord | null {
+  const payload = event.payload;
+  if (payload.type !== 'TextDelta' && payload.type !== 'ReasoningDelta') return event;
+  const key = `${payload.type === 'TextDelta' ? 'text' : 'reasoning'}:${payload.messageId}`;
+  const have = covered.get(key);
+  if (have === undefined || payload.offset >= have) return event;
+  const end = payload.offset + payload.text.length;
+  if (end <= have) return null;
+  return { ...event, payload: { ...payload, text: payload.text.slice(have - payload.offset), offset: have } };
+}
+
+interface Snapshot {
+  record: RunEventRecord;
+  payload: { messageId: string };
+  textLength: number;
+  reasoningLength: number;
+}
+
+async function runningSnapshots(prisma: PrismaClient, running: RunningExecutions, threadId: string): Promise<Snapshot[]> {
+  const executions = await prisma.execution.findMany({
+    where: { threadId, status: { in: ['RUNNING', 'SUSPENDED'] } },
+    select: { id: true },
+    orderBy: { createdAt: 'asc' },
+  });
+  const snapshots: Snapshot[] = [];
+  for (const { id } of executions) {
+    const local = running.get(id)?.snapshot?.();
+    let messageId = local?.messageId ?? null;
+    let parts = local?.parts ?? null;
+    if (!messageId || !parts) {
+      const recorded = await prisma.message.findFirst({
+        where: { executionId: id, role: 'ASSISTANT' },
+        orderBy: { seq: 'desc' },
+        select: { id: true, parts: true },
+      });
+      if (!recorded) continue;
+      messageId = recorded.id;
+      parts = recorded.parts as MessagePart[];
+    }
+    const lengthOf = (type: 'text' | 'reasoning') =>
+      parts!.reduce((sum, part) => sum + (part.type === type ? part.text.length : 0), 0);
+    const textLength = lengthOf('text');
+    snapshots.push({
+      record: {
+        threadId,
+        seq: null,
+        executionId: id,
+        createdAt: new Date().toISOString(),
+        payload: { type: 'MessageSnapshot', messageId, parts, textLength },
+      },
+      payload: { messageId },
+      textLength,
+      reasoningLength: lengthOf('reasoning'),
+    });
+  }
+  return snapshots;
+}

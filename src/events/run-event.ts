@@ -1,0 +1,63 @@
+import type { ClassifiedFailure } from '../errors/taxonomy.ts';
+
+export type ExecutionStatusName =
+  | 'RUNNING'
+  | 'SUSPENDED'
+  | 'COMPLETED'
+  | 'FAILED'
+  | 'CANCELLED'
+  | 'INTERRUPTED'
+  | 'REFUSED';
+
+/** The failure taxonomy as persisted on an ErrorPart, `Execution.error` and an ErrorEvent (SPEC §5). */
+export interface RecordedFailure extends Omit<ClassifiedFailure, 'messageKey' | 'messageParams'> {
+  /** Localized, in the language of the run's user. */
+  message: string;
+  messageKey: string;
+  params: Record<string, string | number | null>;
+}
+
+export type ToolCallState = 'CALLED' | 'SUCCEEDED' | 'FAILED' | 'AWAITING_APPROVAL' | 'AWAITING_ANSWER' | 'DENIED';
+
+/**
+ * Everything a `runEvents` subscriber can receive. Durable kinds are appended to the thread event log
+ * (they have a seq); deltas are live only, and a reload recovers their text from message snapshots.
+ */
+export type RunEventPayload =
+  | { type: 'MessageQueued'; queueId: string; text: string; idempotencyKey: string | null }
+  | { type: 'ExecutionStarted'; acceptedText: string; userMessageId: string | null; queueId: string | null }
+  | { type: 'TextDelta'; messageId: string; text: string; offset: number }
+  | { type: 'ReasoningDelta'; messageId: string; text: string; offset: number }
+  | {
+      type: 'ToolCallEvent';
+      messageId: string;
+      toolCallId: string;
+      toolName: string;
+      state: ToolCallState;
+      input: unknown;
+      output: unknown;
+    }
+  | { type: 'SuspensionOpened'; suspensionId: string; kind: 'APPROVAL' | 'QUESTION'; toolCallId: string; payload: unknown }
+  | { type: 'SuspensionResolved'; suspensionId: string; resolution: unknown }
+  | { type: 'MessageSteered'; queueIds: string[]; texts: string[] }
+  | { type: 'RetryScheduled'; attempt: number; delayS: number; reason: string }
+  | ({ type: 'ErrorEvent' } & RecordedFailure)
+  | { type: 'ExecutionFinished'; status: ExecutionStatusName }
+  | { type: 'QueueUpdated' }
+  | { type: 'ExecutionUpdated'; status: ExecutionStatusName }
+  | { type: 'MessageSnapshot'; messageId: string; parts: unknown; textLength: number };
+
+export type RunEventType = RunEventPayload['type'];
+
+export const TRANSIENT_EVENT_TYPES: ReadonlySet<RunEventType> = new Set(['TextDelta', 'ReasoningDelta', 'MessageSnapshot']);
+
+export interface RunEventRecord {
+  threadId: string;
+  /** Position in the thread's durable log; null for live-only events. */
+  seq: number | null;
+  executionId: string | null;
+  createdAt: string;
+  payload: RunEventPayload;
+}
+
+export type NewRunEvent = { executionId: string | null; payload: RunEventPayload };

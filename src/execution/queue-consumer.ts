@@ -1,0 +1,103 @@
+import type { Logger } from 'pino';
+import type { PrismaClient } from '../generated/prisma/client.ts';
+import type { LiveBus } from '../events/live-bus.ts';
+import type { Admission } from './admission.ts';
+import type { RunLauncher } from './run-launcher.ts';
+
+/**
+ * Each instance's consumer: on a kick (a new message, a finished run) or a periodic sweep it tries to
+ * admit the head of a thread's queue. Any instance may try; the session lock and the database decide.
+ */
+export class QueueConsumer {
+  private readonly busyThreads = new Set<string>();
+  private readonly againThreads = new Set<string>();
+  private readonly runs = new Set<Promise<void>>();
+  private sweepTimer: NodeJS.Timeout | null = null;
+  private kickSubscription: AsyncIterator<unknown> | null = null;
+  private stopped = true;
+
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly bus: LiveBus,
+    private readonly admission: Admission,
+    private readonly launcher: RunLauncher,
+    private readonly logger: Logger,
+    private readonly sweepMs: number,
+  ) {}
+
+  start(): void {
+    this.stopped = false;
+    const kicks = this.bus.pubsub.subscribe('queue-kick');
+    this.kickSubscription = kicks[Symbol.asyncIterator]();
+    void (async () => {
+      for await (const { threadId } of kicks) this.tryThread(threadId);
+    })().catch((error) => this.logger.error({ err: error }, 'queue kick listener stopped'));
+    this.sweepTimer = setInterval(() => void this.sweep(), this.sweepMs);
+    void this.sweep();
+  }
+
+  /** Tells every instance's consumer that this thread may have a claimable head. */
+  kick(threadId: string): void {
+    this.bus.pubsub.publish('queue-kick', { threadId });
+  }
+
+  tryThread(threadId: string): void {
+    if (this.stopped) return;
+    if (this.busyThreads.has(threadId)) {
+      this.againThreads.add(threadId);
+      return;
+    }
+    this.busyThreads.add(threadId);
+    void this.drain(threadId).finally(() => {
+      this.busyThreads.delete(threadId);
+      if (this.againThreads.delete(threadId)) this.tryThread(threadId);
+    });
+  }
+
+  private async drain(threadId: string): Promise<void> {
+    try {
+      for (;;) {
+        if (this.stopped) return;
+        const result = await this.admission.admitNext(threadId);
+        if (result.kind === 'idle') return;
+        this.bus.publishThreadEvents(result.events);
+        if (result.kind === 'admitted') {
+          const run = this.launcher.run(result.run).finally(() => {
+            this.runs.delete(run);
+            this.kick(threadId);
+          });
+          this.runs.add(run);
+          return;
+        }
+      }
+    } catch (error) {
+      if (!this.stopped) this.logger.error({ err: error, threadId }, 'admission failed; the sweep will try again');
+    }
+  }
+
+  private async sweep(): Promise<void> {
+    if (this.stopped) return;
+    try {
+      const threads = await this.prisma.queueItem.findMany({
+        where: { steeringExecutionId: null },
+        distinct: ['threadId'],
+        select: { threadId: true },
+        take: 500,
+      });
+      for (const { threadId } of threads) this.tryThread(threadId);
+    } catch (error) {
+      if (!this.stopped) this.logger.warn({ err: error }, 'queue sweep failed');
+    }
+  }
+
+  /** Stops claiming; running executions are left to the caller (finish or interrupt). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    await this.kickSubscription?.return?.();
+  }
+
+  async waitForRuns(): Promise<void> {
+    await Promise.allSettled([...this.runs]);
+  }
+}

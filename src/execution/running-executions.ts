@@ -1,0 +1,36 @@
+import type { MessagePart } from '../conversation/parts.ts';
+
+export interface RunningExecution {
+  executionId: string;
+  threadId: string;
+  controller: AbortController;
+  /** The live assistant message, fresher than its last recorded snapshot. */
+  snapshot?: () => { messageId: string | null; parts: MessagePart[] };
+}
+
+/** Cancellation handles of the executions this instance runs, registered under the session lock. */
+export class RunningExecutions {
+  private readonly byId = new Map<string, RunningExecution>();
+
+  register(executionId: string, threadId: string): RunningExecution {
+    const entry: RunningExecution = { executionId, threadId, controller: new AbortController() };
+    this.byId.set(executionId, entry);
+    return entry;
+  }
+
+  get(executionId: string): RunningExecution | undefined {
+    return this.byId.get(executionId);
+  }
+
+  unregister(executionId: string): void {
+    this.byId.delete(executionId);
+  }
+
+  all(): RunningExecution[] {
+    return [...this.byId.values()];
+  }
+
+  get size(): number {
+    return this.byId.size;
+  }
+}

@@ -1,0 +1,173 @@
+import type { ClassifiedFailure } from '../errors/taxonomy.ts';
+
+export type Locale = 'en' | 'de';
+export const LOCALES: readonly Locale[] = ['en', 'de'];
+
+export type MessageParams = Record<string, string | number | null>;
+
+const en = {
+  'error.transport': 'A temporary network error interrupted the connection to the model provider — try again.',
+  'error.rate_limit': 'Rate limited by the model provider — try again in {retryAfterS}s.',
+  'error.rate_limit.no_delay': 'Rate limited by the model provider — try again in a moment.',
+  'error.quota_exceeded': 'The {provider} account has no quota or credit left — check its plan and billing.',
+  'error.quota_exceeded.unknown_provider':
+    "The model provider account has no quota or credit left — check its plan and billing.",
+  'error.authentication': "Your {provider} key was rejected — check it in the server's provider settings.",
+  'error.authentication.unknown_provider':
+    "The model provider key was rejected — check it in the server's provider settings.",
+  'error.authorization':
+    "Your {provider} key may not use this model or feature — check its permissions in the server's provider settings.",
+  'error.authorization.unknown_provider':
+    "The model provider key may not use this model or feature — check its permissions in the server's provider settings.",
+  'error.context_length': 'This conversation is too long — compact it or start a new chat.',
+  'error.content_policy': 'The provider blocked this request (content policy).',
+  'error.invalid_request': 'The model provider rejected this request as invalid.',
+  'error.provider_internal': 'Temporary provider error — try again.',
+  'error.unknown': 'Something unexpected went wrong while generating the reply.',
+  'error.application_error': 'The reply failed because of an error on the server.',
+  'error.tool_failed': 'The tool "{tool}" failed, so the reply could not be finished.',
+  'error.run_rejected': 'The server refused to run this agent right now.',
+  'error.interrupted': 'The server instance running this reply stopped; the reply was interrupted.',
+  'refusal.concurrency': 'This agent is already running {limit} replies; try again when one finishes.',
+  'refusal.budget': 'Your daily token budget of {budget} for this agent is used up; it resets at midnight UTC.',
+  'retry.scheduled': 'Retrying in {delayS}s (attempt {attempt})…',
+} as const satisfies Record<string, string>;
+
+export type MessageKey = keyof typeof en;
+
+// Sie-form throughout, as for any business application addressing its users.
+const de: Record<MessageKey, string> = {
+  'error.transport':
+    'Ein vorübergehender Netzwerkfehler hat die Verbindung zum Modellanbieter unterbrochen – bitte versuchen Sie es erneut.',
+  'error.rate_limit': 'Der Modellanbieter drosselt gerade die Anfragen – versuchen Sie es in {retryAfterS} s erneut.',
+  'error.rate_limit.no_delay': 'Der Modellanbieter drosselt gerade die Anfragen – versuchen Sie es gleich noch einmal.',
+  'error.quota_exceeded':
+    'Das Kontingent oder Guthaben des {provider}-Kontos ist aufgebraucht – prüfen Sie Tarif und Abrechnung des Kontos.',
+  'error.quota_exceeded.unknown_provider':
+    'Das Kontingent oder Guthaben beim Modellanbieter ist aufgebraucht – prüfen Sie Tarif und Abrechnung des Kontos.',
+  'error.authentication':
+    'Ihr {provider}-Schlüssel wurde abgelehnt – prüfen Sie ihn in den Anbieter-Einstellungen des Servers.',
+  'error.authentication.unknown_provider':
+    'Der Schlüssel für den Modellanbieter wurde abgelehnt – prüfen Sie ihn in den Anbieter-Einstellungen des Servers.',
+  'error.authorization':
+    'Ihr {provider}-Schlüssel darf dieses Modell oder diese Funktion nicht nutzen – prüfen Sie seine Berechtigungen in den Anbieter-Einstellungen des Servers.',
+  'error.authorization.unknown_provider':
+    'Der Schlüssel für den Modellanbieter darf dieses Modell oder diese Funktion nicht nutzen – prüfen Sie seine Berechtigungen in den Anbieter-Einstellungen des Servers.',
+  'error.context_length':
+    'Diese Unterhaltung ist zu lang – fassen Sie sie zusammen oder beginnen Sie einen neuen Chat.',
+  'error.content_policy': 'Der Anbieter hat diese Anfrage blockiert (Inhaltsrichtlinie).',
+  'error.invalid_request': 'Der Modellanbieter hat diese Anfrage als ungültig abgelehnt.',
+  'error.provider_internal': 'Vorübergehender Fehler beim Anbieter – bitte versuchen Sie es erneut.',
+  'error.unknown': 'Beim Erzeugen der Antwort ist ein unerwarteter Fehler aufgetreten.',
+  'error.application_error': 'Die Antwort ist wegen eines Fehlers auf dem Server fehlgeschlagen.',
+  'error.tool_failed': 'Das Werkzeug „{tool}“ ist fehlgeschlagen, daher konnte die Antwort nicht fertiggestellt werden.',
+  'error.run_rejected': 'Der Server hat es abgelehnt, diesen Agenten jetzt auszuführen.',
+  'error.interrupted':
+    'Die Serverinstanz, die diese Antwort erzeugt hat, wurde beendet; die Antwort wurde unterbrochen.',
+  'refusal.concurrency':
+    'Dieser Agent erzeugt bereits {limit} Antworten; versuchen Sie es erneut, sobald eine davon fertig ist.',
+  'refusal.budget':
+    'Ihr tägliches Token-Budget von {budget} für diesen Agenten ist aufgebraucht; es wird um Mitternacht (UTC) zurückgesetzt.',
+  'retry.scheduled': 'Neuer Versuch in {delayS} s (Versuch {attempt}) …',
+};
+
+export const MESSAGES: Readonly<Record<Locale, Readonly<Record<MessageKey, string>>>> = { en, de };
+
+export function isLocale(value: unknown): value is Locale {
+  return value === 'en' || value === 'de';
+}
+
+export function isMessageKey(value: unknown): value is MessageKey {
+  return typeof value === 'string' && Object.prototype.hasOwnProperty.call(en, value);
+}
+
+/**
+ * The message for `key` in `locale` with `{name}` placeholders filled. Numbers are
+ * formatted for the locale (7.5 → "7,5" in German); null renders as empty text; a
+ * placeholder without a param stays visible as `{name}` so a missing param shows up
+ * in review instead of silently vanishing.
+ */
+export function translate(locale: Locale, key: MessageKey, params?: MessageParams): string {
+  const template = MESSAGES[locale][key];
+  return template.replace(/\{(\w+)\}/g, (placeholder, name: string) => {
+    if (params === undefined || !Object.prototype.hasOwnProperty.call(params, name)) return placeholder;
+    const value = params[name];
+    if (value === null) return '';
+    if (typeof value === 'number') return new Intl.NumberFormat(locale, { maximumFractionDigits: 3 }).format(value);
+    return value;
+  });
+}
+
+/** The `{name}` placeholders a message uses, for checking that params and translations line up. */
+export function placeholdersOf(template: string): string[] {
+  return [...template.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
+}
+
+const PROVIDER_DISPLAY_NAMES: Record<string, string> = {
+  openai: 'OpenAI',
+  anthropic: 'Anthropic',
+  ollama: 'Ollama',
+  openrouter: 'OpenRouter',
+  vllm: 'vLLM',
+  lmstudio: 'LM Studio',
+};
+
+export function providerDisplayName(provider: string): string {
+  return PROVIDER_DISPLAY_NAMES[provider.toLowerCase()] ?? provider;
+}
+
+export interface LocalizedFailure {
+  messageKey: MessageKey;
+  messageParams: MessageParams;
+  message: string;
+}
+
+/**
+ * The user-facing copy of a failure: its own messageKey when it names one (an
+ * ApplicationError), otherwise the actionable copy for its reason. The key and params
+ * are returned too so that a stored ErrorPart can be re-rendered in another language.
+ */
+export function localizeFailure(failure: ClassifiedFailure, locale: Locale): LocalizedFailure {
+  const { messageKey, messageParams } = failureMessageKey(failure);
+  return { messageKey, messageParams, message: translate(locale, messageKey, messageParams) };
+}
+
+export function failureMessageKey(failure: ClassifiedFailure): { messageKey: MessageKey; messageParams: MessageParams } {
+  if (failure.messageKey !== undefined) {
+    return { messageKey: failure.messageKey, messageParams: failure.messageParams ?? {} };
+  }
+  const provider = failure.provider === null ? null : providerDisplayName(failure.provider);
+  switch (failure.reason) {
+    case 'TRANSPORT':
+      return { messageKey: 'error.transport', messageParams: {} };
+    case 'RATE_LIMIT':
+      // Whole seconds: "retry in 0.02s" reads like a bug, and the wait is an estimate anyway.
+      return failure.retryAfterS === null
+        ? { messageKey: 'error.rate_limit.no_delay', messageParams: {} }
+        : { messageKey: 'error.rate_limit', messageParams: { retryAfterS: Math.ceil(failure.retryAfterS) } };
+    case 'QUOTA_EXCEEDED':
+      return provider === null
+        ? { messageKey: 'error.quota_exceeded.unknown_provider', messageParams: {} }
+        : { messageKey: 'error.quota_exceeded', messageParams: { provider } };
+    case 'AUTHENTICATION':
+      return provider === null
+        ? { messageKey: 'error.authentication.unknown_provider', messageParams: {} }
+        : { messageKey: 'error.authentication', messageParams: { provider } };
+    case 'AUTHORIZATION':
+      return provider === null
+        ? { messageKey: 'error.authorization.unknown_provider', messageParams: {} }
+        : { messageKey: 'error.authorization', messageParams: { provider } };
+    case 'CONTEXT_LENGTH':
+      return { messageKey: 'error.context_length', messageParams: {} };
+    case 'CONTENT_POLICY':
+      return { messageKey: 'error.content_policy', messageParams: {} };
+    case 'INVALID_REQUEST':
+      return { messageKey: 'error.invalid_request', messageParams: {} };
+    case 'PROVIDER_INTERNAL':
+      return { messageKey: 'error.provider_internal', messageParams: {} };
+    case 'UNKNOWN':
+      return { messageKey: 'error.unknown', messageParams: {} };
+    case 'APPLICATION_ERROR':
+      return { messageKey: 'error.application_error', messageParams: {} };
+  }
+}

@@ -1,0 +1,140 @@
+import type { Prisma, PrismaClient } from '../generated/prisma/client.ts';
+import type { MessagePart } from '../conversation/parts.ts';
+import type { RunListener, RunState, RuntimeEvent } from '../runtime/runtime-event.ts';
+
+export interface FlushPolicy {
+  /** Longest time streamed text waits in memory before it is written. */
+  flushMs: number;
+  /** Unwritten characters that force a write at once. */
+  flushChars: number;
+}
+
+/**
+ * Records the assistant turn of a run. Text is kept in memory and written in batches (snapshots),
+ * never per token; every structural change (tool call, error, boundary, end) is written at once.
+ */
+export class ConversationLog implements RunListener {
+  private parts: MessagePart[] = [];
+  private unflushedChars = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private writing: Promise<void> = Promise.resolve();
+  private messageId: string | null = null;
+
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly policy: FlushPolicy,
+    private readonly onFlushError: (error: unknown) => void,
+  ) {}
+
+  /** The assistant message as recorded so far plus what is still in memory (for a reconnecting client). */
+  snapshot(): { messageId: string | null; parts: MessagePart[] } {
+    return { messageId: this.messageId, parts: structuredClone(this.parts) };
+  }
+
+  async handle(event: RuntimeEvent, run: RunState): Promise<void> {
+    switch (event.type) {
+      case 'run-started':
+        await this.openTurn(run);
+        break;
+      case 'text-delta':
+        this.appendText('text', event.text);
+        run.textLength += event.text.length;
+        this.scheduleFlush();
+        break;
+      case 'reasoning-delta':
+        this.appendText('reasoning', event.text);
+        run.reasoningLength += event.text.length;
+        this.scheduleFlush();
+        break;
+      case 'tool-call': {
+        const existing = this.parts.find(
+          (part): part is Extract<MessagePart, { type: 'tool-call' }> =>
+            part.type === 'tool-call' && part.toolCallId === event.toolCallId,
+        );
+        if (existing) Object.assign(existing, { state: event.state, output: event.output });
+        else this.parts.push({ type: 'tool-call', ...pick(event) });
+        await this.flush();
+        break;
+      }
+      case 'boundary':
+        await this.flush();
+        break;
+      case 'provider-error':
+        // A failure before the run started still leaves the question and its error in the conversation.
+        await this.openTurn(run);
+        this.parts.push({ type: 'error', ...event.failure });
+        await this.flush();
+        break;
+      case 'run-completed':
+        await this.flush();
+        break;
+      default:
+        break;
+    }
+  }
+
+  private appendText(type: 'text' | 'reasoning', text: string): void {
+    const last = this.parts.at(-1);
+    if (last && last.type === type) last.text += text;
+    else this.parts.push({ type, text });
+    this.unflushedChars += text.length;
+  }
+
+  private scheduleFlush(): void {
+    if (this.unflushedChars >= this.policy.flushChars) {
+      this.flush().catch(this.onFlushError);
+      return;
+    }
+    this.timer ??= setTimeout(() => {
+      this.timer = null;
+      this.flush().catch(this.onFlushError);
+    }, this.policy.flushMs);
+  }
+
+  private async openTurn(run: RunState): Promise<void> {
+    if (this.messageId) return;
+    const hasUserMessage = await this.prisma.message.findFirst({
+      where: { executionId: run.executionId, role: 'USER' },
+      select: { id: true },
+    });
+    if (!hasUserMessage && run.acceptedText) {
+      await this.prisma.message.create({
+        data: {
+          threadId: run.threadId,
+          executionId: run.executionId,
+          role: 'USER',
+          parts: [{ type: 'text', text: run.acceptedText }],
+        },
+      });
+    }
+    const message = await this.prisma.message.create({
+      data: { threadId: run.threadId, executionId: run.executionId, role: 'ASSISTANT', parts: [] },
+      select: { id: true },
+    });
+    this.messageId = message.id;
+    run.assistantMessageId = message.id;
+  }
+
+  /** Writes the current parts; writes are chained so an older snapshot never overwrites a newer one. */
+  flush(): Promise<void> {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
+    const messageId = this.messageId;
+    if (!messageId) return this.writing;
+    this.unflushedChars = 0;
+    const parts = structuredClone(this.parts) as unknown as Prisma.InputJsonValue;
+    this.writing = this.writing
+      .catch(() => {})
+      .then(async () => {
+        await this.prisma.message.update({ where: { id: messageId }, data: { parts } });
+      });
+    return this.writing;
+  }
+}
+
+function pick(event: Extract<RuntimeEvent, { type: 'tool-call' }>) {
+  const { toolCallId, toolName, input, state, output } = event;
+  return { toolCallId, toolName, input, state, output };
+}

@@ -1,0 +1,77 @@
+import type { PrismaClient } from '../generated/prisma/client.ts';
+import { appendThreadEvents } from '../events/event-log.ts';
+import type { LiveBus } from '../events/live-bus.ts';
+import type { RunEventPayload } from '../events/run-event.ts';
+import type { RunListener, RunState, RuntimeEvent } from '../runtime/runtime-event.ts';
+
+/**
+ * Turns runtime events into RunEvents for subscribers: deltas go out live only (their text is
+ * recovered from the recorded message), everything else is appended to the thread log first.
+ */
+export class LiveBroadcaster implements RunListener {
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly bus: LiveBus,
+  ) {}
+
+  async handle(event: RuntimeEvent, run: RunState): Promise<void> {
+    switch (event.type) {
+      case 'text-delta':
+        this.publishLive(run, {
+          type: 'TextDelta',
+          messageId: run.assistantMessageId ?? '',
+          text: event.text,
+          offset: run.textLength - event.text.length,
+        });
+        break;
+      case 'reasoning-delta':
+        this.publishLive(run, {
+          type: 'ReasoningDelta',
+          messageId: run.assistantMessageId ?? '',
+          text: event.text,
+          offset: run.reasoningLength - event.text.length,
+        });
+        break;
+      case 'tool-call':
+        await this.appendDurable(run, {
+          type: 'ToolCallEvent',
+          messageId: run.assistantMessageId ?? '',
+          toolCallId: event.toolCallId,
+          toolName: event.toolName,
+          state: event.state,
+          input: event.input,
+          output: event.output,
+        });
+        break;
+      case 'retry-scheduled':
+        await this.appendDurable(run, {
+          type: 'RetryScheduled',
+          attempt: event.attempt,
+          delayS: event.delayS,
+          reason: event.reason,
+        });
+        break;
+      case 'provider-error':
+        await this.appendDurable(run, { type: 'ErrorEvent', ...event.failure });
+        break;
+      case 'run-completed':
+        await this.appendDurable(run, { type: 'ExecutionFinished', status: event.outcome });
+        break;
+      default:
+        break;
+    }
+  }
+
+  private publishLive(run: RunState, payload: RunEventPayload): void {
+    this.bus.publishThreadEvents([
+      { threadId: run.threadId, seq: null, executionId: run.executionId, createdAt: new Date().toISOString(), payload },
+    ]);
+  }
+
+  private async appendDurable(run: RunState, payload: RunEventPayload): Promise<void> {
+    const records = await this.prisma.$transaction((tx) =>
+      appendThreadEvents(tx, run.threadId, [{ executionId: run.executionId, payload }]),
+    );
+    this.bus.publishThreadEvents(records);
+  }
+}

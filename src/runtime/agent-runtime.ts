@@ -1,0 +1,175 @@
+import { stepCountIs, streamText, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
+import { classify } from '../errors/classify.ts';
+import { nextRetryDelayS, sleepCancellable, type RetryPolicy } from '../errors/retry-policy.ts';
+import { ApplicationError, type ClassifiedFailure } from '../errors/taxonomy.ts';
+import type { RunOutcome, RunUsage, RuntimeEvent } from './runtime-event.ts';
+
+export interface AgentRunInput {
+  model: LanguageModel;
+  provider: string;
+  system: string;
+  messages: ModelMessage[];
+  tools: ToolSet;
+  signal: AbortSignal;
+  retryPolicy: RetryPolicy;
+  maxSteps: number;
+  emit(event: RuntimeEvent): Promise<void>;
+  /** Called at each boundary; returns user messages to continue with (steering). */
+  takeSteeringMessages?(): Promise<ModelMessage[]>;
+}
+
+export interface AgentRunResult {
+  outcome: RunOutcome;
+  usage: RunUsage;
+  messages: ModelMessage[];
+}
+
+/** A classified failure of the agent loop; the run recording turns it into the run's one error. */
+export class AgentRunFailure extends Error {
+  constructor(
+    readonly failure: ClassifiedFailure,
+    options?: ErrorOptions,
+  ) {
+    super(failure.detail || failure.reason, options);
+    this.name = 'AgentRunFailure';
+  }
+}
+
+class ToolCrash extends Error {}
+
+/**
+ * The agent loop: one model request (with its tool batch) per step, owning the retry loop so that
+ * retries are announced and happen only while nothing of the attempt has reached the user.
+ */
+export async function runAgent(input: AgentRunInput): Promise<AgentRunResult> {
+  const usage: RunUsage = { inputTokens: 0, outputTokens: 0 };
+  const messages = [...input.messages];
+  await input.emit({ type: 'run-started' });
+
+  for (let step = 0; step < input.maxSteps; step++) {
+    const stepResult = await runStepWithRetries(input, messages, usage);
+    if (stepResult === 'cancelled') return { outcome: 'CANCELLED', usage, messages };
+    messages.push(...stepResult.responseMessages);
+    await input.emit({ type: 'boundary' });
+    const steering = (await input.takeSteeringMessages?.()) ?? [];
+    messages.push(...steering);
+    if (stepResult.finishReason !== 'tool-calls' && steering.length === 0) break;
+  }
+  return { outcome: 'COMPLETED', usage, messages };
+}
+
+async function runStepWithRetries(
+  input: AgentRunInput,
+  messages: ModelMessage[],
+  usage: RunUsage,
+): Promise<'cancelled' | { responseMessages: ModelMessage[]; finishReason: string }> {
+  const startedAt = Date.now();
+  for (let attempt = 1; ; attempt++) {
+    let streamedToUser = false;
+    try {
+      const result = await runStep(input, messages, usage, () => {
+        streamedToUser = true;
+      });
+      return result;
+    } catch (error) {
+      if (input.signal.aborted) return 'cancelled';
+      const failure = error instanceof ToolCrash ? classify(error.cause) : classify(error, { provider: input.provider });
+      const delayS = streamedToUser
+        ? null
+        : nextRetryDelayS(input.retryPolicy, attempt, failure, (Date.now() - startedAt) / 1000);
+      if (delayS === null) throw new AgentRunFailure(failure, { cause: error });
+      await input.emit({ type: 'retry-scheduled', attempt, delayS, reason: failure.reason });
+      try {
+        await sleepCancellable(delayS * 1000, input.signal);
+      } catch {
+        return 'cancelled';
+      }
+    }
+  }
+}
+
+async function runStep(
+  input: AgentRunInput,
+  messages: ModelMessage[],
+  usage: RunUsage,
+  markStreamed: () => void,
+): Promise<{ responseMessages: ModelMessage[]; finishReason: string }> {
+  const result = streamText({
+    model: input.model,
+    system: input.system || undefined,
+    messages,
+    tools: input.tools,
+    maxRetries: 0,
+    abortSignal: input.signal,
+    stopWhen: stepCountIs(1),
+  });
+  let finishReason = 'stop';
+  for await (const part of result.fullStream) {
+    switch (part.type) {
+      case 'text-delta':
+        if (part.text.length === 0) break;
+        markStreamed();
+        await input.emit({ type: 'text-delta', text: part.text });
+        break;
+      case 'reasoning-delta':
+        if (part.text.length === 0) break;
+        markStreamed();
+        await input.emit({ type: 'reasoning-delta', text: part.text });
+        break;
+      case 'tool-call':
+        markStreamed();
+        await input.emit({
+          type: 'tool-call',
+          toolCallId: part.toolCallId,
+          toolName: part.toolName,
+          input: part.input,
+          state: 'CALLED',
+          output: null,
+        });
+        break;
+      case 'tool-result':
+        await input.emit({
+          type: 'tool-call',
+          toolCallId: part.toolCallId,
+          toolName: part.toolName,
+          input: part.input,
+          state: 'SUCCEEDED',
+          output: part.output ?? null,
+        });
+        break;
+      case 'tool-error': {
+        await input.emit({
+          type: 'tool-call',
+          toolCallId: part.toolCallId,
+          toolName: part.toolName,
+          input: part.input,
+          state: 'FAILED',
+          output: null,
+        });
+        const reasoned =
+          part.error instanceof ApplicationError
+            ? part.error
+            : new ApplicationError({
+                message: `Tool ${part.toolName} failed: ${(part.error as Error)?.message ?? String(part.error)}`,
+                messageKey: 'error.tool_failed',
+                messageParams: { tool: part.toolName },
+                cause: part.error,
+              });
+        throw new ToolCrash(reasoned.message, { cause: reasoned });
+      }
+      case 'finish-step':
+        usage.inputTokens += part.usage.inputTokens ?? 0;
+        usage.outputTokens += part.usage.outputTokens ?? 0;
+        finishReason = part.finishReason;
+        break;
+      case 'error':
+        throw part.error;
+      case 'abort':
+        throw input.signal.reason ?? new Error('aborted');
+      default:
+        break;
+    }
+  }
+  const response = await result.response;
+  return { responseMessages: response.messages, finishReason };
+}

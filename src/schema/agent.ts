@@ -1,0 +1,120 @@
+import { visibleThreadsWhere } from '../auth/access.ts';
+import { requireViewer } from './context.ts';
+import { builder } from './builder.ts';
+import { COMMON_MUTATION_ERRORS } from './errors.ts';
+import { decodeId } from './ids.ts';
+
+const AgentLimits = builder.objectRef<{ maxConcurrentExecutions: number | null; dailyTokenBudget: number | null }>(
+  'AgentLimits',
+);
+AgentLimits.implement({
+  fields: (t) => ({
+    maxConcurrentExecutions: t.exposeInt('maxConcurrentExecutions', { nullable: true }),
+    dailyTokenBudget: t.exposeInt('dailyTokenBudget', { nullable: true }),
+  }),
+});
+
+const AgentLimitsInput = builder.inputType('AgentLimitsInput', {
+  description: 'Run limits checked at admission; null = unlimited.',
+  fields: (t) => ({
+    maxConcurrentExecutions: t.int({ required: false }),
+    dailyTokenBudget: t.int({ required: false, description: 'Tokens per user per UTC day.' }),
+  }),
+});
+
+builder.prismaNode('Agent', {
+  id: { field: 'id' },
+  findUnique: (id) => ({ id }),
+  fields: (t) => ({
+    name: t.exposeString('name'),
+    model: t.exposeString('model', { description: '`provider:model`, e.g. `demo:default` or `openai:gpt-4.1-mini`.' }),
+    systemPrompt: t.exposeString('systemPrompt'),
+    tools: t.exposeStringList('tools'),
+    limits: t.field({
+      type: AgentLimits,
+      resolve: (agent) => ({
+        maxConcurrentExecutions: agent.maxConcurrentExecutions,
+        dailyTokenBudget: agent.dailyTokenBudget,
+      }),
+    }),
+    project: t.relation('project'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    threads: t.relatedConnection('threads', {
+      cursor: 'id',
+      query: (_args, context) => ({
+        where: visibleThreadsWhere(requireViewer(context).id),
+        orderBy: { createdAt: 'desc' },
+      }),
+    }),
+  }),
+});
+
+builder.queryField('agent', (t) =>
+  t.prismaField({
+    type: 'Agent',
+    authScopes: { authenticated: true },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (query, _root, args, context) => {
+      const agent = await context.parley.access.agent(
+        requireViewer(context),
+        decodeId('id', String(args.id), 'Agent'),
+        'agent:read',
+      );
+      return context.parley.db.prisma.agent.findUniqueOrThrow({ ...query, where: { id: agent.id } });
+    },
+  }),
+);
+
+builder.mutationField('createAgent', (t) =>
+  t.prismaField({
+    type: 'Agent',
+    authScopes: { authenticated: true },
+    errors: { types: COMMON_MUTATION_ERRORS },
+    args: {
+      projectId: t.arg.id({ required: true }),
+      name: t.arg.string({ required: true }),
+      model: t.arg.string({ required: true }),
+      systemPrompt: t.arg.string(),
+      tools: t.arg.stringList(),
+      limits: t.arg({ type: AgentLimitsInput }),
+    },
+    resolve: async (query, _root, args, context) => {
+      const agent = await context.parley.directory.createAgent(
+        requireViewer(context),
+        decodeId('projectId', String(args.projectId), 'Project'),
+        args,
+      );
+      return context.parley.db.prisma.agent.findUniqueOrThrow({ ...query, where: { id: agent.id } });
+    },
+  }),
+);
+
+builder.mutationField('updateAgent', (t) =>
+  t.prismaField({
+    type: 'Agent',
+    authScopes: { authenticated: true },
+    errors: { types: COMMON_MUTATION_ERRORS },
+    args: {
+      agentId: t.arg.id({ required: true }),
+      name: t.arg.string(),
+      model: t.arg.string(),
+      systemPrompt: t.arg.string(),
+      tools: t.arg.stringList(),
+      limits: t.arg({ type: AgentLimitsInput }),
+    },
+    resolve: async (query, _root, args, context) => {
+      const agent = await context.parley.directory.updateAgent(
+        requireViewer(context),
+        decodeId('agentId', String(args.agentId), 'Agent'),
+        {
+          name: args.name ?? undefined,
+          model: args.model ?? undefined,
+          systemPrompt: args.systemPrompt,
+          tools: args.tools,
+          limits: args.limits,
+        },
+      );
+      return context.parley.db.prisma.agent.findUniqueOrThrow({ ...query, where: { id: agent.id } });
+    },
+  }),
+);

@@ -1,0 +1,45 @@
+import SchemaBuilder from '@pothos/core';
+import ErrorsPlugin from '@pothos/plugin-errors';
+import PrismaPlugin from '@pothos/plugin-prisma';
+import RelayPlugin from '@pothos/plugin-relay';
+import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
+import ZodPlugin from '@pothos/plugin-zod';
+import type PrismaTypes from '../generated/pothos-prisma-types.ts';
+import { getDatamodel } from '../generated/pothos-prisma-types.ts';
+import { UnauthenticatedError } from '../domain/errors.ts';
+import type { GraphQLContext } from './context.ts';
+
+export const builder = new SchemaBuilder<{
+  Context: GraphQLContext;
+  PrismaTypes: PrismaTypes;
+  AuthScopes: { authenticated: boolean };
+  DefaultFieldNullability: false;
+  Scalars: {
+    DateTime: { Input: Date; Output: Date | string };
+    JSON: { Input: unknown; Output: unknown };
+  };
+}>({
+  plugins: [ScopeAuthPlugin, ErrorsPlugin, PrismaPlugin, RelayPlugin, ZodPlugin],
+  defaultFieldNullability: false,
+  scopeAuth: {
+    authScopes: (context) => ({ authenticated: context.viewer !== null }),
+    unauthorizedError: () => new UnauthenticatedError(),
+  },
+  prisma: {
+    client: (context) => context.parley.db.prisma,
+    dmmf: getDatamodel(),
+    filterConnectionTotalCount: true,
+    onUnusedQuery: null,
+  },
+  relay: {
+    clientMutationId: 'omit',
+    cursorType: 'String',
+    nodeQueryOptions: false,
+    nodesQueryOptions: false,
+  },
+  errors: {
+    directResult: true,
+  },
+});
+
+export type BuilderTypes = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer Types> ? Types : never;

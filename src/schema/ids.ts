@@ -1,0 +1,38 @@
+import { decodeGlobalID, encodeGlobalID } from '@pothos/plugin-relay';
+import { InvalidInputError, NotFoundError } from '../domain/errors.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export type NodeTypeName =
+  | 'User'
+  | 'Project'
+  | 'Agent'
+  | 'Thread'
+  | 'Message'
+  | 'Execution'
+  | 'QueueItem'
+  | 'Suspension';
+
+/** Accepts a Relay global id of the expected type, or the raw id the CLI prints. */
+export function decodeId(field: string, value: string, expected: NodeTypeName): string {
+  if (UUID.test(value)) return value.toLowerCase();
+  let decoded: { typename: string; id: string };
+  try {
+    decoded = decodeGlobalID(value);
+  } catch {
+    throw new InvalidInputError(field, `"${value.slice(0, 80)}" is not a valid id.`);
+  }
+  if (!decoded.typename || !UUID.test(decoded.id)) {
+    throw new InvalidInputError(field, `"${value.slice(0, 80)}" is not a valid id.`);
+  }
+  if (decoded.typename !== expected) throw new NotFoundError(expected, value);
+  return decoded.id.toLowerCase();
+}
+
+export function encodeId(type: NodeTypeName, id: string): string {
+  return encodeGlobalID(type, id);
+}
+
+export function encodeOptionalId(type: NodeTypeName, id: string | null | undefined): string | null {
+  return id ? encodeGlobalID(type, id) : null;
+}

@@ -1,0 +1,5 @@
+import { builder } from './builder.ts';
+
+builder.queryType({});
+builder.mutationType({});
+builder.subscriptionType({});

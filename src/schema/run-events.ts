@@ -1,0 +1,131 @@
+import type { DeliveredRunEvent } from '../events/run-event-stream.ts';
+import { parseCursor, streamThreadEvents } from '../events/run-event-stream.ts';
+import type { RecordedFailure, RunEventPayload, RunEventType } from '../events/run-event.ts';
+import type { MessagePart } from '../conversation/parts.ts';
+import { requireViewer } from './context.ts';
+import { builder, type BuilderTypes } from './builder.ts';
+import { ExecutionStatusEnum, MessagePartUnion, ToolCallStateEnum, failureFields } from './conversation.ts';
+import { decodeId, encodeId, encodeOptionalId } from './ids.ts';
+
+type EventOf<T extends RunEventType> = DeliveredRunEvent & { payload: Extract<RunEventPayload, { type: T }> };
+
+/** One GraphQL object type per event kind; all share cursor, threadId, executionId and createdAt. */
+function runEventType<T extends RunEventType>(
+  type: T,
+  description: string,
+  fields: (t: PothosSchemaTypes.ObjectFieldBuilder<BuilderTypes, EventOf<T>>) => object = () => ({}),
+) {
+  return builder.objectRef<EventOf<T>>(type).implement({
+    description,
+    isTypeOf: (event) => (event as DeliveredRunEvent).payload?.type === type,
+    fields: (t) => ({
+      cursor: t.exposeString('cursor', { description: 'Pass to runEvents(after:) to resume right after this event.' }),
+      threadId: t.id({ resolve: (event) => encodeId('Thread', event.threadId) }),
+      executionId: t.id({ nullable: true, resolve: (event) => encodeOptionalId('Execution', event.executionId) }),
+      createdAt: t.string({ resolve: (event) => event.createdAt }),
+      ...fields(t),
+    }),
+  });
+}
+
+export const MessageQueuedRef = runEventType('MessageQueued', 'A message was accepted into the queue (committed).', (t) => ({
+  queueId: t.id({ resolve: (event) => encodeId('QueueItem', event.payload.queueId) }),
+  text: t.string({ resolve: (event) => event.payload.text }),
+}));
+
+const eventTypes = [
+  MessageQueuedRef,
+  runEventType('ExecutionStarted', 'An execution was admitted; carries the text it accepted.', (t) => ({
+    acceptedText: t.string({ resolve: (event) => event.payload.acceptedText }),
+    queueId: t.id({ nullable: true, resolve: (event) => encodeOptionalId('QueueItem', event.payload.queueId) }),
+    userMessageId: t.id({
+      nullable: true,
+      resolve: (event) => encodeOptionalId('Message', event.payload.userMessageId),
+    }),
+  })),
+  runEventType('TextDelta', 'Streamed reply text (live only; a reload shows the recorded snapshot).', (t) => ({
+    messageId: t.id({ resolve: (event) => encodeId('Message', event.payload.messageId) }),
+    text: t.string({ resolve: (event) => event.payload.text }),
+    offset: t.int({
+      description: 'Characters of the message’s text before this delta.',
+      resolve: (event) => event.payload.offset,
+    }),
+  })),
+  runEventType('ReasoningDelta', 'Streamed reasoning (live only).', (t) => ({
+    messageId: t.id({ resolve: (event) => encodeId('Message', event.payload.messageId) }),
+    text: t.string({ resolve: (event) => event.payload.text }),
+    offset: t.int({ resolve: (event) => event.payload.offset }),
+  })),
+  runEventType('MessageSnapshot', 'The running reply as recorded so far, sent on resume before live deltas.', (t) => ({
+    messageId: t.id({ resolve: (event) => encodeId('Message', event.payload.messageId) }),
+    parts: t.field({ type: [MessagePartUnion], resolve: (event) => event.payload.parts as MessagePart[] }),
+    textLength: t.int({ resolve: (event) => event.payload.textLength }),
+  })),
+  runEventType('ToolCallEvent', 'A tool call was made or changed state.', (t) => ({
+    messageId: t.id({ resolve: (event) => encodeId('Message', event.payload.messageId) }),
+    toolCallId: t.string({ resolve: (event) => event.payload.toolCallId }),
+    toolName: t.string({ resolve: (event) => event.payload.toolName }),
+    state: t.field({ type: ToolCallStateEnum, resolve: (event) => event.payload.state }),
+    input: t.field({ type: 'JSON', nullable: true, resolve: (event) => event.payload.input }),
+    output: t.field({ type: 'JSON', nullable: true, resolve: (event) => event.payload.output }),
+  })),
+  runEventType('SuspensionOpened', 'The execution waits for an approval or an answer.', (t) => ({
+    suspensionId: t.id({ resolve: (event) => encodeId('Suspension', event.payload.suspensionId) }),
+    kind: t.string({ resolve: (event) => event.payload.kind }),
+    toolCallId: t.string({ resolve: (event) => event.payload.toolCallId }),
+    payload: t.field({ type: 'JSON', resolve: (event) => event.payload.payload }),
+  })),
+  runEventType('SuspensionResolved', 'An approval or question was answered.', (t) => ({
+    suspensionId: t.id({ resolve: (event) => encodeId('Suspension', event.payload.suspensionId) }),
+    resolution: t.field({ type: 'JSON', nullable: true, resolve: (event) => event.payload.resolution }),
+  })),
+  runEventType('MessageSteered', 'Queued messages entered the running execution.', (t) => ({
+    queueIds: t.idList({ resolve: (event) => event.payload.queueIds.map((id) => encodeId('QueueItem', id)) }),
+    texts: t.stringList({ resolve: (event) => event.payload.texts }),
+  })),
+  runEventType('RetryScheduled', 'A retryable failure; the next attempt starts after delayS.', (t) => ({
+    attempt: t.int({ resolve: (event) => event.payload.attempt }),
+    delayS: t.float({ resolve: (event) => event.payload.delayS }),
+    reason: t.string({ resolve: (event) => event.payload.reason }),
+  })),
+  runEventType('ErrorEvent', 'The run’s one failure, with the full taxonomy; the same as its ErrorPart.', (t) =>
+    failureFields(t as unknown as PothosSchemaTypes.ObjectFieldBuilder<BuilderTypes, RecordedFailure>),
+  ),
+  runEventType('ExecutionFinished', 'The execution reached a final (or suspended) state.', (t) => ({
+    status: t.field({ type: ExecutionStatusEnum, resolve: (event) => event.payload.status }),
+  })),
+  runEventType('QueueUpdated', 'The queue changed; read queue(threadId) again.'),
+  runEventType('ExecutionUpdated', 'An execution changed state; read conversation again.', (t) => ({
+    status: t.field({ type: ExecutionStatusEnum, resolve: (event) => event.payload.status }),
+  })),
+];
+
+const RunEventUnion = builder.unionType('RunEvent', {
+  types: eventTypes,
+  resolveType: (event) => (event as DeliveredRunEvent).payload.type,
+});
+
+builder.subscriptionField('runEvents', (t) =>
+    t.field({
+      type: RunEventUnion,
+      authScopes: { authenticated: true },
+      description: 'A thread’s events. With `after`, replays what came after that cursor first: nothing missed, nothing twice.',
+      args: { threadId: t.arg.id({ required: true }), after: t.arg.string() },
+      subscribe: async (_root, args, context) => {
+        if (args.after != null) parseCursor(args.after);
+        const thread = await context.parley.access.thread(
+          requireViewer(context),
+          decodeId('threadId', String(args.threadId), 'Thread'),
+          'agent:read',
+        );
+        return streamThreadEvents({
+          prisma: context.parley.db.prisma,
+          bus: context.parley.bus,
+          running: context.parley.running,
+          threadId: thread.id,
+          after: args.after ?? null,
+        });
+      },
+      resolve: (event: DeliveredRunEvent) => event as never,
+    }),
+);

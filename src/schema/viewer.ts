@@ -1,0 +1,73 @@
+import { brandWithType } from '@pothos/core';
+import { decodeGlobalID } from '@pothos/plugin-relay';
+import { visibleThreadsWhere } from '../auth/access.ts';
+import { NotFoundError } from '../domain/errors.ts';
+import type { GraphQLContext } from './context.ts';
+import { requireViewer } from './context.ts';
+import { builder } from './builder.ts';
+import { decodeId, type NodeTypeName } from './ids.ts';
+
+export const UserRef = builder.prismaNode('User', {
+  id: { field: 'id' },
+  findUnique: (id) => ({ id }),
+  fields: (t) => ({
+    email: t.exposeString('email'),
+    locale: t.exposeString('locale'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+builder.queryField('viewer', (t) =>
+  t.prismaField({
+    type: 'User',
+    authScopes: { authenticated: true },
+    resolve: (query, _root, _args, context) =>
+      context.parley.db.prisma.user.findUniqueOrThrow({ ...query, where: { id: requireViewer(context).id } }),
+  }),
+);
+
+/** Loads one node the viewer may see, or throws NotFound: `node(id)` never reveals hidden things. */
+async function loadVisibleNode(context: GraphQLContext, typename: NodeTypeName, id: string): Promise<unknown> {
+  const prisma = context.parley.db.prisma;
+  const userId = requireViewer(context).id;
+  const member = { memberships: { some: { userId } } };
+  switch (typename) {
+    case 'User':
+      return id === userId ? prisma.user.findUnique({ where: { id } }) : null;
+    case 'Project':
+      return prisma.project.findFirst({ where: { id, ...member } });
+    case 'Agent':
+      return prisma.agent.findFirst({ where: { id, project: member } });
+    case 'Thread':
+      return prisma.thread.findFirst({ where: { id, ...visibleThreadsWhere(userId) } });
+    case 'Message':
+      return prisma.message.findFirst({ where: { id, thread: visibleThreadsWhere(userId) } });
+    case 'Execution':
+      return prisma.execution.findFirst({ where: { id, thread: visibleThreadsWhere(userId) } });
+    case 'QueueItem':
+      return prisma.queueItem.findFirst({ where: { id, thread: visibleThreadsWhere(userId) } });
+    case 'Suspension':
+      return prisma.suspension.findFirst({ where: { id, thread: visibleThreadsWhere(userId) } });
+  }
+}
+
+builder.queryField('node', (t) =>
+  t.field({
+    type: builder.nodeInterfaceRef(),
+    authScopes: { authenticated: true },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_root, args, context) => {
+      let typename: string;
+      try {
+        typename = decodeGlobalID(String(args.id)).typename;
+      } catch {
+        typename = '';
+      }
+      const id = decodeId('id', String(args.id), typename as NodeTypeName);
+      const node = await loadVisibleNode(context, typename as NodeTypeName, id);
+      if (!node) throw new NotFoundError('Node', String(args.id));
+      brandWithType(node, typename as never);
+      return node;
+    },
+  }),
+);

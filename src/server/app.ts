@@ -1,0 +1,204 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { GraphQLError, type ExecutionArgs } from 'graphql';
+import { useServer } from 'graphql-ws/use/ws';
+import { createYoga, type Plugin } from 'graphql-yoga';
+import pino, { type Logger } from 'pino';
+import { WebSocketServer } from 'ws';
+import { tokenFromAuthorization, userForToken } from '../auth/tokens.ts';
+import type { Config } from '../config.ts';
+import { DomainError } from '../domain/errors.ts';
+import type { GraphQLContext } from '../schema/context.ts';
+import { schema } from '../schema/index.ts';
+import { bootstrapDemo, type DemoBootstrap } from './bootstrap.ts';
+import { depthLimitRule, MutationRateLimiter } from './limits.ts';
+import { openParley, type Parley } from './parley.ts';
+
+export interface App {
+  /** Listens on config.PORT (0 = a free port) and starts this instance's queue consumer. */
+  start(): Promise<{ url: string; port: number }>;
+  /** Stops accepting, closes subscriptions, lets running replies finish within the grace period. */
+  stop(): Promise<void>;
+  parley: Parley;
+  demo: DemoBootstrap | null;
+}
+
+export interface BuildAppOptions {
+  logger?: Logger;
+  /** Create the demo user, project and agent on first start (the embedded default does). */
+  bootstrapDemo?: boolean;
+}
+
+function maskError(logger: Logger) {
+  return (error: unknown): Error => {
+    const original = error instanceof GraphQLError ? (error.originalError ?? null) : error;
+    const path = error instanceof GraphQLError ? error.path : undefined;
+    if (original instanceof DomainError) {
+      return new GraphQLError(original.message, { path, extensions: { code: original.code } });
+    }
+    if (original instanceof GraphQLError) return original;
+    if (error instanceof GraphQLError && original === null) return error;
+    logger.error({ err: original }, 'unexpected error in a GraphQL operation');
+    return new GraphQLError('Unexpected error.', { path, extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+  };
+}
+
+export async function buildApp(config: Config, options: BuildAppOptions = {}): Promise<App> {
+  const logger = options.logger ?? pino({ level: config.PARLEY_LOG_LEVEL, base: { service: 'parley' } });
+  const parley = await openParley(config, logger);
+  const demo = options.bootstrapDemo ? await bootstrapDemo(parley) : null;
+  const rateLimiter = new MutationRateLimiter(config.PARLEY_MUTATIONS_PER_MINUTE);
+
+  const authenticate = async (authorization: unknown) => {
+    const token = tokenFromAuthorization(authorization);
+    return token ? userForToken(parley.db.prisma, token) : null;
+  };
+
+  const limitsPlugin: Plugin<GraphQLContext> = {
+    onValidate({ addValidationRule }) {
+      addValidationRule(depthLimitRule(config.PARLEY_MAX_QUERY_DEPTH));
+    },
+    onExecute({ args }) {
+      const operation = args.document.definitions.find((definition: { kind: string }) => definition.kind === 'OperationDefinition');
+      const viewer = (args.contextValue as GraphQLContext).viewer;
+      if (operation && 'operation' in operation && operation.operation === 'mutation' && viewer) {
+        rateLimiter.check(viewer.id);
+      }
+    },
+  };
+
+  const yoga = createYoga<{ req?: IncomingMessage; connectionParams?: Record<string, unknown> }, GraphQLContext>({
+    schema,
+    graphqlEndpoint: '/graphql',
+    landingPage: false,
+    graphiql: { subscriptionsProtocol: 'WS', title: 'Parley' },
+    // Yoga reports every GraphQL error it sends, expected ones included; unexpected errors are
+    // logged at error level by maskError, so Yoga's own lines go to debug.
+    logging: {
+      debug: (...args) => logger.debug(args.map(String).join(' ')),
+      info: (...args) => logger.debug(args.map(String).join(' ')),
+      warn: (...args) => logger.debug(args.map(String).join(' ')),
+      error: (...args) => logger.debug(args.map(String).join(' ')),
+    },
+    maskedErrors: { maskError: maskError(logger) },
+    plugins: [limitsPlugin],
+    context: async ({ request, connectionParams }) => {
+      const authorization = connectionParams
+        ? (connectionParams.authorization ?? connectionParams.Authorization ?? connectionParams.token)
+        : request.headers.get('authorization');
+      return { parley, viewer: await authenticate(authorization) };
+    },
+  });
+
+  let ready = true;
+  const server: Server = createServer(async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname === '/health') {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'alive' }));
+      return;
+    }
+    if (url.pathname === '/ready') {
+      const checks = await readiness(parley);
+      const ok = ready && checks.database && checks.redis;
+      res
+        .writeHead(ok ? 200 : 503, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ status: ok ? 'ready' : 'unavailable', ...checks, accepting: ready }));
+      return;
+    }
+    const length = Number(req.headers['content-length'] ?? 0);
+    if (length > config.PARLEY_MAX_REQUEST_BYTES) {
+      res.writeHead(413, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          errors: [{ message: `Request body over ${config.PARLEY_MAX_REQUEST_BYTES} bytes.`, extensions: { code: 'BAD_USER_INPUT' } }],
+        }),
+      );
+      return;
+    }
+    void yoga.handle(req, res);
+  });
+
+  const wsServer = new WebSocketServer({ server, path: '/graphql', maxPayload: config.PARLEY_MAX_REQUEST_BYTES });
+  const wsHandle = useServer(
+    {
+      execute: (args: ExecutionArgs) => (args.rootValue as { execute: (a: ExecutionArgs) => unknown }).execute(args) as never,
+      subscribe: (args: ExecutionArgs) =>
+        (args.rootValue as { subscribe: (a: ExecutionArgs) => unknown }).subscribe(args) as never,
+      onSubscribe: async (ctx, _id, payload) => {
+        const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
+          ...ctx,
+          req: ctx.extra.request,
+          socket: ctx.extra.socket,
+          params: payload,
+          connectionParams: ctx.connectionParams ?? {},
+        });
+        let document;
+        try {
+          document = parse(payload.query);
+        } catch (error) {
+          return [error as GraphQLError];
+        }
+        const args: ExecutionArgs = {
+          schema,
+          operationName: payload.operationName,
+          document,
+          variableValues: payload.variables,
+          contextValue: await contextFactory(),
+          rootValue: { execute, subscribe },
+        };
+        const errors = validate(args.schema, args.document);
+        if (errors.length) return errors;
+        return args;
+      },
+    },
+    wsServer,
+  );
+
+  return {
+    parley,
+    demo,
+    async start() {
+      parley.consumer.start();
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(config.PORT, config.HOST, () => resolve());
+      });
+      const port = (server.address() as AddressInfo).port;
+      const url = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}/graphql`;
+      logger.info({ url, instanceId: parley.instanceId, database: parley.db.kind, pubsub: parley.bus.kind }, 'Parley is listening');
+      return { url, port };
+    },
+    async stop() {
+      ready = false;
+      await parley.consumer.stop();
+      await new Promise<void>((resolve) => {
+        const grace = setTimeout(() => {
+          for (const run of parley.running.all()) run.controller.abort(new Error('server shutting down'));
+        }, config.PARLEY_SHUTDOWN_GRACE_MS);
+        void parley.consumer.waitForRuns().then(() => {
+          clearTimeout(grace);
+          resolve();
+        });
+      });
+      await wsHandle.dispose();
+      for (const client of wsServer.clients) client.terminate();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await parley.close();
+    },
+  };
+}
+
+async function readiness(parley: Parley): Promise<{ database: boolean; redis: boolean }> {
+  const settle = async (probe: () => Promise<void>) => {
+    try {
+      await Promise.race([probe(), new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 2_000))]);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const [database, redis] = await Promise.all([settle(() => parley.db.ping()), settle(() => parley.bus.ping())]);
+  return { database, redis };
+}

@@ -1,0 +1,111 @@
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import { AccessPolicy } from '../auth/access.ts';
+import type { Config } from '../config.ts';
+import { ConversationService } from '../conversation/conversation-service.ts';
+import { openDatabase, type Database } from '../db/database.ts';
+import { DirectoryService } from '../directory/directory-service.ts';
+import type { RetryPolicy } from '../errors/retry-policy.ts';
+import { createLiveBus, type LiveBus } from '../events/live-bus.ts';
+import { Admission } from '../execution/admission.ts';
+import { QueueConsumer } from '../execution/queue-consumer.ts';
+import { RunLauncher } from '../execution/run-launcher.ts';
+import { RunningExecutions } from '../execution/running-executions.ts';
+import { ModelRegistry, parseProvidersJson, type ProviderSettings } from '../models/registry.ts';
+import { QueueService } from '../queue/queue-service.ts';
+
+/** Everything one Parley instance consists of, wired once; GraphQL and the CLI both use it. */
+export interface Parley {
+  config: Config;
+  logger: Logger;
+  instanceId: string;
+  db: Database;
+  bus: LiveBus;
+  models: ModelRegistry;
+  access: AccessPolicy;
+  directory: DirectoryService;
+  queue: QueueService;
+  conversations: ConversationService;
+  running: RunningExecutions;
+  consumer: QueueConsumer;
+  close(): Promise<void>;
+}
+
+export function providerSettingsFrom(config: Config): ProviderSettings {
+  return {
+    openai: config.OPENAI_API_KEY ? { apiKey: config.OPENAI_API_KEY, baseURL: config.OPENAI_BASE_URL } : undefined,
+    anthropic: config.ANTHROPIC_API_KEY
+      ? { apiKey: config.ANTHROPIC_API_KEY, baseURL: config.ANTHROPIC_BASE_URL }
+      : undefined,
+    compatible: config.PARLEY_PROVIDERS ? parseProvidersJson(config.PARLEY_PROVIDERS) : {},
+  };
+}
+
+export function retryPolicyFrom(config: Config): RetryPolicy {
+  return {
+    maxAttempts: config.PARLEY_RETRY_MAX_ATTEMPTS,
+    baseDelayS: config.PARLEY_RETRY_BASE_DELAY_S,
+    maxDelayS: config.PARLEY_RETRY_MAX_DELAY_S,
+    deadlineS: config.PARLEY_RETRY_DEADLINE_S,
+  };
+}
+
+export async function openParley(config: Config, logger: Logger): Promise<Parley> {
+  const models = new ModelRegistry(providerSettingsFrom(config));
+  const db = await openDatabase(
+    config.DATABASE_URL ? { databaseUrl: config.DATABASE_URL } : { dataDir: config.PARLEY_DATA_DIR },
+  );
+  try {
+    await db.migrate();
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+  const bus = createLiveBus(config.REDIS_URL);
+  const instanceId = config.PARLEY_INSTANCE_ID ?? `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
+  const prisma = db.prisma;
+  const access = new AccessPolicy(prisma);
+  const running = new RunningExecutions();
+  const launcher = new RunLauncher({
+    prisma,
+    bus,
+    models,
+    running,
+    retryPolicy: retryPolicyFrom(config),
+    flushPolicy: { flushMs: config.PARLEY_TEXT_FLUSH_MS, flushChars: config.PARLEY_TEXT_FLUSH_CHARS },
+    logger,
+  });
+  const consumer = new QueueConsumer(
+    prisma,
+    bus,
+    new Admission(prisma, running, instanceId),
+    launcher,
+    logger,
+    config.PARLEY_CONSUMER_SWEEP_MS,
+  );
+  const queue = new QueueService(prisma, bus, access, (threadId) => consumer.kick(threadId), {
+    maxMessageChars: config.PARLEY_MAX_MESSAGE_CHARS,
+  });
+  return {
+    config,
+    logger,
+    instanceId,
+    db,
+    bus,
+    models,
+    access,
+    directory: new DirectoryService(prisma, access, models),
+    queue,
+    conversations: new ConversationService(prisma, access),
+    running,
+    consumer,
+    async close() {
+      await consumer.stop();
+      for (const run of running.all()) run.controller.abort(new Error('server shutting down'));
+      await consumer.waitForRuns();
+      await bus.close();
+      await db.close();
+    },
+  };
+}
