@@ -44,8 +44,17 @@ function pgliteConnection(db: PGlite): MigrationConnection {
 
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   if ('databaseUrl' in target) {
-    const pool = new pg.Pool({ connectionString: target.databaseUrl, max: 10 });
-    const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+    // `?schema=name` (Prisma's convention) selects a schema other than public, e.g. one per test suite.
+    const url = new URL(target.databaseUrl);
+    const schema = url.searchParams.get('schema') ?? 'public';
+    url.searchParams.delete('schema');
+    const pool = new pg.Pool({
+      connectionString: url.toString(),
+      max: 10,
+      options: `-c search_path="${schema.replaceAll('"', '')}"`,
+    });
+    if (schema !== 'public') await pool.query(`CREATE SCHEMA IF NOT EXISTS "${schema.replaceAll('"', '')}"`);
+    const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { schema }) });
     const withConnection = async <T>(work: (connection: MigrationConnection) => Promise<T>) => {
       const client = await pool.connect();
       try {

@@ -2,9 +2,10 @@ import type { DeliveredRunEvent } from '../events/run-event-stream.ts';
 import { parseCursor, streamThreadEvents } from '../events/run-event-stream.ts';
 import type { RecordedFailure, RunEventPayload, RunEventType } from '../events/run-event.ts';
 import type { MessagePart } from '../conversation/parts.ts';
+import type { ErrorReason } from '../errors/taxonomy.ts';
 import { requireViewer } from './context.ts';
 import { builder, type BuilderTypes } from './builder.ts';
-import { ExecutionStatusEnum, MessagePartUnion, ToolCallStateEnum, failureFields } from './conversation.ts';
+import { ErrorReasonEnum, ExecutionStatusEnum, MessagePartUnion, ToolCallStateEnum, failureFields } from './conversation.ts';
 import { decodeId, encodeId, encodeOptionalId } from './ids.ts';
 
 type EventOf<T extends RunEventType> = DeliveredRunEvent & { payload: Extract<RunEventPayload, { type: T }> };
@@ -86,7 +87,7 @@ const eventTypes = [
   runEventType('RetryScheduled', 'A retryable failure; the next attempt starts after delayS.', (t) => ({
     attempt: t.int({ resolve: (event) => event.payload.attempt }),
     delayS: t.float({ resolve: (event) => event.payload.delayS }),
-    reason: t.string({ resolve: (event) => event.payload.reason }),
+    reason: t.field({ type: ErrorReasonEnum, resolve: (event) => event.payload.reason as ErrorReason }),
   })),
   runEventType('ErrorEvent', 'The run’s one failure, with the full taxonomy; the same as its ErrorPart.', (t) =>
     failureFields(t as unknown as PothosSchemaTypes.ObjectFieldBuilder<BuilderTypes, RecordedFailure>),

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { AccessPolicy } from '../auth/access.ts';
 import type { Config } from '../config.ts';
 import { ConversationService } from '../conversation/conversation-service.ts';
-import { openDatabase, type Database } from '../db/database.ts';
+import { openDatabase, type Database, type DatabaseTarget } from '../db/database.ts';
 import { DirectoryService } from '../directory/directory-service.ts';
 import type { RetryPolicy } from '../errors/retry-policy.ts';
 import { createLiveBus, type LiveBus } from '../events/live-bus.ts';
@@ -42,6 +42,13 @@ export function providerSettingsFrom(config: Config): ProviderSettings {
   };
 }
 
+/** `PARLEY_DATA_DIR=memory://` keeps the embedded database in memory (tests, throw-away demos). */
+export function databaseTarget(config: Config): DatabaseTarget {
+  if (config.DATABASE_URL) return { databaseUrl: config.DATABASE_URL };
+  if (config.PARLEY_DATA_DIR === 'memory://') return { memory: true };
+  return { dataDir: config.PARLEY_DATA_DIR };
+}
+
 export function retryPolicyFrom(config: Config): RetryPolicy {
   return {
     maxAttempts: config.PARLEY_RETRY_MAX_ATTEMPTS,
@@ -53,9 +60,7 @@ export function retryPolicyFrom(config: Config): RetryPolicy {
 
 export async function openParley(config: Config, logger: Logger): Promise<Parley> {
   const models = new ModelRegistry(providerSettingsFrom(config));
-  const db = await openDatabase(
-    config.DATABASE_URL ? { databaseUrl: config.DATABASE_URL } : { dataDir: config.PARLEY_DATA_DIR },
-  );
+  const db = await openDatabase(databaseTarget(config));
   try {
     await db.migrate();
   } catch (error) {

@@ -1,0 +1,803 @@
+/* eslint-disable */
+import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
+export type Maybe<T> = T | null;
+export type InputMaybe<T> = Maybe<T>;
+export type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
+export type MakeOptional<T, K extends keyof T> = Omit<T, K> & { [SubKey in K]?: Maybe<T[SubKey]> };
+export type MakeMaybe<T, K extends keyof T> = Omit<T, K> & { [SubKey in K]: Maybe<T[SubKey]> };
+export type MakeEmpty<T extends { [key: string]: unknown }, K extends keyof T> = { [_ in K]?: never };
+export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
+/** All built-in and custom scalars, mapped to their actual values */
+export type Scalars = {
+  ID: { input: string; output: string; }
+  String: { input: string; output: string; }
+  Boolean: { input: boolean; output: boolean; }
+  Int: { input: number; output: number; }
+  Float: { input: number; output: number; }
+  /** An ISO-8601 timestamp in UTC. */
+  DateTime: { input: string; output: string; }
+  /** Arbitrary JSON (tool inputs and outputs, suspension payloads). */
+  JSON: { input: unknown; output: unknown; }
+};
+
+export type Agent = Node & {
+  __typename?: 'Agent';
+  createdAt: Scalars['DateTime']['output'];
+  id: Scalars['ID']['output'];
+  limits: AgentLimits;
+  /** `provider:model`, e.g. `demo:default` or `openai:gpt-4.1-mini`. */
+  model: Scalars['String']['output'];
+  name: Scalars['String']['output'];
+  project: Project;
+  systemPrompt: Scalars['String']['output'];
+  threads: AgentThreadsConnection;
+  tools: Array<Scalars['String']['output']>;
+};
+
+
+export type AgentThreadsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+export type AgentLimits = {
+  __typename?: 'AgentLimits';
+  dailyTokenBudget?: Maybe<Scalars['Int']['output']>;
+  maxConcurrentExecutions?: Maybe<Scalars['Int']['output']>;
+};
+
+/** Run limits checked at admission; null = unlimited. */
+export type AgentLimitsInput = {
+  /** Tokens per user per UTC day. */
+  dailyTokenBudget?: InputMaybe<Scalars['Int']['input']>;
+  maxConcurrentExecutions?: InputMaybe<Scalars['Int']['input']>;
+};
+
+export type AgentThreadsConnection = {
+  __typename?: 'AgentThreadsConnection';
+  edges: Array<AgentThreadsConnectionEdge>;
+  pageInfo: PageInfo;
+};
+
+export type AgentThreadsConnectionEdge = {
+  __typename?: 'AgentThreadsConnectionEdge';
+  cursor: Scalars['String']['output'];
+  node: Thread;
+};
+
+export type AttachmentPart = {
+  __typename?: 'AttachmentPart';
+  attachmentId: Scalars['String']['output'];
+  filename: Scalars['String']['output'];
+  mediaType: Scalars['String']['output'];
+  size: Scalars['Int']['output'];
+};
+
+/** The state changed under you (e.g. the item already started); refresh and retry. */
+export type ConflictError = Error & {
+  __typename?: 'ConflictError';
+  /** Also the `extensions.code` this error has as a GraphQL error. */
+  code: Scalars['String']['output'];
+  message: Scalars['String']['output'];
+};
+
+/** Everything a reloading client needs; then follow runEvents(after: eventCursor). */
+export type Conversation = {
+  __typename?: 'Conversation';
+  /** Set from the moment an execution is admitted, before any output; null when none runs. */
+  activeExecutionId?: Maybe<Scalars['ID']['output']>;
+  eventCursor: Scalars['String']['output'];
+  messages: ConversationMessagesConnection;
+  openSuspensions: Array<Suspension>;
+  threadId: Scalars['ID']['output'];
+};
+
+
+/** Everything a reloading client needs; then follow runEvents(after: eventCursor). */
+export type ConversationMessagesArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+export type ConversationMessagesConnection = {
+  __typename?: 'ConversationMessagesConnection';
+  edges: Array<ConversationMessagesConnectionEdge>;
+  pageInfo: PageInfo;
+};
+
+export type ConversationMessagesConnectionEdge = {
+  __typename?: 'ConversationMessagesConnectionEdge';
+  cursor: Scalars['String']['output'];
+  node: Message;
+};
+
+export type DelegationPart = {
+  __typename?: 'DelegationPart';
+  childExecutionId: Scalars['ID']['output'];
+  error?: Maybe<ExecutionError>;
+  reasoning: Scalars['String']['output'];
+  text: Scalars['String']['output'];
+  toolCallId: Scalars['String']['output'];
+  /** Text beyond 4,000 characters is not recorded. */
+  truncated: Scalars['Boolean']['output'];
+};
+
+export type Error = {
+  /** Also the `extensions.code` this error has as a GraphQL error. */
+  code: Scalars['String']['output'];
+  message: Scalars['String']['output'];
+};
+
+/** The run’s one failure, with the full taxonomy; the same as its ErrorPart. */
+export type ErrorEvent = {
+  __typename?: 'ErrorEvent';
+  createdAt: Scalars['String']['output'];
+  /** Pass to runEvents(after:) to resume right after this event. */
+  cursor: Scalars['String']['output'];
+  /** The provider’s own technical message (for a details view, not the headline). */
+  detail: Scalars['String']['output'];
+  executionId?: Maybe<Scalars['ID']['output']>;
+  httpStatus?: Maybe<Scalars['Int']['output']>;
+  /** Localized copy in the language of the run’s user. */
+  message: Scalars['String']['output'];
+  /** Catalog key of `message`, to re-localize. */
+  messageKey: Scalars['String']['output'];
+  params: Scalars['JSON']['output'];
+  provider?: Maybe<Scalars['String']['output']>;
+  providerCode?: Maybe<Scalars['String']['output']>;
+  reason: ErrorReason;
+  requestId?: Maybe<Scalars['String']['output']>;
+  retryAfterS?: Maybe<Scalars['Float']['output']>;
+  retryable: Scalars['Boolean']['output'];
+  threadId: Scalars['ID']['output'];
+};
+
+export type ErrorPart = {
+  __typename?: 'ErrorPart';
+  /** The provider’s own technical message (for a details view, not the headline). */
+  detail: Scalars['String']['output'];
+  httpStatus?: Maybe<Scalars['Int']['output']>;
+  /** Localized copy in the language of the run’s user. */
+  message: Scalars['String']['output'];
+  /** Catalog key of `message`, to re-localize. */
+  messageKey: Scalars['String']['output'];
+  params: Scalars['JSON']['output'];
+  provider?: Maybe<Scalars['String']['output']>;
+  providerCode?: Maybe<Scalars['String']['output']>;
+  reason: ErrorReason;
+  requestId?: Maybe<Scalars['String']['output']>;
+  retryAfterS?: Maybe<Scalars['Float']['output']>;
+  retryable: Scalars['Boolean']['output'];
+};
+
+export type ErrorReason =
+  | 'APPLICATION_ERROR'
+  | 'AUTHENTICATION'
+  | 'AUTHORIZATION'
+  | 'CONTENT_POLICY'
+  | 'CONTEXT_LENGTH'
+  | 'INVALID_REQUEST'
+  | 'PROVIDER_INTERNAL'
+  | 'QUOTA_EXCEEDED'
+  | 'RATE_LIMIT'
+  | 'TRANSPORT'
+  | 'UNKNOWN';
+
+export type Execution = Node & {
+  __typename?: 'Execution';
+  acceptedText: Scalars['String']['output'];
+  acceptsSteering: Scalars['Boolean']['output'];
+  createdAt: Scalars['DateTime']['output'];
+  error?: Maybe<ExecutionError>;
+  finishedAt?: Maybe<Scalars['DateTime']['output']>;
+  id: Scalars['ID']['output'];
+  inputTokens: Scalars['Int']['output'];
+  outputTokens: Scalars['Int']['output'];
+  ownerInstanceId?: Maybe<Scalars['String']['output']>;
+  parentExecutionId?: Maybe<Scalars['ID']['output']>;
+  startedAt?: Maybe<Scalars['DateTime']['output']>;
+  status: ExecutionStatus;
+  thread: Thread;
+};
+
+export type ExecutionError = {
+  __typename?: 'ExecutionError';
+  /** The provider’s own technical message (for a details view, not the headline). */
+  detail: Scalars['String']['output'];
+  httpStatus?: Maybe<Scalars['Int']['output']>;
+  /** Localized copy in the language of the run’s user. */
+  message: Scalars['String']['output'];
+  /** Catalog key of `message`, to re-localize. */
+  messageKey: Scalars['String']['output'];
+  params: Scalars['JSON']['output'];
+  provider?: Maybe<Scalars['String']['output']>;
+  providerCode?: Maybe<Scalars['String']['output']>;
+  reason: ErrorReason;
+  requestId?: Maybe<Scalars['String']['output']>;
+  retryAfterS?: Maybe<Scalars['Float']['output']>;
+  retryable: Scalars['Boolean']['output'];
+};
+
+/** The execution reached a final (or suspended) state. */
+export type ExecutionFinished = {
+  __typename?: 'ExecutionFinished';
+  createdAt: Scalars['String']['output'];
+  /** Pass to runEvents(after:) to resume right after this event. */
+  cursor: Scalars['String']['output'];
+  executionId?: Maybe<Scalars['ID']['output']>;
+  status: ExecutionStatus;
+  threadId: Scalars['ID']['output'];
+};
+
+/** An execution was admitted; carries the text it accepted. */
+export type ExecutionStarted = {
+  __typename?: 'ExecutionStarted';
+  acceptedText: Scalars['String']['output'];
+  createdAt: Scalars['String']['output'];
+  /** Pass to runEvents(after:) to resume right after this event. */
+  cursor: Scalars['String']['output'];
+  executionId?: Maybe<Scalars['ID']['output']>;
+  queueId?: Maybe<Scalars['ID']['output']>;
+  threadId: Scalars['ID']['output'];
+  userMessageId?: Maybe<Scalars['ID']['output']>;
+};
+
+export type ExecutionStatus =
+  | 'CANCELLED'
+  | 'COMPLETED'
+  | 'FAILED'
+  | 'INTERRUPTED'
+  | 'REFUSED'
+  | 'RUNNING'
+  | 'SUSPENDED';
+
+/** An execution changed state; read conversation again. */
+export type ExecutionUpdated = {
+  __typename?: 'ExecutionUpdated';
+  createdAt: Scalars['String']['output'];
+  /** Pass to runEvents(after:) to resume right after this event. */
+  cursor: Scalars['String']['output'];
+  executionId?: Maybe<Scalars['ID']['output']>;
+  status: ExecutionStatus;
+  threadId: Scalars['ID']['output'];
+};
+
+/** Your role in the project lacks the scope this needs. */
+export type ForbiddenError = Error & {
+  __typename?: 'ForbiddenError';
+  /** Also the `extensions.code` this error has as a GraphQL error. */
+  code: Scalars['String']['output'];
+  message: Scalars['String']['output'];
+  scope: Scalars['String']['output'];
+};
+
+/** An argument was rejected; nothing was changed. */
+export type InvalidInputError = Error & {
+  __typename?: 'InvalidInputError';
+  /** Also the `extensions.code` this error has as a GraphQL error. */
+  code: Scalars['String']['output'];
+  field: Scalars['String']['output'];
+  message: Scalars['String']['output'];
+};
+
+export type Message = Node & {
+  __typename?: 'Message';
+  createdAt: Scalars['DateTime']['output'];
+  executionId?: Maybe<Scalars['ID']['output']>;
+  id: Scalars['ID']['output'];
+  parts: Array<MessagePart>;
+  role: MessageRole;
+};
+
+export type MessagePart = AttachmentPart | DelegationPart | ErrorPart | ReasoningPart | SteeredInputPart | TextPart | ToolCallPart;
+
+/** A message was accepted into the queue (committed). */
+export type MessageQueued = {
+  __typename?: 'MessageQueued';
+  createdAt: Scalars['String']['output'];
+  /** Pass to runEvents(after:) to resume right after this event. */
+  cursor: Scalars['String']['output'];
+  executionId?: Maybe<Scalars['ID']['output']>;
+  queueId: Scalars['ID']['output'];
+  text: Scalars['String']['output'];
+  threadId: Scalars['ID']['output'];
+};
+
+export type MessageRole =
+  | 'ASSISTANT'
+  | 'USER';
+
+/** The running reply as recorded so far, sent on resume before live deltas. */
+export type MessageSnapshot = {
+  __typename?: 'MessageSnapshot';
+  createdAt: Scalars['String']['output'];
+  /** Pass to runEvents(after:) to resume right after this event. */
+  cursor: Scalars['String']['output'];
+  executionId?: Maybe<Scalars['ID']['output']>;
+  messageId: Scalars['ID']['output'];
+  parts: Array<MessagePart>;
+  textLength: Scalars['Int']['output'];
+  threadId: Scalars['ID']['output'];
+};
+
+/** Queued messages entered the running execution. */
+export type MessageSteered = {
+  __typename?: 'MessageSteered';
+  createdAt: Scalars['String']['output'];
+  /** Pass to runEvents(after:) to resume right after this event. */
+  cursor: Scalars['String']['output'];
+  executionId?: Maybe<Scalars['ID']['output']>;
+  queueIds: Array<Scalars['ID']['output']>;
+  texts: Array<Scalars['String']['output']>;
+  threadId: Scalars['ID']['output'];
+};
+
+export type Mutation = {
+  __typename?: 'Mutation';
+  /** Adds a user (by id or email) to the project, or changes their role. Needs agent:manage. */
+  addProjectMember: MutationAddProjectMemberResult;
+  createAgent: MutationCreateAgentResult;
+  createProject: MutationCreateProjectResult;
+  createThread: MutationCreateThreadResult;
+  /** Queues a message; it is committed before this returns. The same idempotencyKey never queues twice. */
+  sendMessage: MutationSendMessageResult;
+  updateAgent: MutationUpdateAgentResult;
+};
+
+
+export type MutationAddProjectMemberArgs = {
+  projectId: Scalars['ID']['input'];
+  role: ProjectRole;
+  user: Scalars['String']['input'];
+};
+
+
+export type MutationCreateAgentArgs = {
+  limits?: InputMaybe<AgentLimitsInput>;
+  model: Scalars['String']['input'];
+  name: Scalars['String']['input'];
+  projectId: Scalars['ID']['input'];
+  systemPrompt?: InputMaybe<Scalars['String']['input']>;
+  tools?: InputMaybe<Array<Scalars['String']['input']>>;
+};
+
+
+export type MutationCreateProjectArgs = {
+  name: Scalars['String']['input'];
+};
+
+
+export type MutationCreateThreadArgs = {
+  agentId: Scalars['ID']['input'];
+  title?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationSendMessageArgs = {
+  idempotencyKey?: InputMaybe<Scalars['String']['input']>;
+  text: Scalars['String']['input'];
+  threadId: Scalars['ID']['input'];
+};
+
+
+export type MutationUpdateAgentArgs = {
+  agentId: Scalars['ID']['input'];
+  limits?: InputMaybe<AgentLimitsInput>;
+  model?: InputMaybe<Scalars['String']['input']>;
+  name?: InputMaybe<Scalars['String']['input']>;
+  systemPrompt?: InputMaybe<Scalars['String']['input']>;
+  tools?: InputMaybe<Array<Scalars['String']['input']>>;
+};
+
+export type MutationAddProjectMemberResult = ForbiddenError | InvalidInputError | NotFoundError | Project | RateLimitedError;
+
+export type MutationCreateAgentResult = Agent | ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError;
+
+export type MutationCreateProjectResult = ForbiddenError | InvalidInputError | NotFoundError | Project | RateLimitedError;
+
+export type MutationCreateThreadResult = ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError | Thread;
+
+export type MutationSendMessageResult = ForbiddenError | InvalidInputError | MessageQueued | NotFoundError | RateLimitedError;
+
+export type MutationUpdateAgentResult = Agent | ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError;
+
+export type Node = {
+  id: Scalars['ID']['output'];
+};
+
+/** The thing does not exist, or is not visible to you (another user’s TEST thread). */
+export type NotFoundError = Error & {
+  __typename?: 'NotFoundError';
+  /** Also the `extensions.code` this error has as a GraphQL error. */
+  code: Scalars['String']['output'];
+  message: Scalars['String']['output'];
+};
+
+export type PageInfo = {
+  __typename?: 'PageInfo';
+  endCursor?: Maybe<Scalars['String']['output']>;
+  hasNextPage: Scalars['Boolean']['output'];
+  hasPreviousPage: Scalars['Boolean']['output'];
+  startCursor?: Maybe<Scalars['String']['output']>;
+};
+
+export type Project = Node & {
+  __typename?: 'Project';
+  agents: Array<Agent>;
+  createdAt: Scalars['DateTime']['output'];
+  id: Scalars['ID']['output'];
+  name: Scalars['String']['output'];
+  viewerRole?: Maybe<ProjectRole>;
+};
+
+export type ProjectRole =
+  | 'ADMIN'
+  | 'MEMBER'
+  | 'VIEWER';
+
+export type Query = {
+  __typename?: 'Query';
+  agent: Agent;
+  conversation: Conversation;
+  node: Node;
+  project: Project;
+  queue: Queue;
+  thread: Thread;
+  viewer: User;
+};
+
+
+export type QueryAgentArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type QueryConversationArgs = {
+  threadId: Scalars['ID']['input'];
+};
+
+
+export type QueryNodeArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type QueryProjectArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type QueryQueueArgs = {
+  threadId: Scalars['ID']['input'];
+};
+
+
+export type QueryThreadArgs = {
+  id: Scalars['ID']['input'];
+};
+
+/** Pending messages of a thread in their saved order. */
+export type Queue = {
+  __typename?: 'Queue';
+  items: Array<QueueItem>;
+  steerableExecutionId?: Maybe<Scalars['ID']['output']>;
+  threadId: Scalars['ID']['output'];
+};
+
+export type QueueItem = Node & {
+  __typename?: 'QueueItem';
+  createdAt: Scalars['DateTime']['output'];
+  id: Scalars['ID']['output'];
+  position: Scalars['Int']['output'];
+  /** Set while the item is reserved for steering into that running execution. */
+  steeringExecutionId?: Maybe<Scalars['ID']['output']>;
+  text: Scalars['String']['output'];
+};
+
+/** The queue changed; read queue(threadId) again. */
+export type QueueUpdated = {
+  __typename?: 'QueueUpdated';
+  createdAt: Scalars['String']['output'];
+  /** Pass to runEvents(after:) to resume right after this event. */
+  cursor: Scalars['String']['output'];
+  executionId?: Maybe<Scalars['ID']['output']>;
+  threadId: Scalars['ID']['output'];
+};
+
+/** Too many mutations; wait retryAfterS seconds. */
+export type RateLimitedError = Error & {
+  __typename?: 'RateLimitedError';
+  /** Also the `extensions.code` this error has as a GraphQL error. */
+  code: Scalars['String']['output'];
+  message: Scalars['String']['output'];
+  retryAfterS: Scalars['Int']['output'];
+};
+
+/** Streamed reasoning (live only). */
+export type ReasoningDelta = {
+  __typename?: 'ReasoningDelta';
+  createdAt: Scalars['String']['output'];
+  /** Pass to runEvents(after:) to resume right after this event. */
+  cursor: Scalars['String']['output'];
+  executionId?: Maybe<Scalars['ID']['output']>;
+  messageId: Scalars['ID']['output'];
+  offset: Scalars['Int']['output'];
+  text: Scalars['String']['output'];
+  threadId: Scalars['ID']['output'];
+};
+
+export type ReasoningPart = {
+  __typename?: 'ReasoningPart';
+  text: Scalars['String']['output'];
+};
+
+/** A retryable failure; the next attempt starts after delayS. */
+export type RetryScheduled = {
+  __typename?: 'RetryScheduled';
+  attempt: Scalars['Int']['output'];
+  createdAt: Scalars['String']['output'];
+  /** Pass to runEvents(after:) to resume right after this event. */
+  cursor: Scalars['String']['output'];
+  delayS: Scalars['Float']['output'];
+  executionId?: Maybe<Scalars['ID']['output']>;
+  reason: ErrorReason;
+  threadId: Scalars['ID']['output'];
+};
+
+export type RunEvent = ErrorEvent | ExecutionFinished | ExecutionStarted | ExecutionUpdated | MessageQueued | MessageSnapshot | MessageSteered | QueueUpdated | ReasoningDelta | RetryScheduled | SuspensionOpened | SuspensionResolved | TextDelta | ToolCallEvent;
+
+/** Marks where a steered message entered the running reply. */
+export type SteeredInputPart = {
+  __typename?: 'SteeredInputPart';
+  queueId: Scalars['ID']['output'];
+  text: Scalars['String']['output'];
+};
+
+export type Subscription = {
+  __typename?: 'Subscription';
+  /** A thread’s events. With `after`, replays what came after that cursor first: nothing missed, nothing twice. */
+  runEvents: RunEvent;
+};
+
+
+export type SubscriptionRunEventsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  threadId: Scalars['ID']['input'];
+};
+
+export type Suspension = Node & {
+  __typename?: 'Suspension';
+  createdAt: Scalars['DateTime']['output'];
+  executionId: Scalars['ID']['output'];
+  id: Scalars['ID']['output'];
+  kind: Scalars['String']['output'];
+  payload: Scalars['JSON']['output'];
+  status: Scalars['String']['output'];
+  toolCallId: Scalars['String']['output'];
+  toolName: Scalars['String']['output'];
+};
+
+/** The execution waits for an approval or an answer. */
+export type SuspensionOpened = {
+  __typename?: 'SuspensionOpened';
+  createdAt: Scalars['String']['output'];
+  /** Pass to runEvents(after:) to resume right after this event. */
+  cursor: Scalars['String']['output'];
+  executionId?: Maybe<Scalars['ID']['output']>;
+  kind: Scalars['String']['output'];
+  payload: Scalars['JSON']['output'];
+  suspensionId: Scalars['ID']['output'];
+  threadId: Scalars['ID']['output'];
+  toolCallId: Scalars['String']['output'];
+};
+
+/** An approval or question was answered. */
+export type SuspensionResolved = {
+  __typename?: 'SuspensionResolved';
+  createdAt: Scalars['String']['output'];
+  /** Pass to runEvents(after:) to resume right after this event. */
+  cursor: Scalars['String']['output'];
+  executionId?: Maybe<Scalars['ID']['output']>;
+  resolution?: Maybe<Scalars['JSON']['output']>;
+  suspensionId: Scalars['ID']['output'];
+  threadId: Scalars['ID']['output'];
+};
+
+/** Streamed reply text (live only; a reload shows the recorded snapshot). */
+export type TextDelta = {
+  __typename?: 'TextDelta';
+  createdAt: Scalars['String']['output'];
+  /** Pass to runEvents(after:) to resume right after this event. */
+  cursor: Scalars['String']['output'];
+  executionId?: Maybe<Scalars['ID']['output']>;
+  messageId: Scalars['ID']['output'];
+  /** Characters of the message’s text before this delta. */
+  offset: Scalars['Int']['output'];
+  text: Scalars['String']['output'];
+  threadId: Scalars['ID']['output'];
+};
+
+export type TextPart = {
+  __typename?: 'TextPart';
+  text: Scalars['String']['output'];
+};
+
+export type Thread = Node & {
+  __typename?: 'Thread';
+  agent: Agent;
+  createdAt: Scalars['DateTime']['output'];
+  id: Scalars['ID']['output'];
+  kind: ThreadKind;
+  owner: User;
+  title: Scalars['String']['output'];
+};
+
+export type ThreadKind =
+  /** Visible to the project’s members. */
+  | 'SHARED'
+  /** Private to its owner: other users can neither read nor act on it. */
+  | 'TEST';
+
+/** A tool call was made or changed state. */
+export type ToolCallEvent = {
+  __typename?: 'ToolCallEvent';
+  createdAt: Scalars['String']['output'];
+  /** Pass to runEvents(after:) to resume right after this event. */
+  cursor: Scalars['String']['output'];
+  executionId?: Maybe<Scalars['ID']['output']>;
+  input?: Maybe<Scalars['JSON']['output']>;
+  messageId: Scalars['ID']['output'];
+  output?: Maybe<Scalars['JSON']['output']>;
+  state: ToolCallState;
+  threadId: Scalars['ID']['output'];
+  toolCallId: Scalars['String']['output'];
+  toolName: Scalars['String']['output'];
+};
+
+export type ToolCallPart = {
+  __typename?: 'ToolCallPart';
+  input?: Maybe<Scalars['JSON']['output']>;
+  output?: Maybe<Scalars['JSON']['output']>;
+  state: ToolCallState;
+  toolCallId: Scalars['String']['output'];
+  toolName: Scalars['String']['output'];
+};
+
+export type ToolCallState =
+  | 'AWAITING_ANSWER'
+  | 'AWAITING_APPROVAL'
+  | 'CALLED'
+  | 'DENIED'
+  | 'FAILED'
+  | 'SUCCEEDED';
+
+export type User = Node & {
+  __typename?: 'User';
+  createdAt: Scalars['DateTime']['output'];
+  email: Scalars['String']['output'];
+  id: Scalars['ID']['output'];
+  locale: Scalars['String']['output'];
+  projects: Array<Project>;
+};
+
+export type ViewerQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ViewerQuery = { __typename?: 'Query', viewer: { __typename?: 'User', id: string, email: string, locale: string, projects: Array<{ __typename?: 'Project', id: string, name: string, agents: Array<{ __typename?: 'Agent', id: string, name: string, model: string }> }> } };
+
+export type CreateProjectMutationVariables = Exact<{
+  name: Scalars['String']['input'];
+}>;
+
+
+export type CreateProjectMutation = { __typename?: 'Mutation', createProject: { __typename: 'ForbiddenError', message: string, code: string } | { __typename: 'InvalidInputError', message: string, code: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'Project', id: string, name: string } | { __typename: 'RateLimitedError', message: string, code: string } };
+
+export type CreateAgentMutationVariables = Exact<{
+  projectId: Scalars['ID']['input'];
+  name: Scalars['String']['input'];
+  model: Scalars['String']['input'];
+  systemPrompt?: InputMaybe<Scalars['String']['input']>;
+  tools?: InputMaybe<Array<Scalars['String']['input']> | Scalars['String']['input']>;
+  limits?: InputMaybe<AgentLimitsInput>;
+}>;
+
+
+export type CreateAgentMutation = { __typename?: 'Mutation', createAgent: { __typename: 'Agent', id: string, name: string, model: string, tools: Array<string>, limits: { __typename?: 'AgentLimits', maxConcurrentExecutions?: number | null, dailyTokenBudget?: number | null } } | { __typename: 'ForbiddenError', message: string, code: string } | { __typename: 'InvalidInputError', message: string, code: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'RateLimitedError', message: string, code: string } };
+
+export type UpdateAgentMutationVariables = Exact<{
+  agentId: Scalars['ID']['input'];
+  name?: InputMaybe<Scalars['String']['input']>;
+  model?: InputMaybe<Scalars['String']['input']>;
+  limits?: InputMaybe<AgentLimitsInput>;
+}>;
+
+
+export type UpdateAgentMutation = { __typename?: 'Mutation', updateAgent: { __typename: 'Agent', id: string, name: string, model: string } | { __typename: 'ForbiddenError', message: string, code: string } | { __typename: 'InvalidInputError', message: string, code: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'RateLimitedError', message: string, code: string } };
+
+export type AddProjectMemberMutationVariables = Exact<{
+  projectId: Scalars['ID']['input'];
+  user: Scalars['String']['input'];
+  role: ProjectRole;
+}>;
+
+
+export type AddProjectMemberMutation = { __typename?: 'Mutation', addProjectMember: { __typename: 'ForbiddenError', message: string, code: string } | { __typename: 'InvalidInputError', message: string, code: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'Project', id: string } | { __typename: 'RateLimitedError', message: string, code: string } };
+
+export type CreateThreadMutationVariables = Exact<{
+  agentId: Scalars['ID']['input'];
+  title?: InputMaybe<Scalars['String']['input']>;
+}>;
+
+
+export type CreateThreadMutation = { __typename?: 'Mutation', createThread: { __typename: 'ForbiddenError', message: string, code: string } | { __typename: 'InvalidInputError', message: string, code: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'RateLimitedError', message: string, code: string } | { __typename: 'Thread', id: string, title: string, kind: ThreadKind } };
+
+export type SendMessageMutationVariables = Exact<{
+  threadId: Scalars['ID']['input'];
+  text: Scalars['String']['input'];
+  idempotencyKey?: InputMaybe<Scalars['String']['input']>;
+}>;
+
+
+export type SendMessageMutation = { __typename?: 'Mutation', sendMessage: { __typename: 'ForbiddenError', message: string, code: string } | { __typename: 'InvalidInputError', message: string, code: string } | { __typename: 'MessageQueued', queueId: string, threadId: string, cursor: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'RateLimitedError', message: string, code: string } };
+
+export type ThreadQueryVariables = Exact<{
+  id: Scalars['ID']['input'];
+}>;
+
+
+export type ThreadQuery = { __typename?: 'Query', thread: { __typename?: 'Thread', id: string, title: string, kind: ThreadKind } };
+
+export type NodeQueryVariables = Exact<{
+  id: Scalars['ID']['input'];
+}>;
+
+
+export type NodeQuery = { __typename?: 'Query', node: { __typename: 'Agent', id: string } | { __typename: 'Execution', id: string } | { __typename: 'Message', id: string } | { __typename: 'Project', id: string } | { __typename: 'QueueItem', id: string } | { __typename: 'Suspension', id: string } | { __typename: 'Thread', id: string } | { __typename: 'User', id: string } };
+
+export type ConversationQueryVariables = Exact<{
+  threadId: Scalars['ID']['input'];
+}>;
+
+
+export type ConversationQuery = { __typename?: 'Query', conversation: { __typename?: 'Conversation', threadId: string, eventCursor: string, activeExecutionId?: string | null, openSuspensions: Array<{ __typename?: 'Suspension', id: string, kind: string }>, messages: { __typename?: 'ConversationMessagesConnection', edges: Array<{ __typename?: 'ConversationMessagesConnectionEdge', node: { __typename?: 'Message', id: string, role: MessageRole, executionId?: string | null, parts: Array<{ __typename: 'AttachmentPart' } | { __typename: 'DelegationPart' } | { __typename: 'ErrorPart', reason: ErrorReason, retryable: boolean, retryAfterS?: number | null, message: string, messageKey: string, params: unknown, provider?: string | null, httpStatus?: number | null, providerCode?: string | null, requestId?: string | null } | { __typename: 'ReasoningPart', text: string } | { __typename: 'SteeredInputPart' } | { __typename: 'TextPart', text: string } | { __typename: 'ToolCallPart', toolCallId: string, toolName: string, state: ToolCallState }> } }> } } };
+
+export type QueueQueryVariables = Exact<{
+  threadId: Scalars['ID']['input'];
+}>;
+
+
+export type QueueQuery = { __typename?: 'Query', queue: { __typename?: 'Queue', threadId: string, steerableExecutionId?: string | null, items: Array<{ __typename?: 'QueueItem', id: string, text: string, position: number, steeringExecutionId?: string | null }> } };
+
+export type ExecutionQueryVariables = Exact<{
+  id: Scalars['ID']['input'];
+}>;
+
+
+export type ExecutionQuery = { __typename?: 'Query', node: { __typename: 'Agent' } | { __typename: 'Execution', id: string, status: ExecutionStatus, inputTokens: number, outputTokens: number, error?: { __typename?: 'ExecutionError', reason: ErrorReason, retryable: boolean, retryAfterS?: number | null, message: string, messageKey: string } | null } | { __typename: 'Message' } | { __typename: 'Project' } | { __typename: 'QueueItem' } | { __typename: 'Suspension' } | { __typename: 'Thread' } | { __typename: 'User' } };
+
+export type RunEventsSubscriptionVariables = Exact<{
+  threadId: Scalars['ID']['input'];
+  after?: InputMaybe<Scalars['String']['input']>;
+}>;
+
+
+export type RunEventsSubscription = { __typename?: 'Subscription', runEvents: { __typename: 'ErrorEvent', cursor: string, executionId?: string | null, reason: ErrorReason, retryable: boolean, retryAfterS?: number | null, message: string, messageKey: string, params: unknown } | { __typename: 'ExecutionFinished', cursor: string, executionId?: string | null, status: ExecutionStatus } | { __typename: 'ExecutionStarted', cursor: string, executionId?: string | null, threadId: string, acceptedText: string } | { __typename: 'ExecutionUpdated', cursor: string, executionId?: string | null, status: ExecutionStatus } | { __typename: 'MessageQueued', cursor: string, executionId?: string | null, queueId: string, text: string } | { __typename: 'MessageSnapshot', cursor: string, executionId?: string | null, messageId: string, textLength: number } | { __typename: 'MessageSteered' } | { __typename: 'QueueUpdated', cursor: string } | { __typename: 'ReasoningDelta', cursor: string, executionId?: string | null, text: string } | { __typename: 'RetryScheduled', cursor: string, executionId?: string | null, attempt: number, delayS: number, reason: ErrorReason } | { __typename: 'SuspensionOpened' } | { __typename: 'SuspensionResolved' } | { __typename: 'TextDelta', cursor: string, executionId?: string | null, messageId: string, text: string, offset: number } | { __typename: 'ToolCallEvent', cursor: string, executionId?: string | null, toolName: string, state: ToolCallState } };
+
+
+export const ViewerDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Viewer"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"viewer"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"email"}},{"kind":"Field","name":{"kind":"Name","value":"locale"}},{"kind":"Field","name":{"kind":"Name","value":"projects"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"agents"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"model"}}]}}]}}]}}]}}]} as unknown as DocumentNode<ViewerQuery, ViewerQueryVariables>;
+export const CreateProjectDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateProject"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"name"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createProject"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"name"},"value":{"kind":"Variable","name":{"kind":"Name","value":"name"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Project"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Error"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"code"}}]}}]}}]}}]} as unknown as DocumentNode<CreateProjectMutation, CreateProjectMutationVariables>;
+export const CreateAgentDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateAgent"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"projectId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"name"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"model"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"systemPrompt"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"tools"}},"type":{"kind":"ListType","type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"limits"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"AgentLimitsInput"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createAgent"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"projectId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"projectId"}}},{"kind":"Argument","name":{"kind":"Name","value":"name"},"value":{"kind":"Variable","name":{"kind":"Name","value":"name"}}},{"kind":"Argument","name":{"kind":"Name","value":"model"},"value":{"kind":"Variable","name":{"kind":"Name","value":"model"}}},{"kind":"Argument","name":{"kind":"Name","value":"systemPrompt"},"value":{"kind":"Variable","name":{"kind":"Name","value":"systemPrompt"}}},{"kind":"Argument","name":{"kind":"Name","value":"tools"},"value":{"kind":"Variable","name":{"kind":"Name","value":"tools"}}},{"kind":"Argument","name":{"kind":"Name","value":"limits"},"value":{"kind":"Variable","name":{"kind":"Name","value":"limits"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Agent"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"model"}},{"kind":"Field","name":{"kind":"Name","value":"tools"}},{"kind":"Field","name":{"kind":"Name","value":"limits"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"maxConcurrentExecutions"}},{"kind":"Field","name":{"kind":"Name","value":"dailyTokenBudget"}}]}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Error"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"code"}}]}}]}}]}}]} as unknown as DocumentNode<CreateAgentMutation, CreateAgentMutationVariables>;
+export const UpdateAgentDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"UpdateAgent"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"agentId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"name"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"model"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"limits"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"AgentLimitsInput"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"updateAgent"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"agentId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"agentId"}}},{"kind":"Argument","name":{"kind":"Name","value":"name"},"value":{"kind":"Variable","name":{"kind":"Name","value":"name"}}},{"kind":"Argument","name":{"kind":"Name","value":"model"},"value":{"kind":"Variable","name":{"kind":"Name","value":"model"}}},{"kind":"Argument","name":{"kind":"Name","value":"limits"},"value":{"kind":"Variable","name":{"kind":"Name","value":"limits"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Agent"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"model"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Error"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"code"}}]}}]}}]}}]} as unknown as DocumentNode<UpdateAgentMutation, UpdateAgentMutationVariables>;
+export const AddProjectMemberDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"AddProjectMember"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"projectId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"user"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"role"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ProjectRole"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"addProjectMember"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"projectId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"projectId"}}},{"kind":"Argument","name":{"kind":"Name","value":"user"},"value":{"kind":"Variable","name":{"kind":"Name","value":"user"}}},{"kind":"Argument","name":{"kind":"Name","value":"role"},"value":{"kind":"Variable","name":{"kind":"Name","value":"role"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Project"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Error"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"code"}}]}}]}}]}}]} as unknown as DocumentNode<AddProjectMemberMutation, AddProjectMemberMutationVariables>;
+export const CreateThreadDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateThread"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"agentId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"title"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createThread"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"agentId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"agentId"}}},{"kind":"Argument","name":{"kind":"Name","value":"title"},"value":{"kind":"Variable","name":{"kind":"Name","value":"title"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Thread"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"title"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Error"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"code"}}]}}]}}]}}]} as unknown as DocumentNode<CreateThreadMutation, CreateThreadMutationVariables>;
+export const SendMessageDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"SendMessage"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"threadId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"text"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"idempotencyKey"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"sendMessage"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"threadId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"threadId"}}},{"kind":"Argument","name":{"kind":"Name","value":"text"},"value":{"kind":"Variable","name":{"kind":"Name","value":"text"}}},{"kind":"Argument","name":{"kind":"Name","value":"idempotencyKey"},"value":{"kind":"Variable","name":{"kind":"Name","value":"idempotencyKey"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"MessageQueued"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"queueId"}},{"kind":"Field","name":{"kind":"Name","value":"threadId"}},{"kind":"Field","name":{"kind":"Name","value":"cursor"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Error"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"code"}}]}}]}}]}}]} as unknown as DocumentNode<SendMessageMutation, SendMessageMutationVariables>;
+export const ThreadDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Thread"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"thread"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"title"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}}]}}]}}]} as unknown as DocumentNode<ThreadQuery, ThreadQueryVariables>;
+export const NodeDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Node"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"__typename"}}]}}]}}]} as unknown as DocumentNode<NodeQuery, NodeQueryVariables>;
+export const ConversationDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Conversation"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"threadId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"conversation"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"threadId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"threadId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"threadId"}},{"kind":"Field","name":{"kind":"Name","value":"eventCursor"}},{"kind":"Field","name":{"kind":"Name","value":"activeExecutionId"}},{"kind":"Field","name":{"kind":"Name","value":"openSuspensions"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}}]}},{"kind":"Field","name":{"kind":"Name","value":"messages"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"IntValue","value":"100"}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"role"}},{"kind":"Field","name":{"kind":"Name","value":"executionId"}},{"kind":"Field","name":{"kind":"Name","value":"parts"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"TextPart"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"text"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ReasoningPart"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"text"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ToolCallPart"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"toolCallId"}},{"kind":"Field","name":{"kind":"Name","value":"toolName"}},{"kind":"Field","name":{"kind":"Name","value":"state"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ErrorPart"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"reason"}},{"kind":"Field","name":{"kind":"Name","value":"retryable"}},{"kind":"Field","name":{"kind":"Name","value":"retryAfterS"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"messageKey"}},{"kind":"Field","name":{"kind":"Name","value":"params"}},{"kind":"Field","name":{"kind":"Name","value":"provider"}},{"kind":"Field","name":{"kind":"Name","value":"httpStatus"}},{"kind":"Field","name":{"kind":"Name","value":"providerCode"}},{"kind":"Field","name":{"kind":"Name","value":"requestId"}}]}}]}}]}}]}}]}}]}}]}}]} as unknown as DocumentNode<ConversationQuery, ConversationQueryVariables>;
+export const QueueDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Queue"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"threadId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"queue"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"threadId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"threadId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"threadId"}},{"kind":"Field","name":{"kind":"Name","value":"steerableExecutionId"}},{"kind":"Field","name":{"kind":"Name","value":"items"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"text"}},{"kind":"Field","name":{"kind":"Name","value":"position"}},{"kind":"Field","name":{"kind":"Name","value":"steeringExecutionId"}}]}}]}}]}}]} as unknown as DocumentNode<QueueQuery, QueueQueryVariables>;
+export const ExecutionDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Execution"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Execution"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"inputTokens"}},{"kind":"Field","name":{"kind":"Name","value":"outputTokens"}},{"kind":"Field","name":{"kind":"Name","value":"error"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"reason"}},{"kind":"Field","name":{"kind":"Name","value":"retryable"}},{"kind":"Field","name":{"kind":"Name","value":"retryAfterS"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"messageKey"}}]}}]}}]}}]}}]} as unknown as DocumentNode<ExecutionQuery, ExecutionQueryVariables>;
+export const RunEventsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"subscription","name":{"kind":"Name","value":"RunEvents"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"threadId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"runEvents"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"threadId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"threadId"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"MessageQueued"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"cursor"}},{"kind":"Field","name":{"kind":"Name","value":"executionId"}},{"kind":"Field","name":{"kind":"Name","value":"queueId"}},{"kind":"Field","name":{"kind":"Name","value":"text"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ExecutionStarted"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"cursor"}},{"kind":"Field","name":{"kind":"Name","value":"executionId"}},{"kind":"Field","name":{"kind":"Name","value":"threadId"}},{"kind":"Field","name":{"kind":"Name","value":"acceptedText"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"TextDelta"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"cursor"}},{"kind":"Field","name":{"kind":"Name","value":"executionId"}},{"kind":"Field","name":{"kind":"Name","value":"messageId"}},{"kind":"Field","name":{"kind":"Name","value":"text"}},{"kind":"Field","name":{"kind":"Name","value":"offset"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ReasoningDelta"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"cursor"}},{"kind":"Field","name":{"kind":"Name","value":"executionId"}},{"kind":"Field","name":{"kind":"Name","value":"text"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"MessageSnapshot"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"cursor"}},{"kind":"Field","name":{"kind":"Name","value":"executionId"}},{"kind":"Field","name":{"kind":"Name","value":"messageId"}},{"kind":"Field","name":{"kind":"Name","value":"textLength"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ToolCallEvent"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"cursor"}},{"kind":"Field","name":{"kind":"Name","value":"executionId"}},{"kind":"Field","name":{"kind":"Name","value":"toolName"}},{"kind":"Field","name":{"kind":"Name","value":"state"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"RetryScheduled"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"cursor"}},{"kind":"Field","name":{"kind":"Name","value":"executionId"}},{"kind":"Field","name":{"kind":"Name","value":"attempt"}},{"kind":"Field","name":{"kind":"Name","value":"delayS"}},{"kind":"Field","name":{"kind":"Name","value":"reason"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ErrorEvent"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"cursor"}},{"kind":"Field","name":{"kind":"Name","value":"executionId"}},{"kind":"Field","name":{"kind":"Name","value":"reason"}},{"kind":"Field","name":{"kind":"Name","value":"retryable"}},{"kind":"Field","name":{"kind":"Name","value":"retryAfterS"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"messageKey"}},{"kind":"Field","name":{"kind":"Name","value":"params"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ExecutionFinished"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"cursor"}},{"kind":"Field","name":{"kind":"Name","value":"executionId"}},{"kind":"Field","name":{"kind":"Name","value":"status"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"QueueUpdated"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"cursor"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ExecutionUpdated"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"cursor"}},{"kind":"Field","name":{"kind":"Name","value":"executionId"}},{"kind":"Field","name":{"kind":"Name","value":"status"}}]}}]}}]}}]} as unknown as DocumentNode<RunEventsSubscription, RunEventsSubscriptionVariables>;

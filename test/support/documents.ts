@@ -1,0 +1,318 @@
+import { graphql } from '../gql/gql.ts';
+
+// The operations the tests drive, as a client author would write them.
+
+export const ViewerDocument = graphql(`
+  query Viewer {
+    viewer {
+      id
+      email
+      locale
+      projects {
+        id
+        name
+        agents {
+          id
+          name
+          model
+        }
+      }
+    }
+  }
+`);
+
+export const CreateProjectDocument = graphql(`
+  mutation CreateProject($name: String!) {
+    createProject(name: $name) {
+      __typename
+      ... on Project {
+        id
+        name
+      }
+      ... on Error {
+        message
+        code
+      }
+    }
+  }
+`);
+
+export const CreateAgentDocument = graphql(`
+  mutation CreateAgent(
+    $projectId: ID!
+    $name: String!
+    $model: String!
+    $systemPrompt: String
+    $tools: [String!]
+    $limits: AgentLimitsInput
+  ) {
+    createAgent(
+      projectId: $projectId
+      name: $name
+      model: $model
+      systemPrompt: $systemPrompt
+      tools: $tools
+      limits: $limits
+    ) {
+      __typename
+      ... on Agent {
+        id
+        name
+        model
+        tools
+        limits {
+          maxConcurrentExecutions
+          dailyTokenBudget
+        }
+      }
+      ... on Error {
+        message
+        code
+      }
+    }
+  }
+`);
+
+export const UpdateAgentDocument = graphql(`
+  mutation UpdateAgent($agentId: ID!, $name: String, $model: String, $limits: AgentLimitsInput) {
+    updateAgent(agentId: $agentId, name: $name, model: $model, limits: $limits) {
+      __typename
+      ... on Agent {
+        id
+        name
+        model
+      }
+      ... on Error {
+        message
+        code
+      }
+    }
+  }
+`);
+
+export const AddProjectMemberDocument = graphql(`
+  mutation AddProjectMember($projectId: ID!, $user: String!, $role: ProjectRole!) {
+    addProjectMember(projectId: $projectId, user: $user, role: $role) {
+      __typename
+      ... on Project {
+        id
+      }
+      ... on Error {
+        message
+        code
+      }
+    }
+  }
+`);
+
+export const CreateThreadDocument = graphql(`
+  mutation CreateThread($agentId: ID!, $title: String) {
+    createThread(agentId: $agentId, title: $title) {
+      __typename
+      ... on Thread {
+        id
+        title
+        kind
+      }
+      ... on Error {
+        message
+        code
+      }
+    }
+  }
+`);
+
+export const SendMessageDocument = graphql(`
+  mutation SendMessage($threadId: ID!, $text: String!, $idempotencyKey: String) {
+    sendMessage(threadId: $threadId, text: $text, idempotencyKey: $idempotencyKey) {
+      __typename
+      ... on MessageQueued {
+        queueId
+        threadId
+        cursor
+      }
+      ... on Error {
+        message
+        code
+      }
+    }
+  }
+`);
+
+export const ThreadDocument = graphql(`
+  query Thread($id: ID!) {
+    thread(id: $id) {
+      id
+      title
+      kind
+    }
+  }
+`);
+
+export const NodeDocument = graphql(`
+  query Node($id: ID!) {
+    node(id: $id) {
+      id
+      __typename
+    }
+  }
+`);
+
+export const ConversationDocument = graphql(`
+  query Conversation($threadId: ID!) {
+    conversation(threadId: $threadId) {
+      threadId
+      eventCursor
+      activeExecutionId
+      openSuspensions {
+        id
+        kind
+      }
+      messages(first: 100) {
+        edges {
+          node {
+            id
+            role
+            executionId
+            parts {
+              __typename
+              ... on TextPart {
+                text
+              }
+              ... on ReasoningPart {
+                text
+              }
+              ... on ToolCallPart {
+                toolCallId
+                toolName
+                state
+              }
+              ... on ErrorPart {
+                reason
+                retryable
+                retryAfterS
+                message
+                messageKey
+                params
+                provider
+                httpStatus
+                providerCode
+                requestId
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+`);
+
+export const QueueDocument = graphql(`
+  query Queue($threadId: ID!) {
+    queue(threadId: $threadId) {
+      threadId
+      steerableExecutionId
+      items {
+        id
+        text
+        position
+        steeringExecutionId
+      }
+    }
+  }
+`);
+
+export const ExecutionDocument = graphql(`
+  query Execution($id: ID!) {
+    node(id: $id) {
+      __typename
+      ... on Execution {
+        id
+        status
+        inputTokens
+        outputTokens
+        error {
+          reason
+          retryable
+          retryAfterS
+          message
+          messageKey
+        }
+      }
+    }
+  }
+`);
+
+export const RunEventsDocument = graphql(`
+  subscription RunEvents($threadId: ID!, $after: String) {
+    runEvents(threadId: $threadId, after: $after) {
+      __typename
+      ... on MessageQueued {
+        cursor
+        executionId
+        queueId
+        text
+      }
+      ... on ExecutionStarted {
+        cursor
+        executionId
+        threadId
+        acceptedText
+      }
+      ... on TextDelta {
+        cursor
+        executionId
+        messageId
+        text
+        offset
+      }
+      ... on ReasoningDelta {
+        cursor
+        executionId
+        text
+      }
+      ... on MessageSnapshot {
+        cursor
+        executionId
+        messageId
+        textLength
+      }
+      ... on ToolCallEvent {
+        cursor
+        executionId
+        toolName
+        state
+      }
+      ... on RetryScheduled {
+        cursor
+        executionId
+        attempt
+        delayS
+        reason
+      }
+      ... on ErrorEvent {
+        cursor
+        executionId
+        reason
+        retryable
+        retryAfterS
+        message
+        messageKey
+        params
+      }
+      ... on ExecutionFinished {
+        cursor
+        executionId
+        status
+      }
+      ... on QueueUpdated {
+        cursor
+      }
+      ... on ExecutionUpdated {
+        cursor
+        executionId
+        status
+      }
+    }
+  }
+`);

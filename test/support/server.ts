@@ -1,0 +1,222 @@
+import { randomUUID } from 'node:crypto';
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import { print } from 'graphql';
+import { createClient, type Client } from 'graphql-ws';
+import pg from 'pg';
+import pino from 'pino';
+import WebSocket from 'ws';
+import { loadConfig } from '../../src/config.ts';
+import { buildApp, type App } from '../../src/server/app.ts';
+import type { Parley } from '../../src/server/parley.ts';
+
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;
+export const TEST_REDIS_URL = process.env.TEST_REDIS_URL || undefined;
+
+/**
+ * Integration suites run against the machine's PostgreSQL and Redis when TEST_DATABASE_URL and
+ * TEST_REDIS_URL are set (CI sets both: an unreachable service then fails the suite). Without them
+ * they are skipped, and this says so once.
+ */
+export function integrationSkipReason(): string | null {
+  if (TEST_DATABASE_URL && TEST_REDIS_URL) return null;
+  const missing = [!TEST_DATABASE_URL && 'TEST_DATABASE_URL', !TEST_REDIS_URL && 'TEST_REDIS_URL'].filter(Boolean);
+  return `${missing.join(' and ')} not set: skipping the PostgreSQL + Redis variant of this suite`;
+}
+
+export type Backend = 'pglite' | 'postgres';
+
+export interface TestServer {
+  app: App;
+  parley: Parley;
+  url: string;
+  wsUrl: string;
+  backend: Backend;
+  /** The env the server was started with (restart with the same database by passing it again). */
+  env: Record<string, string>;
+  createUser(options?: { email?: string; locale?: 'en' | 'de' }): Promise<{ userId: string; token: string }>;
+  stop(): Promise<void>;
+}
+
+/** A fresh database per server: in-memory PGlite, or a schema of its own on the test PostgreSQL. */
+export function isolatedEnv(backend: Backend): Record<string, string> {
+  if (backend === 'pglite') return { PARLEY_DATA_DIR: 'memory://' };
+  if (!TEST_DATABASE_URL || !TEST_REDIS_URL) throw new Error(integrationSkipReason()!);
+  const url = new URL(TEST_DATABASE_URL);
+  url.searchParams.set('schema', `t_${randomUUID().replaceAll('-', '').slice(0, 16)}`);
+  return { DATABASE_URL: url.toString(), REDIS_URL: TEST_REDIS_URL };
+}
+
+export async function startTestServer(
+  options: { backend?: Backend; env?: Record<string, string>; dropSchemaOnStop?: boolean } = {},
+): Promise<TestServer> {
+  const backend = options.backend ?? 'pglite';
+  const env: Record<string, string> = {
+    PORT: '0',
+    PARLEY_LOG_LEVEL: 'silent',
+    PARLEY_CONSUMER_SWEEP_MS: '200',
+    PARLEY_TEXT_FLUSH_MS: '50',
+    PARLEY_SHUTDOWN_GRACE_MS: '2000',
+    ...isolatedEnvOnce(backend, options.env),
+    ...options.env,
+  };
+  const config = loadConfig(env);
+  const app = await buildApp(config, { logger: pino({ level: 'silent' }) });
+  const { url } = await app.start();
+  const parley = app.parley;
+  return {
+    app,
+    parley,
+    url,
+    wsUrl: url.replace(/^http/, 'ws'),
+    backend,
+    env,
+    async createUser({ email, locale } = {}) {
+      const { user, token } = await parley.directory.createUser({
+        email: email ?? `user-${randomUUID().slice(0, 8)}@example.test`,
+        locale: locale ?? 'en',
+      });
+      return { userId: user.id, token };
+    },
+    async stop() {
+      await app.stop();
+      if (backend === 'postgres' && options.dropSchemaOnStop !== false) await dropSchema(env.DATABASE_URL!);
+    },
+  };
+}
+
+function isolatedEnvOnce(backend: Backend, given?: Record<string, string>) {
+  if (given?.DATABASE_URL || given?.PARLEY_DATA_DIR) return {};
+  return isolatedEnv(backend);
+}
+
+export async function dropSchema(databaseUrl: string): Promise<void> {
+  const url = new URL(databaseUrl);
+  const schema = url.searchParams.get('schema');
+  if (!schema || schema === 'public') return;
+  url.searchParams.delete('schema');
+  const client = new pg.Client({ connectionString: url.toString() });
+  await client.connect();
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  } finally {
+    await client.end();
+  }
+}
+
+export interface GraphQLResponse<T> {
+  data?: T | null;
+  errors?: { message: string; path?: string[]; extensions?: { code?: string } }[];
+}
+
+/** One GraphQL request over HTTP, as a client would send it. */
+export async function request<TResult, TVariables>(
+  server: { url: string },
+  document: TypedDocumentNode<TResult, TVariables>,
+  variables: TVariables,
+  token?: string | null,
+): Promise<GraphQLResponse<TResult>> {
+  const response = await fetch(server.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify({ query: print(document), variables }),
+  });
+  return (await response.json()) as GraphQLResponse<TResult>;
+}
+
+/** Like `request`, but fails the test on any GraphQL error and returns the data. */
+export async function requestData<TResult, TVariables>(
+  server: { url: string },
+  document: TypedDocumentNode<TResult, TVariables>,
+  variables: TVariables,
+  token?: string | null,
+): Promise<TResult> {
+  const result = await request(server, document, variables, token);
+  if (result.errors?.length || !result.data) {
+    throw new Error(`GraphQL request failed: ${JSON.stringify(result.errors ?? result)}`);
+  }
+  return result.data;
+}
+
+export function wsClient(server: { wsUrl: string }, token?: string | null): Client {
+  return createClient({
+    url: server.wsUrl,
+    webSocketImpl: WebSocket,
+    connectionParams: token ? { authorization: `Bearer ${token}` } : {},
+    retryAttempts: 0,
+    lazy: true,
+  });
+}
+
+export interface Subscription<T> {
+  events: T[];
+  errors: unknown[];
+  /** Resolves once `predicate` holds for the events so far; rejects after `timeoutMs`. */
+  waitFor(predicate: (events: T[]) => boolean, timeoutMs?: number): Promise<T[]>;
+  close(): void;
+}
+
+/** Subscribes over graphql-ws and collects every event. */
+export function subscribe<TResult, TVariables extends Record<string, unknown>>(
+  client: Client,
+  document: TypedDocumentNode<TResult, TVariables>,
+  variables: TVariables,
+): Subscription<TResult> {
+  const events: TResult[] = [];
+  const errors: unknown[] = [];
+  const listeners = new Set<() => void>();
+  const notify = () => listeners.forEach((listener) => listener());
+  const dispose = client.subscribe<TResult>(
+    { query: print(document), variables },
+    {
+      next: (value) => {
+        if (value.errors?.length) errors.push(...value.errors);
+        if (value.data) events.push(value.data as TResult);
+        notify();
+      },
+      error: (error) => {
+        errors.push(error);
+        notify();
+      },
+      complete: notify,
+    },
+  );
+  return {
+    events,
+    errors,
+    waitFor(predicate, timeoutMs = 15_000) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          if (predicate(events)) {
+            cleanup();
+            resolve(events);
+          } else if (errors.length > 0) {
+            cleanup();
+            reject(new Error(`subscription failed: ${JSON.stringify(errors)}`));
+          }
+        };
+        const timer = setTimeout(() => {
+          cleanup();
+          reject(new Error(`timed out after ${timeoutMs} ms; events so far: ${JSON.stringify(events)}`));
+        }, timeoutMs);
+        const cleanup = () => {
+          clearTimeout(timer);
+          listeners.delete(check);
+        };
+        listeners.add(check);
+        check();
+      });
+    },
+    close: dispose,
+  };
+}
+
+/** Polls until `probe` returns a truthy value (for state that settles asynchronously, e.g. after a run). */
+export async function eventually<T>(probe: () => Promise<T | null | undefined | false>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
