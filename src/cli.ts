@@ -5,7 +5,7 @@ import { ConfigError, loadConfig, type Config } from './config.ts';
 import { openDatabase, type Database, type DatabaseTarget } from './db/database.ts';
 import { DataDirInUseError } from './db/embedded-lock.ts';
 import { DirectoryService } from './directory/directory-service.ts';
-import { DomainError } from './domain/errors.ts';
+import { DomainError, InvalidInputError } from './domain/errors.ts';
 import type { User } from './generated/prisma/client.ts';
 import { LOCALES } from './i18n/catalog.ts';
 import { ModelRegistry, ProviderConfigError } from './models/registry.ts';
@@ -223,7 +223,15 @@ async function withDirectory(
 }
 
 async function findUser(directory: DirectoryService, field: string, emailOrId: string): Promise<User> {
-  return directory.findUser(emailOrId.includes('@') ? emailOrId : decodeId(field, emailOrId, 'User'));
+  if (emailOrId.includes('@')) return directory.findUser(emailOrId);
+  let userId: string;
+  try {
+    userId = decodeId(field, emailOrId, 'User');
+  } catch (error) {
+    if (!(error instanceof InvalidInputError)) throw error;
+    throw new InvalidInputError(field, `"${emailOrId.slice(0, 80)}" is neither an email address nor a user id.`);
+  }
+  return directory.findUser(userId);
 }
 
 async function migrateDatabase(config: Config): Promise<number> {

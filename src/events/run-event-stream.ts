@@ -59,6 +59,24 @@ export async function* streamThreadEvents(options: {
   let transientCount = 0;
   const transientCursor = () => `${lastSeq}.${++transientCount}`;
 
+  // A replayed run end comes with the reply as recorded, since its live deltas are gone.
+  async function* replayed(event: RunEventRecord): AsyncGenerator<DeliveredRunEvent> {
+    if (event.payload.type === 'ExecutionFinished' && event.executionId) {
+      const snapshot = await recordedSnapshot(prisma, threadId, event.executionId);
+      if (snapshot) {
+        cover(snapshot);
+        yield { ...snapshot.record, cursor: transientCursor() };
+      }
+    }
+    lastSeq = event.seq!;
+    transientCount = 0;
+    yield { ...event, cursor: String(event.seq) };
+  }
+  const cover = (snapshot: Snapshot) => {
+    covered.set(`text:${snapshot.payload.messageId}`, snapshot.textLength);
+    covered.set(`reasoning:${snapshot.payload.messageId}`, snapshot.reasoningLength);
+  };
+
   try {
     if (requested === null) {
       const thread = await prisma.thread.findUniqueOrThrow({ where: { id: threadId }, select: { lastEventSeq: true } });
@@ -66,13 +84,10 @@ export async function* streamThreadEvents(options: {
     } else {
       lastSeq = requested.seq;
       for (const event of await readThreadEvents(prisma, threadId, lastSeq)) {
-        lastSeq = event.seq!;
-        transientCount = 0;
-        yield { ...event, cursor: String(event.seq) };
+        yield* replayed(event);
       }
       for (const snapshot of await runningSnapshots(prisma, running, threadId)) {
-        covered.set(`text:${snapshot.payload.messageId}`, snapshot.textLength);
-        covered.set(`reasoning:${snapshot.payload.messageId}`, snapshot.reasoningLength);
+        cover(snapshot);
         yield { ...snapshot.record, cursor: transientCursor() };
       }
     }
@@ -88,9 +103,7 @@ export async function* streamThreadEvents(options: {
         if (event.seq <= lastSeq) continue;
         if (event.seq > lastSeq + 1) {
           for (const missed of await readThreadEvents(prisma, threadId, lastSeq, event.seq - 1)) {
-            lastSeq = missed.seq!;
-            transientCount = 0;
-            yield { ...missed, cursor: String(missed.seq) };
+            yield* replayed(missed);
           }
         }
         lastSeq = event.seq;
@@ -137,33 +150,38 @@ async function runningSnapshots(prisma: PrismaClient, running: RunningExecutions
   const snapshots: Snapshot[] = [];
   for (const { id } of executions) {
     const local = running.get(id)?.snapshot?.();
-    let messageId = local?.messageId ?? null;
-    let parts = local?.parts ?? null;
-    if (!messageId || !parts) {
-      const recorded = await prisma.message.findFirst({
-        where: { executionId: id, role: 'ASSISTANT' },
-        orderBy: { seq: 'desc' },
-        select: { id: true, parts: true },
-      });
-      if (!recorded) continue;
-      messageId = recorded.id;
-      parts = recorded.parts as MessagePart[];
-    }
-    const lengthOf = (type: 'text' | 'reasoning') =>
-      parts!.reduce((sum, part) => sum + (part.type === type ? part.text.length : 0), 0);
-    const textLength = lengthOf('text');
-    snapshots.push({
-      record: {
-        threadId,
-        seq: null,
-        executionId: id,
-        createdAt: new Date().toISOString(),
-        payload: { type: 'MessageSnapshot', messageId, parts, textLength },
-      },
-      payload: { messageId },
-      textLength,
-      reasoningLength: lengthOf('reasoning'),
-    });
+    const snapshot =
+      local?.messageId && local.parts
+        ? snapshotOf(threadId, id, local.messageId, local.parts)
+        : await recordedSnapshot(prisma, threadId, id);
+    if (snapshot) snapshots.push(snapshot);
   }
   return snapshots;
+}
+
+async function recordedSnapshot(prisma: PrismaClient, threadId: string, executionId: string): Promise<Snapshot | null> {
+  const recorded = await prisma.message.findFirst({
+    where: { executionId, role: 'ASSISTANT' },
+    orderBy: { seq: 'desc' },
+    select: { id: true, parts: true },
+  });
+  return recorded ? snapshotOf(threadId, executionId, recorded.id, recorded.parts as MessagePart[]) : null;
+}
+
+function snapshotOf(threadId: string, executionId: string, messageId: string, parts: MessagePart[]): Snapshot {
+  const lengthOf = (type: 'text' | 'reasoning') =>
+    parts.reduce((sum, part) => sum + (part.type === type ? part.text.length : 0), 0);
+  const textLength = lengthOf('text');
+  return {
+    record: {
+      threadId,
+      seq: null,
+      executionId,
+      createdAt: new Date().toISOString(),
+      payload: { type: 'MessageSnapshot', messageId, parts, textLength },
+    },
+    payload: { messageId },
+    textLength,
+    reasoningLength: lengthOf('reasoning'),
+  };
 }

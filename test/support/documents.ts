@@ -276,6 +276,12 @@ export const RunEventsDocument = graphql(`
         executionId
         messageId
         textLength
+        parts {
+          __typename
+          ... on TextPart {
+            text
+          }
+        }
       }
       ... on ToolCallEvent {
         cursor
