@@ -1,0 +1,120 @@
+import { readFileSync } from 'node:fs';
+import {
+  isEnumType,
+  isObjectType,
+  isUnionType,
+  parse,
+  printSchema,
+  type DefinitionNode,
+  type GraphQLEnumType,
+  type GraphQLObjectType,
+  type GraphQLUnionType,
+} from 'graphql';
+import { describe, expect, it } from 'vitest';
+import { schema } from '../src/schema/index.ts';
+
+// The committed schema.graphql is what clients (and test/gql) are generated from: it must be exactly
+// what the code serves. `npm run schema:print` writes it (scripts/print-schema.ts).
+const printed = `${printSchema(schema)}\n`;
+const committed = readFileSync(new URL('../schema.graphql', import.meta.url), 'utf8');
+
+function namedDefinitions(sdl: string): string[] {
+  return parse(sdl).definitions.flatMap((definition: DefinitionNode) =>
+    'name' in definition && definition.name ? [definition.name.value] : [],
+  );
+}
+
+function objectType(name: string): GraphQLObjectType {
+  const type = schema.getType(name);
+  if (!isObjectType(type)) throw new Error(`${name} is not an object type in the schema`);
+  return type;
+}
+
+describe('schema drift', () => {
+  it('the committed schema.graphql equals the schema the code serves', () => {
+    if (printed !== committed) {
+      const printedLines = printed.split('\n');
+      const committedLines = committed.split('\n');
+      const first = printedLines.findIndex((line, index) => line !== committedLines[index]);
+      expect.fail(
+        `schema.graphql is stale: run \`npm run schema:print\` (then \`npm run codegen\`) and commit the result.\n` +
+          `First difference at line ${first + 1}:\n` +
+          `  committed: ${JSON.stringify(committedLines[first])}\n` +
+          `  served:    ${JSON.stringify(printedLines[first])}`,
+      );
+    }
+    expect(printed).toBe(committed);
+  });
+
+  it('prints its types in alphabetical order (a stable, reviewable diff)', () => {
+    const names = namedDefinitions(printed);
+    expect(names.length).toBeGreaterThan(20);
+    expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b, 'en')));
+    // Fields are sorted too.
+    for (const root of ['Query', 'Mutation', 'Subscription']) {
+      const fields = Object.keys(objectType(root).getFields());
+      expect(fields, root).toEqual([...fields].sort((a, b) => a.localeCompare(b, 'en')));
+    }
+  });
+
+  it('keeps the names of the SPEC contract', () => {
+    expect(Object.keys(objectType('Query').getFields())).toEqual(
+      expect.arrayContaining(['viewer', 'node', 'project', 'agent', 'thread', 'conversation', 'queue']),
+    );
+    expect(Object.keys(objectType('Mutation').getFields())).toEqual(
+      expect.arrayContaining(['createProject', 'createAgent', 'updateAgent', 'createThread', 'sendMessage']),
+    );
+    expect(Object.keys(objectType('Subscription').getFields())).toContain('runEvents');
+
+    const runEvents = objectType('Subscription').getFields().runEvents!;
+    expect(runEvents.args.map((arg) => arg.name).sort()).toEqual(['after', 'threadId']);
+    const union = schema.getType('RunEvent');
+    expect(isUnionType(union)).toBe(true);
+    expect(String(runEvents.type)).toBe('RunEvent!');
+    const members = (union as GraphQLUnionType).getTypes().map((type) => type.name);
+    expect(members).toEqual(
+      expect.arrayContaining([
+        'MessageQueued',
+        'ExecutionStarted',
+        'TextDelta',
+        'ReasoningDelta',
+        'ToolCallEvent',
+        'SuspensionOpened',
+        'SuspensionResolved',
+        'MessageSteered',
+        'RetryScheduled',
+        'ErrorEvent',
+        'ExecutionFinished',
+        'QueueUpdated',
+        'ExecutionUpdated',
+      ]),
+    );
+    // Every event carries its cursor.
+    for (const member of (union as GraphQLUnionType).getTypes()) {
+      expect(Object.keys(member.getFields()), member.name).toContain('cursor');
+    }
+
+    const reasons = schema.getType('ErrorReason');
+    expect(isEnumType(reasons)).toBe(true);
+    expect((reasons as GraphQLEnumType).getValues().map((value) => value.name).sort()).toEqual(
+      [
+        'TRANSPORT',
+        'RATE_LIMIT',
+        'QUOTA_EXCEEDED',
+        'AUTHENTICATION',
+        'AUTHORIZATION',
+        'CONTEXT_LENGTH',
+        'CONTENT_POLICY',
+        'INVALID_REQUEST',
+        'PROVIDER_INTERNAL',
+        'UNKNOWN',
+        'APPLICATION_ERROR',
+      ].sort(),
+    );
+
+    // The contract's names appear in the printed text clients are generated from, not only in the object.
+    for (const name of ['type Query', 'type Mutation', 'type Subscription', 'union RunEvent', 'enum ErrorReason', 'interface Error']) {
+      expect(printed).toContain(name);
+    }
+  });
+});
