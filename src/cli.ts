@@ -1,16 +1,16 @@
 import { constants as osConstants } from 'node:os';
 import { parseArgs } from 'node:util';
-import { AccessPolicy } from './auth/access.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
-import { openDatabase, type Database, type DatabaseTarget } from './db/database.ts';
+import type { Database, DatabaseTarget } from './db/database.ts';
 import { DataDirInUseError } from './db/embedded-lock.ts';
-import { DirectoryService } from './directory/directory-service.ts';
+import type { DirectoryService } from './directory/directory-service.ts';
 import { DomainError, InvalidInputError } from './domain/errors.ts';
 import type { User } from './generated/prisma/client.ts';
 import { LOCALES } from './i18n/catalog.ts';
-import { ModelRegistry, ProviderConfigError } from './models/registry.ts';
 import { decodeId, encodeId } from './schema/ids.ts';
-import { providerSettingsFrom } from './server/parley.ts';
+
+// The database, the directory and the server are imported when a command needs them, so that
+// help and usage errors answer without loading Prisma, PGlite and the AI SDKs.
 
 /** Wrong command line: exit code 2, like most Unix tools. */
 class UsageError extends Error {
@@ -114,19 +114,20 @@ const COMMANDS: Command[] = [
 
 const GROUPS = [...new Set(COMMANDS.filter((command) => command.name.includes(' ')).map((command) => command.name.split(' ')[0]))];
 
+const SUMMARY_COLUMN = 48;
+
 function usage(): string {
-  const width = Math.max(...COMMANDS.map((command) => command.synopsis.length)) + 2;
   const lines = COMMANDS.map((command) =>
-    command.synopsis.length > 48
-      ? `  ${command.synopsis}\n  ${' '.repeat(48)}${command.summary}`
-      : `  ${command.synopsis.padEnd(Math.min(width, 48))}${command.summary}`,
+    command.synopsis.length >= SUMMARY_COLUMN
+      ? `  ${command.synopsis}\n  ${' '.repeat(SUMMARY_COLUMN)}${command.summary}`
+      : `  ${command.synopsis.padEnd(SUMMARY_COLUMN)}${command.summary}`,
   );
   return [
     'Usage: parley <command> [flags]',
     '',
     'Commands:',
     ...lines,
-    `  ${'help'.padEnd(Math.min(width, 48))}Show this text (also: parley <command> --help).`,
+    `  ${'help'.padEnd(SUMMARY_COLUMN)}Show this text (also: parley <command> --help).`,
     '',
     'Project, user and agent ids may be global ids (as GraphQL shows them) or raw ids; users may also be given by email.',
     'The database comes from the environment: DATABASE_URL (PostgreSQL), or else the embedded database',
@@ -210,6 +211,13 @@ async function withDirectory(
   config: Config,
   work: (context: { directory: DirectoryService; db: Database }) => Promise<void>,
 ): Promise<number> {
+  const [{ AccessPolicy }, { openDatabase }, { DirectoryService }, { ModelRegistry }, { providerSettingsFrom }] = await Promise.all([
+    import('./auth/access.ts'),
+    import('./db/database.ts'),
+    import('./directory/directory-service.ts'),
+    import('./models/registry.ts'),
+    import('./server/parley.ts'),
+  ]);
   const models = new ModelRegistry(providerSettingsFrom(config));
   const db = await openDatabase(databaseTarget(config));
   try {
@@ -235,6 +243,7 @@ async function findUser(directory: DirectoryService, field: string, emailOrId: s
 }
 
 async function migrateDatabase(config: Config): Promise<number> {
+  const { openDatabase } = await import('./db/database.ts');
   const db = await openDatabase(databaseTarget(config));
   try {
     const applied = await db.migrate();
@@ -344,7 +353,8 @@ async function main(args: string[]): Promise<number> {
       process.stderr.write(`parley: invalid configuration: ${error.issues.join('; ')}\n`);
       return 2;
     }
-    if (error instanceof ProviderConfigError) {
+    // Compared by name because the registry module is only loaded by the commands that use it.
+    if (error instanceof Error && error.name === 'ProviderConfigError') {
       process.stderr.write(`parley: invalid configuration: ${error.message}\n`);
       return 2;
     }

@@ -9,6 +9,7 @@ import { textOf, type MessagePart } from '../conversation/parts.ts';
 import { ConversationLog, type FlushPolicy } from '../recording/conversation-log.ts';
 import { ExecutionRecorder } from '../recording/execution-recorder.ts';
 import { LiveBroadcaster } from '../recording/live-broadcaster.ts';
+import { ApplicationError } from '../errors/taxonomy.ts';
 import { runAgent } from '../runtime/agent-runtime.ts';
 import { ListenerChain, type RunState } from '../runtime/runtime-event.ts';
 import { buildTools } from '../runtime/tools.ts';
@@ -24,6 +25,8 @@ export interface RunLauncherDeps {
   retryPolicy: RetryPolicy;
   flushPolicy: FlushPolicy;
   logger: Logger;
+  /** The agent loop; replaceable so tests can make it throw the way a broken loop would. */
+  runtime?: typeof runAgent;
 }
 
 const HISTORY_MESSAGES = 100;
@@ -31,7 +34,11 @@ const MAX_STEPS = 16;
 
 /** Runs an admitted execution to its end; every outcome, failures included, goes through its recording. */
 export class RunLauncher {
-  constructor(private readonly deps: RunLauncherDeps) {}
+  private readonly runtime: typeof runAgent;
+
+  constructor(private readonly deps: RunLauncherDeps) {
+    this.runtime = deps.runtime ?? runAgent;
+  }
 
   async run(admitted: AdmittedRun): Promise<void> {
     const { prisma, bus, models, running, logger } = this.deps;
@@ -52,12 +59,12 @@ export class RunLauncher {
     );
     handle.snapshot = () => conversationLog.snapshot();
     const chain = new ListenerChain([new ExecutionRecorder(prisma), conversationLog, new LiveBroadcaster(prisma, bus)]);
-    const recording = new RunRecording(chain, state, user.locale as Locale, safeProviderName(models, agent.model));
+    const recording = new RunRecording(chain, state, user.locale as Locale);
     const signal = handle.controller.signal;
     try {
-      const model = models.resolve(agent.model);
+      const model = this.resolveModel(agent.model);
       const messages = await this.history(execution.threadId, execution.id);
-      const result = await runAgent({
+      const result = await this.runtime({
         model,
         provider: models.providerName(agent.model),
         system: agent.systemPrompt,
@@ -78,6 +85,19 @@ export class RunLauncher {
     }
   }
 
+  /** A model that cannot be resolved (its provider no longer configured) is the backend refusing the run. */
+  private resolveModel(modelId: string) {
+    try {
+      return this.deps.models.resolve(modelId);
+    } catch (error) {
+      throw new ApplicationError({
+        message: (error as Error).message,
+        messageKey: 'error.run_rejected',
+        cause: error,
+      });
+    }
+  }
+
   private async history(threadId: string, executionId: string): Promise<ModelMessage[]> {
     const rows = await this.deps.prisma.message.findMany({
       where: { threadId, NOT: { executionId, role: 'ASSISTANT' } },
@@ -93,10 +113,3 @@ export class RunLauncher {
   }
 }
 
-function safeProviderName(models: ModelRegistry, modelId: string): string | undefined {
-  try {
-    return models.providerName(modelId);
-  } catch {
-    return undefined;
-  }
-}

@@ -15,7 +15,6 @@ export class RunRecording {
     private readonly chain: ListenerChain,
     readonly run: RunState,
     private readonly locale: Locale,
-    private readonly provider?: string,
   ) {}
 
   get isCompleted(): boolean {
@@ -37,7 +36,7 @@ export class RunRecording {
 
   async fail(error: unknown, usage: RunUsage = this.usage): Promise<void> {
     if (this.completed || this.failed) return;
-    await this.emit({ type: 'provider-error', failure: recordedFailureOf(error, this.locale, this.provider) });
+    await this.emit({ type: 'provider-error', failure: recordedFailureOf(error, this.locale) });
     await this.emit({ type: 'run-completed', outcome: 'FAILED', usage });
   }
 

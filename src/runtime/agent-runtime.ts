@@ -102,6 +102,8 @@ async function runStep(
     maxRetries: 0,
     abortSignal: input.signal,
     stopWhen: stepCountIs(1),
+    // Errors are read from the stream and classified below; the SDK's default would log them.
+    onError: () => {},
   });
   let finishReason = 'stop';
   for await (const part of result.fullStream) {

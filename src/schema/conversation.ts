@@ -18,31 +18,36 @@ export const ToolCallStateEnum = builder.enumType('ToolCallState', {
 export const MessageRoleEnum = builder.enumType('MessageRole', { values: ['USER', 'ASSISTANT'] as const });
 
 /** The full failure taxonomy (SPEC §5), identical on ErrorPart, Execution.error and ErrorEvent. */
-export const failureFields = (t: PothosSchemaTypes.ObjectFieldBuilder<BuilderTypes, RecordedFailure>) => ({
-  reason: t.field({ type: ErrorReasonEnum, resolve: (failure) => failure.reason }),
-  retryable: t.boolean({ resolve: (failure) => failure.retryable }),
-  retryAfterS: t.float({ nullable: true, resolve: (failure) => failure.retryAfterS }),
-  message: t.string({
-    description: 'Localized copy in the language of the run’s user.',
-    resolve: (failure) => failure.message,
-  }),
-  messageKey: t.string({
-    description: 'Catalog key of `message`, to re-localize.',
-    resolve: (failure) => failure.messageKey,
-  }),
-  params: t.field({ type: 'JSON', resolve: (failure) => failure.params }),
-  provider: t.string({ nullable: true, resolve: (failure) => failure.provider }),
-  httpStatus: t.int({ nullable: true, resolve: (failure) => failure.httpStatus }),
-  providerCode: t.string({ nullable: true, resolve: (failure) => failure.providerCode }),
-  requestId: t.string({ nullable: true, resolve: (failure) => failure.requestId }),
-  detail: t.string({
-    description: 'The provider’s own technical message (for a details view, not the headline).',
-    resolve: (failure) => failure.detail,
-  }),
-});
+export function failureFields<Parent>(
+  t: PothosSchemaTypes.ObjectFieldBuilder<BuilderTypes, Parent>,
+  failureOf: (parent: Parent) => RecordedFailure,
+) {
+  return {
+    reason: t.field({ type: ErrorReasonEnum, resolve: (parent) => failureOf(parent).reason }),
+    retryable: t.boolean({ resolve: (parent) => failureOf(parent).retryable }),
+    retryAfterS: t.float({ nullable: true, resolve: (parent) => failureOf(parent).retryAfterS }),
+    message: t.string({
+      description: 'Localized copy in the language of the run’s user.',
+      resolve: (parent) => failureOf(parent).message,
+    }),
+    messageKey: t.string({
+      description: 'Catalog key of `message`, to re-localize.',
+      resolve: (parent) => failureOf(parent).messageKey,
+    }),
+    params: t.field({ type: 'JSON', resolve: (parent) => failureOf(parent).params }),
+    provider: t.string({ nullable: true, resolve: (parent) => failureOf(parent).provider }),
+    httpStatus: t.int({ nullable: true, resolve: (parent) => failureOf(parent).httpStatus }),
+    providerCode: t.string({ nullable: true, resolve: (parent) => failureOf(parent).providerCode }),
+    requestId: t.string({ nullable: true, resolve: (parent) => failureOf(parent).requestId }),
+    detail: t.string({
+      description: 'The provider’s own technical message (for a details view, not the headline).',
+      resolve: (parent) => failureOf(parent).detail,
+    }),
+  };
+}
 
 export const ExecutionErrorRef = builder.objectRef<RecordedFailure>('ExecutionError').implement({
-  fields: (t) => failureFields(t),
+  fields: (t) => failureFields(t, (failure) => failure),
 });
 
 type PartOf<T extends MessagePart['type']> = Extract<MessagePart, { type: T }>;
@@ -67,7 +72,7 @@ const ToolCallPart = builder.objectRef<PartOf<'tool-call'>>('ToolCallPart').impl
 });
 const ErrorPart = builder.objectRef<PartOf<'error'>>('ErrorPart').implement({
   isTypeOf: (part) => (part as MessagePart).type === 'error',
-  fields: (t) => failureFields(t as never),
+  fields: (t) => failureFields(t, (part) => part),
 });
 const DelegationPart = builder.objectRef<PartOf<'delegation'>>('DelegationPart').implement({
   isTypeOf: (part) => (part as MessagePart).type === 'delegation',

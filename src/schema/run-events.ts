@@ -90,7 +90,7 @@ const eventTypes = [
     reason: t.field({ type: ErrorReasonEnum, resolve: (event) => event.payload.reason as ErrorReason }),
   })),
   runEventType('ErrorEvent', 'The run’s one failure, with the full taxonomy; the same as its ErrorPart.', (t) =>
-    failureFields(t as unknown as PothosSchemaTypes.ObjectFieldBuilder<BuilderTypes, RecordedFailure>),
+    failureFields(t, (event) => event.payload),
   ),
   runEventType('ExecutionFinished', 'The execution reached a final (or suspended) state.', (t) => ({
     status: t.field({ type: ExecutionStatusEnum, resolve: (event) => event.payload.status }),

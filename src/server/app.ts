@@ -12,7 +12,7 @@ import type { GraphQLContext } from '../schema/context.ts';
 import { schema } from '../schema/index.ts';
 import { bootstrapDemo, type DemoBootstrap } from './bootstrap.ts';
 import { depthLimitRule, MutationRateLimiter } from './limits.ts';
-import { openParley, type Parley } from './parley.ts';
+import { openParley, type Parley, type ParleyOverrides } from './parley.ts';
 
 export interface App {
   /** Listens on config.PORT (0 = a free port) and starts this instance's queue consumer. */
@@ -27,6 +27,7 @@ export interface BuildAppOptions {
   logger?: Logger;
   /** Create the demo user, project and agent on first start (the embedded default does). */
   bootstrapDemo?: boolean;
+  overrides?: ParleyOverrides;
 }
 
 function maskError(logger: Logger) {
@@ -45,7 +46,7 @@ function maskError(logger: Logger) {
 
 export async function buildApp(config: Config, options: BuildAppOptions = {}): Promise<App> {
   const logger = options.logger ?? pino({ level: config.PARLEY_LOG_LEVEL, base: { service: 'parley' } });
-  const parley = await openParley(config, logger);
+  const parley = await openParley(config, logger, options.overrides);
   const demo = options.bootstrapDemo ? await bootstrapDemo(parley) : null;
   const rateLimiter = new MutationRateLimiter(config.PARLEY_MUTATIONS_PER_MINUTE);
 

@@ -22,7 +22,10 @@ export const DEMO_EMAIL = 'demo@parley.local';
  */
 export async function bootstrapDemo(parley: Parley): Promise<DemoBootstrap> {
   const prisma = parley.db.prisma;
-  const tokenFile = parley.db.kind === 'pglite' ? path.join(parley.config.PARLEY_DATA_DIR, 'demo-token.txt') : null;
+  const tokenFile =
+    parley.db.kind === 'pglite' && parley.config.PARLEY_DATA_DIR !== 'memory://'
+      ? path.join(parley.config.PARLEY_DATA_DIR, 'demo-token.txt')
+      : null;
   const existing = await prisma.user.findUnique({ where: { email: DEMO_EMAIL } });
   if (existing) {
     const agent = await prisma.agent.findFirst({

@@ -10,7 +10,7 @@ import type { RetryPolicy } from '../errors/retry-policy.ts';
 import { createLiveBus, type LiveBus } from '../events/live-bus.ts';
 import { Admission } from '../execution/admission.ts';
 import { QueueConsumer } from '../execution/queue-consumer.ts';
-import { RunLauncher } from '../execution/run-launcher.ts';
+import { RunLauncher, type RunLauncherDeps } from '../execution/run-launcher.ts';
 import { RunningExecutions } from '../execution/running-executions.ts';
 import { ModelRegistry, parseProvidersJson, type ProviderSettings } from '../models/registry.ts';
 import { QueueService } from '../queue/queue-service.ts';
@@ -58,7 +58,12 @@ export function retryPolicyFrom(config: Config): RetryPolicy {
   };
 }
 
-export async function openParley(config: Config, logger: Logger): Promise<Parley> {
+export interface ParleyOverrides {
+  /** Replaces the agent loop (tests make it fail the way a broken loop would). */
+  runtime?: RunLauncherDeps['runtime'];
+}
+
+export async function openParley(config: Config, logger: Logger, overrides: ParleyOverrides = {}): Promise<Parley> {
   const models = new ModelRegistry(providerSettingsFrom(config));
   const db = await openDatabase(databaseTarget(config));
   try {
@@ -80,6 +85,7 @@ export async function openParley(config: Config, logger: Logger): Promise<Parley
     retryPolicy: retryPolicyFrom(config),
     flushPolicy: { flushMs: config.PARLEY_TEXT_FLUSH_MS, flushChars: config.PARLEY_TEXT_FLUSH_CHARS },
     logger,
+    runtime: overrides.runtime,
   });
   const consumer = new QueueConsumer(
     prisma,

@@ -322,3 +322,202 @@ export const RunEventsDocument = graphql(`
     }
   }
 `);
+
+// Mutations with the details of their typed errors (the field an InvalidInputError names, the scope a
+// ForbiddenError needs), for the permission and bad-input suites.
+
+export const CreateProjectDetailedDocument = graphql(`
+  mutation CreateProjectDetailed($name: String!) {
+    createProject(name: $name) {
+      __typename
+      ... on Project {
+        id
+        name
+        viewerRole
+      }
+      ... on Error {
+        message
+        code
+      }
+      ... on InvalidInputError {
+        field
+      }
+      ... on ForbiddenError {
+        scope
+      }
+    }
+  }
+`);
+
+export const AddProjectMemberDetailedDocument = graphql(`
+  mutation AddProjectMemberDetailed($projectId: ID!, $user: String!, $role: ProjectRole!) {
+    addProjectMember(projectId: $projectId, user: $user, role: $role) {
+      __typename
+      ... on Project {
+        id
+      }
+      ... on Error {
+        message
+        code
+      }
+      ... on InvalidInputError {
+        field
+      }
+      ... on ForbiddenError {
+        scope
+      }
+    }
+  }
+`);
+
+export const CreateAgentDetailedDocument = graphql(`
+  mutation CreateAgentDetailed(
+    $projectId: ID!
+    $name: String!
+    $model: String!
+    $systemPrompt: String
+    $tools: [String!]
+    $limits: AgentLimitsInput
+  ) {
+    createAgent(
+      projectId: $projectId
+      name: $name
+      model: $model
+      systemPrompt: $systemPrompt
+      tools: $tools
+      limits: $limits
+    ) {
+      __typename
+      ... on Agent {
+        id
+        name
+        model
+      }
+      ... on Error {
+        message
+        code
+      }
+      ... on InvalidInputError {
+        field
+      }
+      ... on ForbiddenError {
+        scope
+      }
+    }
+  }
+`);
+
+export const UpdateAgentDetailedDocument = graphql(`
+  mutation UpdateAgentDetailed(
+    $agentId: ID!
+    $name: String
+    $model: String
+    $systemPrompt: String
+    $tools: [String!]
+    $limits: AgentLimitsInput
+  ) {
+    updateAgent(
+      agentId: $agentId
+      name: $name
+      model: $model
+      systemPrompt: $systemPrompt
+      tools: $tools
+      limits: $limits
+    ) {
+      __typename
+      ... on Agent {
+        id
+        name
+        model
+        systemPrompt
+        tools
+        limits {
+          maxConcurrentExecutions
+          dailyTokenBudget
+        }
+      }
+      ... on Error {
+        message
+        code
+      }
+      ... on InvalidInputError {
+        field
+      }
+      ... on ForbiddenError {
+        scope
+      }
+    }
+  }
+`);
+
+export const CreateThreadDetailedDocument = graphql(`
+  mutation CreateThreadDetailed($agentId: ID!, $title: String) {
+    createThread(agentId: $agentId, title: $title) {
+      __typename
+      ... on Thread {
+        id
+        title
+        kind
+      }
+      ... on Error {
+        message
+        code
+      }
+      ... on InvalidInputError {
+        field
+      }
+      ... on ForbiddenError {
+        scope
+      }
+    }
+  }
+`);
+
+export const SendMessageDetailedDocument = graphql(`
+  mutation SendMessageDetailed($threadId: ID!, $text: String!, $idempotencyKey: String) {
+    sendMessage(threadId: $threadId, text: $text, idempotencyKey: $idempotencyKey) {
+      __typename
+      ... on MessageQueued {
+        queueId
+        threadId
+        cursor
+      }
+      ... on Error {
+        message
+        code
+      }
+      ... on InvalidInputError {
+        field
+      }
+      ... on ForbiddenError {
+        scope
+      }
+    }
+  }
+`);
+
+export const ProjectDocument = graphql(`
+  query Project($id: ID!) {
+    project(id: $id) {
+      id
+      name
+      viewerRole
+    }
+  }
+`);
+
+export const AgentDocument = graphql(`
+  query Agent($id: ID!) {
+    agent(id: $id) {
+      id
+      name
+      model
+      systemPrompt
+      tools
+      limits {
+        maxConcurrentExecutions
+        dailyTokenBudget
+      }
+    }
+  }
+`);

@@ -7,7 +7,7 @@ import pino from 'pino';
 import WebSocket from 'ws';
 import { loadConfig } from '../../src/config.ts';
 import { buildApp, type App } from '../../src/server/app.ts';
-import type { Parley } from '../../src/server/parley.ts';
+import type { Parley, ParleyOverrides } from '../../src/server/parley.ts';
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL || undefined;
@@ -47,7 +47,12 @@ export function isolatedEnv(backend: Backend): Record<string, string> {
 }
 
 export async function startTestServer(
-  options: { backend?: Backend; env?: Record<string, string>; dropSchemaOnStop?: boolean } = {},
+  options: {
+    backend?: Backend;
+    env?: Record<string, string>;
+    dropSchemaOnStop?: boolean;
+    overrides?: ParleyOverrides;
+  } = {},
 ): Promise<TestServer> {
   const backend = options.backend ?? 'pglite';
   const env: Record<string, string> = {
@@ -60,7 +65,7 @@ export async function startTestServer(
     ...options.env,
   };
   const config = loadConfig(env);
-  const app = await buildApp(config, { logger: pino({ level: 'silent' }) });
+  const app = await buildApp(config, { logger: pino({ level: 'silent' }), overrides: options.overrides });
   const { url } = await app.start();
   const parley = app.parley;
   return {
