@@ -53,7 +53,8 @@ export async function* streamThreadEvents(options: {
     }
   })();
 
-  // Characters of each message's text/reasoning the client already has (from a snapshot).
+  // Characters of each execution's text/reasoning the client already has (from a snapshot); a
+  // delegated child's text lives on its card in the parent's message, so keys are execution ids.
   const covered = new Map<string, number>();
   let lastSeq: number;
   let transientCount = 0;
@@ -73,8 +74,7 @@ export async function* streamThreadEvents(options: {
     yield { ...event, cursor: String(event.seq) };
   }
   const cover = (snapshot: Snapshot) => {
-    covered.set(`text:${snapshot.payload.messageId}`, snapshot.textLength);
-    covered.set(`reasoning:${snapshot.payload.messageId}`, snapshot.reasoningLength);
+    for (const [key, length] of snapshot.lengths) covered.set(key, length);
   };
 
   try {
@@ -126,7 +126,7 @@ export async function* streamThreadEvents(options: {
 function trimCovered(event: RunEventRecord, covered: Map<string, number>): RunEventRecord | null {
   const payload = event.payload;
   if (payload.type !== 'TextDelta' && payload.type !== 'ReasoningDelta') return event;
-  const key = `${payload.type === 'TextDelta' ? 'text' : 'reasoning'}:${payload.messageId}`;
+  const key = `${payload.type === 'TextDelta' ? 'text' : 'reasoning'}:${event.executionId}`;
   const have = covered.get(key);
   if (have === undefined || payload.offset >= have) return event;
   const end = payload.offset + payload.text.length;
@@ -136,14 +136,13 @@ function trimCovered(event: RunEventRecord, covered: Map<string, number>): RunEv
 
 interface Snapshot {
   record: RunEventRecord;
-  payload: { messageId: string };
-  textLength: number;
-  reasoningLength: number;
+  /** `text:<executionId>` / `reasoning:<executionId>` → characters the snapshot holds. */
+  lengths: Map<string, number>;
 }
 
 async function runningSnapshots(prisma: PrismaClient, running: RunningExecutions, threadId: string): Promise<Snapshot[]> {
   const executions = await prisma.execution.findMany({
-    where: { threadId, status: { in: ['RUNNING', 'SUSPENDED'] } },
+    where: { threadId, parentExecutionId: null, status: { in: ['RUNNING', 'SUSPENDED'] } },
     select: { id: true },
     orderBy: { createdAt: 'asc' },
   });
@@ -172,6 +171,15 @@ function snapshotOf(threadId: string, executionId: string, messageId: string, pa
   const lengthOf = (type: 'text' | 'reasoning') =>
     parts.reduce((sum, part) => sum + (part.type === type ? part.text.length : 0), 0);
   const textLength = lengthOf('text');
+  const lengths = new Map([
+    [`text:${executionId}`, textLength],
+    [`reasoning:${executionId}`, lengthOf('reasoning')],
+  ]);
+  for (const part of parts) {
+    if (part.type !== 'delegation') continue;
+    lengths.set(`text:${part.childExecutionId}`, part.text.length);
+    lengths.set(`reasoning:${part.childExecutionId}`, part.reasoning.length);
+  }
   return {
     record: {
       threadId,
@@ -180,8 +188,6 @@ function snapshotOf(threadId: string, executionId: string, messageId: string, pa
       createdAt: new Date().toISOString(),
       payload: { type: 'MessageSnapshot', messageId, parts, textLength },
     },
-    payload: { messageId },
-    textLength,
-    reasoningLength: lengthOf('reasoning'),
+    lengths,
   };
 }

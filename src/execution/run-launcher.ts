@@ -1,18 +1,19 @@
 import type { ModelMessage } from 'ai';
 import type { Logger } from 'pino';
-import type { PrismaClient } from '../generated/prisma/client.ts';
+import type { Agent, PrismaClient, User } from '../generated/prisma/client.ts';
 import type { LiveBus } from '../events/live-bus.ts';
 import type { RetryPolicy } from '../errors/retry-policy.ts';
+import { ApplicationError } from '../errors/taxonomy.ts';
 import type { Locale } from '../i18n/catalog.ts';
 import type { ModelRegistry } from '../models/registry.ts';
 import { textOf, type MessagePart } from '../conversation/parts.ts';
 import { ConversationLog, type FlushPolicy } from '../recording/conversation-log.ts';
+import { DelegationCard } from '../recording/delegation-card.ts';
 import { ExecutionRecorder } from '../recording/execution-recorder.ts';
 import { LiveBroadcaster } from '../recording/live-broadcaster.ts';
-import { ApplicationError } from '../errors/taxonomy.ts';
-import { runAgent } from '../runtime/agent-runtime.ts';
-import { ListenerChain, type RunState } from '../runtime/runtime-event.ts';
-import { buildTools } from '../runtime/tools.ts';
+import { runAgent, type AgentRunResult } from '../runtime/agent-runtime.ts';
+import { ListenerChain, type RunListener, type RunState } from '../runtime/runtime-event.ts';
+import { buildTools, type DelegationResult } from '../runtime/tools.ts';
 import type { AdmittedRun } from './admission.ts';
 import { RunRecording } from './run-recording.ts';
 import type { RunningExecutions } from './running-executions.ts';
@@ -25,14 +26,29 @@ export interface RunLauncherDeps {
   retryPolicy: RetryPolicy;
   flushPolicy: FlushPolicy;
   logger: Logger;
-  /** The agent loop; replaceable so tests can make it throw the way a broken loop would. */
+  instanceId: string;
+  /** The agent loop; replaceable so tests can make it fail the way a broken loop would. */
   runtime?: typeof runAgent;
 }
 
 const HISTORY_MESSAGES = 100;
 const MAX_STEPS = 16;
 
-/** Runs an admitted execution to its end; every outcome, failures included, goes through its recording. */
+interface RunSetup {
+  state: RunState;
+  agent: Agent;
+  user: User;
+  listeners: RunListener[];
+  signal: AbortSignal;
+  messages: () => Promise<ModelMessage[]>;
+  /** The parent's reply log, which a root run offers to the children it delegates to. */
+  delegationLog: ConversationLog | null;
+}
+
+/**
+ * Runs an admitted execution to its end, and the children it delegates to. Every outcome,
+ * failures included, goes through the run's recording and so through its listener chain.
+ */
 export class RunLauncher {
   private readonly runtime: typeof runAgent;
 
@@ -41,48 +57,102 @@ export class RunLauncher {
   }
 
   async run(admitted: AdmittedRun): Promise<void> {
-    const { prisma, bus, models, running, logger } = this.deps;
+    const { prisma, bus, running, logger } = this.deps;
     const { execution, agent, user, handle } = admitted;
-    const state: RunState = {
-      executionId: execution.id,
-      threadId: execution.threadId,
-      agentId: agent.id,
-      userId: user.id,
-      parentExecutionId: execution.parentExecutionId,
-      acceptedText: execution.acceptedText,
-      assistantMessageId: null,
-      textLength: 0,
-      reasoningLength: 0,
-    };
     const conversationLog = new ConversationLog(prisma, this.deps.flushPolicy, (error) =>
       logger.error({ err: error, executionId: execution.id }, 'recording streamed text failed'),
     );
     handle.snapshot = () => conversationLog.snapshot();
-    const chain = new ListenerChain([new ExecutionRecorder(prisma), conversationLog, new LiveBroadcaster(prisma, bus)]);
-    const recording = new RunRecording(chain, state, user.locale as Locale);
-    const signal = handle.controller.signal;
+    try {
+      await this.execute({
+        state: newRunState(execution.id, execution.threadId, agent, user, null, execution.acceptedText),
+        agent,
+        user,
+        listeners: [new ExecutionRecorder(prisma), conversationLog, new LiveBroadcaster(prisma, bus)],
+        signal: handle.controller.signal,
+        messages: () => this.history(execution.threadId, execution.id),
+        delegationLog: conversationLog,
+      });
+    } finally {
+      running.unregister(execution.id);
+    }
+  }
+
+  private async execute(setup: RunSetup): Promise<AgentRunResult | null> {
+    const { state, agent, user, signal } = setup;
+    const recording = new RunRecording(new ListenerChain(setup.listeners), state, user.locale as Locale);
     try {
       const model = this.resolveModel(agent.model);
-      const messages = await this.history(execution.threadId, execution.id);
       const result = await this.runtime({
         model,
-        provider: models.providerName(agent.model),
+        provider: this.deps.models.providerName(agent.model),
         system: agent.systemPrompt,
-        messages,
-        tools: buildTools(agent.tools),
+        messages: await setup.messages(),
+        tools: buildTools(agent.tools, {
+          canDelegate: setup.delegationLog !== null,
+          delegate: (message, toolCallId, toolSignal) =>
+            this.delegate(setup, setup.delegationLog!, message, toolCallId, toolSignal ?? signal),
+        }),
         signal,
         retryPolicy: this.deps.retryPolicy,
         maxSteps: MAX_STEPS,
         emit: (event) => recording.emit(event),
       });
-      if (result.outcome === 'FAILED') throw new Error('runAgent reports failures by throwing');
       await recording.finish(result.outcome, result.usage);
+      return result;
     } catch (error) {
       if (signal.aborted) await recording.finish('CANCELLED', { inputTokens: 0, outputTokens: 0 });
       else await recording.fail(error);
-    } finally {
-      running.unregister(execution.id);
+      return null;
     }
+  }
+
+  /** Runs a child execution for a `delegate` tool call; its failure is the parent's result, not its crash. */
+  private async delegate(
+    parent: RunSetup,
+    parentLog: ConversationLog,
+    message: string,
+    toolCallId: string,
+    signal: AbortSignal,
+  ): Promise<DelegationResult> {
+    const { prisma, bus } = this.deps;
+    const child = await prisma.execution.create({
+      data: {
+        threadId: parent.state.threadId,
+        agentId: parent.agent.id,
+        userId: parent.user.id,
+        parentExecutionId: parent.state.executionId,
+        acceptedText: message,
+        status: 'RUNNING',
+        acceptsSteering: false,
+        ownerInstanceId: this.deps.instanceId,
+        startedAt: new Date(),
+      },
+    });
+    const state = newRunState(child.id, child.threadId, parent.agent, parent.user, parent.state.executionId, message);
+    state.assistantMessageId = parent.state.assistantMessageId;
+    let failure: string | null = null;
+    const result = await this.execute({
+      state,
+      agent: parent.agent,
+      user: parent.user,
+      listeners: [
+        new ExecutionRecorder(prisma),
+        new DelegationCard(parentLog, toolCallId),
+        {
+          handle: (event) => {
+            if (event.type === 'provider-error') failure = event.failure.message;
+          },
+        },
+        new LiveBroadcaster(prisma, bus),
+      ],
+      signal,
+      messages: async () => [{ role: 'user', content: message }],
+      delegationLog: null,
+    });
+    if (signal.aborted) throw signal.reason ?? new Error('aborted');
+    if (failure !== null || !result) return { ok: false, error: failure ?? 'The delegated run failed.' };
+    return { ok: true, text: textOfResponse(result.messages) };
   }
 
   /** A model that cannot be resolved (its provider no longer configured) is the backend refusing the run. */
@@ -113,3 +183,31 @@ export class RunLauncher {
   }
 }
 
+function newRunState(
+  executionId: string,
+  threadId: string,
+  agent: Agent,
+  user: User,
+  parentExecutionId: string | null,
+  acceptedText: string,
+): RunState {
+  return {
+    executionId,
+    threadId,
+    agentId: agent.id,
+    userId: user.id,
+    parentExecutionId,
+    acceptedText,
+    assistantMessageId: null,
+    textLength: 0,
+    reasoningLength: 0,
+  };
+}
+
+/** The text of the assistant's final answer in a run's response messages. */
+function textOfResponse(messages: ModelMessage[]): string {
+  const last = messages.findLast((message) => message.role === 'assistant');
+  if (!last) return '';
+  if (typeof last.content === 'string') return last.content;
+  return last.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
+}

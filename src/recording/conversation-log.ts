@@ -1,6 +1,10 @@
 import type { Prisma, PrismaClient } from '../generated/prisma/client.ts';
 import type { MessagePart } from '../conversation/parts.ts';
+import type { RecordedFailure } from '../events/run-event.ts';
 import type { RunListener, RunState, RuntimeEvent } from '../runtime/runtime-event.ts';
+
+/** Recorded text and reasoning of one delegation (each); more is shown live but not recovered. */
+export const DELEGATION_RECORDED_CHARS = 4_000;
 
 export interface FlushPolicy {
   /** Longest time streamed text waits in memory before it is written. */
@@ -71,6 +75,43 @@ export class ConversationLog implements RunListener {
       default:
         break;
     }
+  }
+
+  /** Adds the card of a delegated child (once), so its text and failure have a place in this reply. */
+  openDelegation(toolCallId: string, childExecutionId: string): void {
+    if (this.delegation(childExecutionId)) return;
+    this.parts.push({
+      type: 'delegation',
+      toolCallId,
+      childExecutionId,
+      text: '',
+      reasoning: '',
+      truncated: false,
+      error: null,
+    });
+  }
+
+  appendDelegationText(childExecutionId: string, field: 'text' | 'reasoning', text: string): void {
+    const card = this.delegation(childExecutionId);
+    if (!card) return;
+    const room = DELEGATION_RECORDED_CHARS - card[field].length;
+    if (text.length > room) card.truncated = true;
+    if (room <= 0) return;
+    card[field] += text.slice(0, room);
+    this.unflushedChars += Math.min(text.length, room);
+    this.scheduleFlush();
+  }
+
+  setDelegationError(childExecutionId: string, failure: RecordedFailure): void {
+    const card = this.delegation(childExecutionId);
+    if (card) card.error = failure;
+  }
+
+  private delegation(childExecutionId: string) {
+    return this.parts.find(
+      (part): part is Extract<MessagePart, { type: 'delegation' }> =>
+        part.type === 'delegation' && part.childExecutionId === childExecutionId,
+    );
   }
 
   private appendText(type: 'text' | 'reasoning', text: string): void {

@@ -55,7 +55,13 @@ export class LiveBroadcaster implements RunListener {
         await this.appendDurable(run, { type: 'ErrorEvent', ...event.failure });
         break;
       case 'run-completed':
-        await this.appendDurable(run, { type: 'ExecutionFinished', status: event.outcome });
+        // ExecutionFinished ends a turn of the thread; a delegated child's end is an update of its card.
+        await this.appendDurable(
+          run,
+          run.parentExecutionId
+            ? { type: 'ExecutionUpdated', status: event.outcome }
+            : { type: 'ExecutionFinished', status: event.outcome },
+        );
         break;
       default:
         break;

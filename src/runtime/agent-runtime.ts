@@ -19,7 +19,8 @@ export interface AgentRunInput {
 }
 
 export interface AgentRunResult {
-  outcome: RunOutcome;
+  /** Failures are thrown (AgentRunFailure), never returned. */
+  outcome: Exclude<RunOutcome, 'FAILED' | 'INTERRUPTED'>;
   usage: RunUsage;
   messages: ModelMessage[];
 }

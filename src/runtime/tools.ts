@@ -2,14 +2,24 @@ import { jsonSchema, tool, type ToolSet } from 'ai';
 import { ApplicationError } from '../errors/taxonomy.ts';
 
 /** Tools an agent can be given by name (`Agent.tools`). */
-export const TOOL_NAMES = ['demo_crash'] as const;
+export const TOOL_NAMES = ['delegate', 'demo_crash'] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
 
 export function isToolName(name: string): name is ToolName {
   return (TOOL_NAMES as readonly string[]).includes(name);
 }
 
-export function buildTools(names: readonly string[]): ToolSet {
+export type DelegationResult = { ok: true; text: string } | { ok: false; error: string };
+
+/** What tools may ask of the run they belong to. */
+export interface ToolContext {
+  /** Runs a child execution for the message; resolves with its reply or its failure (never throws for it). */
+  delegate(message: string, toolCallId: string, signal: AbortSignal | undefined): Promise<DelegationResult>;
+  /** False inside a delegated child: delegation does not nest. */
+  canDelegate: boolean;
+}
+
+export function buildTools(names: readonly string[], context: ToolContext): ToolSet {
   const tools: ToolSet = {};
   for (const name of names) {
     if (name === 'demo_crash') {
@@ -23,6 +33,20 @@ export function buildTools(names: readonly string[]): ToolSet {
             messageParams: { tool: 'demo_crash' },
           });
         },
+      });
+    }
+    if (name === 'delegate' && context.canDelegate) {
+      tools.delegate = tool({
+        description: 'Delegates a task to a sub-agent (a child execution) and returns its reply.',
+        inputSchema: jsonSchema<{ message: string }>({
+          type: 'object',
+          properties: { message: { type: 'string', description: 'The task for the sub-agent.' } },
+          required: ['message'],
+        }),
+        execute: (input, { toolCallId, abortSignal }) => context.delegate(input.message, toolCallId, abortSignal),
+        // A failed child is a result the parent model can react to, not a crash of the parent.
+        toModelOutput: ({ output }) =>
+          output.ok ? { type: 'text', value: output.text } : { type: 'error-text', value: output.error },
       });
     }
   }

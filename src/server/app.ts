@@ -119,6 +119,8 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   });
 
   const wsServer = new WebSocketServer({ server, path: '/graphql', maxPayload: config.PARLEY_MAX_REQUEST_BYTES });
+  // The HTTP server reports its own listen errors (e.g. a port in use); ws only re-emits them.
+  wsServer.on('error', (error) => logger.debug({ err: error }, 'websocket server error'));
   const wsHandle = useServer(
     {
       execute: (args: ExecutionArgs) => (args.rootValue as { execute: (a: ExecutionArgs) => unknown }).execute(args) as never,

@@ -85,6 +85,7 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
     retryPolicy: retryPolicyFrom(config),
     flushPolicy: { flushMs: config.PARLEY_TEXT_FLUSH_MS, flushChars: config.PARLEY_TEXT_FLUSH_CHARS },
     logger,
+    instanceId,
     runtime: overrides.runtime,
   });
   const consumer = new QueueConsumer(

@@ -187,6 +187,19 @@ export const ConversationDocument = graphql(`
                 toolName
                 state
               }
+              ... on DelegationPart {
+                toolCallId
+                childExecutionId
+                text
+                reasoning
+                truncated
+                error {
+                  reason
+                  retryable
+                  message
+                  messageKey
+                }
+              }
               ... on ErrorPart {
                 reason
                 retryable
@@ -279,6 +292,10 @@ export const RunEventsDocument = graphql(`
         parts {
           __typename
           ... on TextPart {
+            text
+          }
+          ... on DelegationPart {
+            childExecutionId
             text
           }
         }
@@ -517,6 +534,131 @@ export const AgentDocument = graphql(`
       limits {
         maxConcurrentExecutions
         dailyTokenBudget
+      }
+    }
+  }
+`);
+
+// The failure taxonomy in full (provider details included), live, stored and on the execution, for the
+// provider and failure-recording suites.
+
+export const RunEventsFailureDetailsDocument = graphql(`
+  subscription RunEventsFailureDetails($threadId: ID!, $after: String) {
+    runEvents(threadId: $threadId, after: $after) {
+      __typename
+      ... on ExecutionStarted {
+        cursor
+        executionId
+      }
+      ... on TextDelta {
+        cursor
+        executionId
+        messageId
+        text
+        offset
+      }
+      ... on MessageSnapshot {
+        cursor
+        executionId
+        messageId
+        textLength
+        parts {
+          __typename
+          ... on TextPart {
+            text
+          }
+        }
+      }
+      ... on RetryScheduled {
+        cursor
+        executionId
+        attempt
+        delayS
+        reason
+      }
+      ... on ErrorEvent {
+        cursor
+        executionId
+        reason
+        retryable
+        retryAfterS
+        message
+        messageKey
+        params
+        provider
+        httpStatus
+        providerCode
+        requestId
+        detail
+      }
+      ... on ExecutionFinished {
+        cursor
+        executionId
+        status
+      }
+    }
+  }
+`);
+
+export const ConversationFailureDetailsDocument = graphql(`
+  query ConversationFailureDetails($threadId: ID!) {
+    conversation(threadId: $threadId) {
+      threadId
+      activeExecutionId
+      messages(first: 100) {
+        edges {
+          node {
+            id
+            role
+            executionId
+            parts {
+              __typename
+              ... on TextPart {
+                text
+              }
+              ... on ErrorPart {
+                reason
+                retryable
+                retryAfterS
+                message
+                messageKey
+                params
+                provider
+                httpStatus
+                providerCode
+                requestId
+                detail
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+`);
+
+export const ExecutionFailureDetailsDocument = graphql(`
+  query ExecutionFailureDetails($id: ID!) {
+    node(id: $id) {
+      __typename
+      ... on Execution {
+        id
+        status
+        inputTokens
+        outputTokens
+        error {
+          reason
+          retryable
+          retryAfterS
+          message
+          messageKey
+          params
+          provider
+          httpStatus
+          providerCode
+          requestId
+          detail
+        }
       }
     }
   }

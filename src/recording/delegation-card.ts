@@ -1,0 +1,41 @@
+import type { RunListener, RunState, RuntimeEvent } from '../runtime/runtime-event.ts';
+import type { ConversationLog } from './conversation-log.ts';
+
+/**
+ * Records a delegated child execution on its card (a DelegationPart of the parent's reply) instead
+ * of a message of its own: text and reasoning up to the delegation limit, and its failure.
+ */
+export class DelegationCard implements RunListener {
+  constructor(
+    private readonly parentLog: ConversationLog,
+    private readonly toolCallId: string,
+  ) {}
+
+  async handle(event: RuntimeEvent, run: RunState): Promise<void> {
+    switch (event.type) {
+      case 'run-started':
+        this.parentLog.openDelegation(this.toolCallId, run.executionId);
+        await this.parentLog.flush();
+        break;
+      case 'text-delta':
+        run.textLength += event.text.length;
+        this.parentLog.appendDelegationText(run.executionId, 'text', event.text);
+        break;
+      case 'reasoning-delta':
+        run.reasoningLength += event.text.length;
+        this.parentLog.appendDelegationText(run.executionId, 'reasoning', event.text);
+        break;
+      case 'provider-error':
+        this.parentLog.openDelegation(this.toolCallId, run.executionId);
+        this.parentLog.setDelegationError(run.executionId, event.failure);
+        await this.parentLog.flush();
+        break;
+      case 'boundary':
+      case 'run-completed':
+        await this.parentLog.flush();
+        break;
+      default:
+        break;
+    }
+  }
+}
