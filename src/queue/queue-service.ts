@@ -1,6 +1,6 @@
 import type { PrismaClient, User } from '../generated/prisma/client.ts';
 import type { AccessPolicy } from '../auth/access.ts';
-import { InvalidInputError } from '../domain/errors.ts';
+import { ConflictError, InvalidInputError, NotFoundError } from '../domain/errors.ts';
 import { appendThreadEvents } from '../events/event-log.ts';
 import type { LiveBus } from '../events/live-bus.ts';
 import type { RunEventRecord } from '../events/run-event.ts';
@@ -41,30 +41,78 @@ export class QueueService {
       throw new InvalidInputError('idempotencyKey', `must be 1 to ${MAX_IDEMPOTENCY_KEY_CHARS} characters.`);
     }
     const thread = await this.access.thread(user, input.threadId, 'agent:execute');
+    return this.commit(thread.id, (tx) => this.insert(tx, thread.id, user.id, text, idempotencyKey, 'tail'));
+  }
 
-    const outcome = await withSessionLock(this.prisma, thread.id, async (tx) => {
-      if (idempotencyKey !== null) {
-        const previous = await this.queuedEventForKey(tx, thread.id, idempotencyKey);
-        if (previous) return { event: previous, isNew: false };
+  /**
+   * Re-queues the input of a failed turn at the head of the queue, for a failure a retry can fix.
+   * Retrying the same execution again answers with the item the first retry queued.
+   */
+  async retryFailed(user: User, executionId: string): Promise<RunEventRecord> {
+    const execution = await this.prisma.execution.findUnique({ where: { id: executionId } });
+    if (!execution) throw new NotFoundError('Execution', executionId);
+    const thread = await this.access.thread(user, execution.threadId, 'agent:execute');
+    if (execution.parentExecutionId) {
+      throw new InvalidInputError('executionId', 'is a delegated child execution; retry the turn it belongs to.');
+    }
+    const retryKey = `retry:${execution.id}`;
+    return this.commit(thread.id, async (tx) => {
+      const previous = await this.queuedEventForKey(tx, thread.id, retryKey);
+      if (previous) return { event: previous, isNew: false };
+      const current = await tx.execution.findUniqueOrThrow({ where: { id: execution.id } });
+      if (current.status !== 'FAILED') {
+        throw new ConflictError(`This execution is ${current.status}; only a failed execution can be retried.`);
       }
-      const last = await tx.queueItem.findFirst({
-        where: { threadId: thread.id },
-        orderBy: { position: 'desc' },
-        select: { position: true },
+      const failure = current.error as { reason?: string; retryable?: boolean } | null;
+      if (!failure?.retryable) {
+        throw new ConflictError(`This execution failed with ${failure?.reason ?? 'an error'}, which a retry cannot fix.`);
+      }
+      const later = await tx.execution.findFirst({
+        where: { threadId: thread.id, parentExecutionId: null, createdAt: { gt: current.createdAt } },
+        select: { id: true },
       });
-      const item = await tx.queueItem.create({
-        data: { threadId: thread.id, userId: user.id, text, idempotencyKey, position: (last?.position ?? 0) + 1 },
-      });
-      const [event] = await appendThreadEvents(tx, thread.id, [
-        { executionId: null, payload: { type: 'MessageQueued', queueId: item.id, text, idempotencyKey } },
-      ]);
-      return { event: event!, isNew: true };
+      if (later) {
+        throw new ConflictError('A later turn has run since; send the message again instead of retrying this one.');
+      }
+      return this.insert(tx, thread.id, user.id, current.acceptedText, retryKey, 'head');
     });
+  }
+
+  private async commit(
+    threadId: string,
+    work: (tx: Tx) => Promise<{ event: RunEventRecord; isNew: boolean }>,
+  ): Promise<RunEventRecord> {
+    const outcome = await withSessionLock(this.prisma, threadId, work);
     if (outcome.isNew) {
       this.bus.publishThreadEvents([outcome.event]);
-      this.kick(thread.id);
+      this.kick(threadId);
     }
     return outcome.event;
+  }
+
+  private async insert(
+    tx: Tx,
+    threadId: string,
+    userId: string,
+    text: string,
+    idempotencyKey: string | null,
+    where: 'head' | 'tail',
+  ): Promise<{ event: RunEventRecord; isNew: boolean }> {
+    if (idempotencyKey !== null) {
+      const previous = await this.queuedEventForKey(tx, threadId, idempotencyKey);
+      if (previous) return { event: previous, isNew: false };
+    }
+    const edge = await tx.queueItem.findFirst({
+      where: { threadId },
+      orderBy: { position: where === 'tail' ? 'desc' : 'asc' },
+      select: { position: true },
+    });
+    const position = where === 'tail' ? (edge?.position ?? 0) + 1 : (edge?.position ?? 1) - 1;
+    const item = await tx.queueItem.create({ data: { threadId, userId, text, idempotencyKey, position } });
+    const [event] = await appendThreadEvents(tx, threadId, [
+      { executionId: null, payload: { type: 'MessageQueued', queueId: item.id, text, idempotencyKey } },
+    ]);
+    return { event: event!, isNew: true };
   }
 
   /** A retried send answers with what the first one recorded, whether its item is pending or started. */

@@ -8,6 +8,7 @@ import './thread.ts';
 import './conversation.ts';
 import './run-events.ts';
 import './queue.ts';
+import './execution.ts';
 import { builder } from './builder.ts';
 
 export const schema = builder.toSchema({ sortSchema: true });

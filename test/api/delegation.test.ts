@@ -55,7 +55,7 @@ describe('delegation to a child execution', () => {
     const text = reply.parts.flatMap((part) => (part.__typename === 'TextPart' ? [part.text] : [])).join('');
     expect(text).toBe('The delegate replied: "You said: "hello child""');
 
-    const started = events.find((e) => e.runEvents.__typename === 'ExecutionStarted')!.runEvents;
+    const started = events.find((e) => e.runEvents.__typename === 'ExecutionStarted')!.runEvents as { executionId: string };
     const finished = events.at(-1)!.runEvents;
     expect(finished).toMatchObject({ __typename: 'ExecutionFinished', status: 'COMPLETED', executionId: started.executionId });
     const childUpdate = events.map((e) => e.runEvents).find((e) => e.__typename === 'ExecutionUpdated');

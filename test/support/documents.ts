@@ -663,3 +663,20 @@ export const ExecutionFailureDetailsDocument = graphql(`
     }
   }
 `);
+
+export const RetryExecutionDocument = graphql(`
+  mutation RetryExecution($executionId: ID!) {
+    retryExecution(executionId: $executionId) {
+      __typename
+      ... on MessageQueued {
+        queueId
+        text
+        cursor
+      }
+      ... on Error {
+        message
+        code
+      }
+    }
+  }
+`);
