@@ -1,17 +1,15 @@
 import { readFileSync } from 'node:fs';
-import {
-  isEnumType,
-  isObjectType,
-  isUnionType,
-  parse,
-  printSchema,
-  type DefinitionNode,
-  type GraphQLEnumType,
-  type GraphQLObjectType,
-  type GraphQLUnionType,
-} from 'graphql';
+import { createRequire } from 'node:module';
+import type { DefinitionNode, GraphQLEnumType, GraphQLObjectType, GraphQLUnionType } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { schema } from '../src/schema/index.ts';
+
+// Pothos builds the schema with the `graphql` Node itself resolves (its CommonJS entry); Vite would
+// hand this file the `.mjs` one, whose instanceof checks reject the schema as "from another realm".
+// Use the very module the schema was built with, as scripts/print-schema.ts (run by tsx) does.
+const { isEnumType, isObjectType, isUnionType, parse, printSchema } = createRequire(import.meta.url)(
+  'graphql',
+) as typeof import('graphql');
 
 // The committed schema.graphql is what clients (and test/gql) are generated from: it must be exactly
 // what the code serves. `npm run schema:print` writes it (scripts/print-schema.ts).

@@ -49,3 +49,13 @@ export class RateLimitedError extends DomainError {
     super(`Too many requests; try again in ${retryAfterS}s.`, 'RATE_LIMITED');
   }
 }
+
+/** The 409 of a reorder: the pending order is not the one the client saw. */
+export class QueueChangedError extends ConflictError {
+  constructor(
+    readonly currentQueueIds: string[],
+    message = 'The queue changed since you read it; refresh it and try again.',
+  ) {
+    super(message);
+  }
+}

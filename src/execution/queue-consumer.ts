@@ -1,7 +1,10 @@
 import type { Logger } from 'pino';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import type { LiveBus } from '../events/live-bus.ts';
-import type { Admission } from './admission.ts';
+import type { ModelMessage } from 'ai';
+import type { Admission, AdmittedRun } from './admission.ts';
+import { STOP_REASON } from './cancellation.ts';
+import type { RunningExecutions } from './running-executions.ts';
 import type { RunLauncher } from './run-launcher.ts';
 
 /**
@@ -14,6 +17,9 @@ export class QueueConsumer {
   private readonly runs = new Set<Promise<void>>();
   private sweepTimer: NodeJS.Timeout | null = null;
   private kickSubscription: AsyncIterator<unknown> | null = null;
+  private relaySubscription: AsyncIterator<unknown> | null = null;
+  /** Extra periodic work (the interruption of executions whose instance died). */
+  onSweep: (() => Promise<void>) | null = null;
   private stopped = true;
 
   constructor(
@@ -21,6 +27,7 @@ export class QueueConsumer {
     private readonly bus: LiveBus,
     private readonly admission: Admission,
     private readonly launcher: RunLauncher,
+    private readonly running: RunningExecutions,
     private readonly logger: Logger,
     private readonly sweepMs: number,
   ) {}
@@ -32,6 +39,13 @@ export class QueueConsumer {
     void (async () => {
       for await (const { threadId } of kicks) this.tryThread(threadId);
     })().catch((error) => this.logger.error({ err: error }, 'queue kick listener stopped'));
+    const relayed = this.bus.pubsub.subscribe('instance', 'all');
+    this.relaySubscription = relayed[Symbol.asyncIterator]();
+    void (async () => {
+      for await (const message of relayed) {
+        if (message.kind === 'cancel') this.running.get(message.executionId)?.controller.abort(new Error(STOP_REASON));
+      }
+    })().catch((error) => this.logger.error({ err: error }, 'stop relay listener stopped'));
     this.sweepTimer = setInterval(() => void this.sweep(), this.sweepMs);
     void this.sweep();
   }
@@ -62,11 +76,7 @@ export class QueueConsumer {
         if (result.kind === 'idle') return;
         this.bus.publishThreadEvents(result.events);
         if (result.kind === 'admitted') {
-          const run = this.launcher.run(result.run).finally(() => {
-            this.runs.delete(run);
-            this.kick(threadId);
-          });
-          this.runs.add(run);
+          this.launch(result.run);
           return;
         }
       }
@@ -75,9 +85,26 @@ export class QueueConsumer {
     }
   }
 
+  /** Runs an admitted (or resumed) execution; when it ends, the thread's next message may start. */
+  launch(run: AdmittedRun, resumeWith?: ModelMessage[]): void {
+    const threadId = run.execution.threadId;
+    const promise = this.launcher.run(run, resumeWith).finally(() => {
+      this.runs.delete(promise);
+      this.kick(threadId);
+    });
+    this.runs.add(promise);
+  }
+
   private async sweep(): Promise<void> {
     if (this.stopped) return;
     try {
+      // Stops recorded while their relay was lost (another instance, Redis down) still land.
+      const requested = await this.prisma.execution.findMany({
+        where: { id: { in: this.running.all().map((run) => run.executionId) }, cancelRequestedAt: { not: null } },
+        select: { id: true },
+      });
+      for (const { id } of requested) this.running.get(id)?.controller.abort(new Error(STOP_REASON));
+      await this.onSweep?.();
       const threads = await this.prisma.queueItem.findMany({
         where: { steeringExecutionId: null },
         distinct: ['threadId'],
@@ -95,6 +122,7 @@ export class QueueConsumer {
     this.stopped = true;
     if (this.sweepTimer) clearInterval(this.sweepTimer);
     await this.kickSubscription?.return?.();
+    await this.relaySubscription?.return?.();
   }
 
   async waitForRuns(): Promise<void> {

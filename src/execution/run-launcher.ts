@@ -1,9 +1,10 @@
 import type { ModelMessage } from 'ai';
 import type { Logger } from 'pino';
-import type { Agent, PrismaClient, User } from '../generated/prisma/client.ts';
+import type { Agent, Prisma, PrismaClient, User } from '../generated/prisma/client.ts';
+import { appendThreadEvents } from '../events/event-log.ts';
 import type { LiveBus } from '../events/live-bus.ts';
 import type { RetryPolicy } from '../errors/retry-policy.ts';
-import { ApplicationError } from '../errors/taxonomy.ts';
+import { ApplicationError, ReasonedError } from '../errors/taxonomy.ts';
 import type { Locale } from '../i18n/catalog.ts';
 import type { ModelRegistry } from '../models/registry.ts';
 import { textOf, type MessagePart } from '../conversation/parts.ts';
@@ -11,12 +12,14 @@ import { ConversationLog, type FlushPolicy } from '../recording/conversation-log
 import { DelegationCard } from '../recording/delegation-card.ts';
 import { ExecutionRecorder } from '../recording/execution-recorder.ts';
 import { LiveBroadcaster } from '../recording/live-broadcaster.ts';
-import { runAgent, type AgentRunResult } from '../runtime/agent-runtime.ts';
-import { ListenerChain, type RunListener, type RunState } from '../runtime/runtime-event.ts';
+import { runAgent, type AgentRunResult, type PendingToolCall } from '../runtime/agent-runtime.ts';
+import { ListenerChain, type RunListener, type RunState, type RunUsage, type RuntimeEvent } from '../runtime/runtime-event.ts';
 import { buildTools, type DelegationResult } from '../runtime/tools.ts';
 import type { AdmittedRun } from './admission.ts';
 import { RunRecording } from './run-recording.ts';
-import type { RunningExecutions } from './running-executions.ts';
+import { ServerShutdown, type RunningExecutions } from './running-executions.ts';
+import { withSessionLock } from './session-lock.ts';
+import type { Steering } from './steering.ts';
 
 export interface RunLauncherDeps {
   prisma: PrismaClient;
@@ -27,11 +30,19 @@ export interface RunLauncherDeps {
   flushPolicy: FlushPolicy;
   logger: Logger;
   instanceId: string;
+  steering: Steering;
   /** The agent loop; replaceable so tests can make it fail the way a broken loop would. */
   runtime?: typeof runAgent;
 }
 
+/** What a suspended run needs to go on: its conversation so far and the call it waits for. */
+export interface Checkpoint {
+  messages: ModelMessage[];
+  pending: PendingToolCall;
+}
+
 const HISTORY_MESSAGES = 100;
+const ROOT_ONLY_TOOLS = new Set(['approve_action', 'ask_user', 'delegate']);
 const MAX_STEPS = 16;
 
 interface RunSetup {
@@ -43,6 +54,10 @@ interface RunSetup {
   messages: () => Promise<ModelMessage[]>;
   /** The parent's reply log, which a root run offers to the children it delegates to. */
   delegationLog: ConversationLog | null;
+  /** Root runs take steered messages at boundaries and can suspend; children do neither. */
+  root: boolean;
+  /** Recorded right after the run (re)starts: the answer a resumed question card now shows. */
+  afterStart?: RuntimeEvent[];
 }
 
 /**
@@ -56,7 +71,12 @@ export class RunLauncher {
     this.runtime = deps.runtime ?? runAgent;
   }
 
-  async run(admitted: AdmittedRun): Promise<void> {
+  /**
+   * Runs an admitted execution; `resumeWith` continues a suspended one from its checkpoint plus
+   * the message that resolves it (an approval response or the user's answer).
+   */
+  async run(admitted: AdmittedRun, resumeWith?: ModelMessage[]): Promise<void> {
+    const answered = resumeWith ? answeredQuestion(resumeWith) : null;
     const { prisma, bus, running, logger } = this.deps;
     const { execution, agent, user, handle } = admitted;
     const conversationLog = new ConversationLog(prisma, this.deps.flushPolicy, (error) =>
@@ -70,11 +90,17 @@ export class RunLauncher {
         user,
         listeners: [new ExecutionRecorder(prisma), conversationLog, new LiveBroadcaster(prisma, bus)],
         signal: handle.controller.signal,
-        messages: () => this.history(execution.threadId, execution.id),
+        messages: async () => resumeWith ?? this.history(execution.threadId, execution.id),
         delegationLog: conversationLog,
+        root: true,
+        afterStart: answered ? [answered] : [],
       });
     } finally {
       running.unregister(execution.id);
+      // Whatever the outcome, reservations nobody took go back to their places in the queue.
+      await this.deps.steering
+        .release(execution.threadId, execution.id)
+        .catch((error) => logger.error({ err: error, executionId: execution.id }, 'releasing steered messages failed'));
     }
   }
 
@@ -82,13 +108,19 @@ export class RunLauncher {
     const { state, agent, user, signal } = setup;
     const recording = new RunRecording(new ListenerChain(setup.listeners), state, user.locale as Locale);
     try {
+      // A Stop that came while the execution was being admitted: it never starts.
+      if (signal.aborted) {
+        await finishAborted(recording, signal, { inputTokens: 0, outputTokens: 0 });
+        return null;
+      }
       const model = this.resolveModel(agent.model);
       const result = await this.runtime({
         model,
         provider: this.deps.models.providerName(agent.model),
         system: agent.systemPrompt,
         messages: await setup.messages(),
-        tools: buildTools(agent.tools, {
+        // A delegated child neither waits for the user nor delegates further.
+        tools: buildTools(setup.root ? agent.tools : agent.tools.filter((name) => !ROOT_ONLY_TOOLS.has(name)), {
           canDelegate: setup.delegationLog !== null,
           delegate: (message, toolCallId, toolSignal) =>
             this.delegate(setup, setup.delegationLog!, message, toolCallId, toolSignal ?? signal),
@@ -96,15 +128,61 @@ export class RunLauncher {
         signal,
         retryPolicy: this.deps.retryPolicy,
         maxSteps: MAX_STEPS,
-        emit: (event) => recording.emit(event),
+        emit: async (event) => {
+          await recording.emit(event);
+          if (event.type === 'run-started') for (const extra of setup.afterStart ?? []) await recording.emit(extra);
+        },
+        takeSteeringMessages: setup.root ? () => this.takeSteering(state, recording) : undefined,
       });
-      await recording.finish(result.outcome, result.usage);
+      if (result.outcome === 'SUSPENDED' && result.pending && setup.root && !signal.aborted) {
+        await this.suspend(state, { messages: result.messages, pending: result.pending });
+      }
+      if (signal.aborted) await finishAborted(recording, signal, result.usage);
+      else await recording.finish(result.outcome === 'SUSPENDED' && !setup.root ? 'CANCELLED' : result.outcome, result.usage);
       return result;
     } catch (error) {
-      if (signal.aborted) await recording.finish('CANCELLED', { inputTokens: 0, outputTokens: 0 });
+      if (signal.aborted) await finishAborted(recording, signal, { inputTokens: 0, outputTokens: 0 });
       else await recording.fail(error);
       return null;
     }
+  }
+
+  private async takeSteering(state: RunState, recording: RunRecording): Promise<ModelMessage[]> {
+    const taken = await this.deps.steering.take(state.threadId, state.executionId);
+    if (taken.length === 0) return [];
+    await recording.emit({ type: 'steered', items: taken });
+    return taken.map((item) => ({ role: 'user', content: item.text }));
+  }
+
+  /** Persists the checkpoint (it survives restarts) and opens the card the user answers. */
+  private async suspend(state: RunState, checkpoint: Checkpoint): Promise<void> {
+    const { pending } = checkpoint;
+    const events = await withSessionLock(this.deps.prisma, state.threadId, async (tx) => {
+      const suspension = await tx.suspension.create({
+        data: {
+          threadId: state.threadId,
+          executionId: state.executionId,
+          toolCallId: pending.toolCallId,
+          toolName: pending.toolName,
+          kind: pending.kind,
+          payload: (pending.input ?? {}) as Prisma.InputJsonValue,
+          checkpoint: checkpoint as unknown as Prisma.InputJsonValue,
+        },
+      });
+      return appendThreadEvents(tx, state.threadId, [
+        {
+          executionId: state.executionId,
+          payload: {
+            type: 'SuspensionOpened',
+            suspensionId: suspension.id,
+            kind: pending.kind,
+            toolCallId: pending.toolCallId,
+            payload: pending.input ?? {},
+          },
+        },
+      ]);
+    });
+    this.deps.bus.publishThreadEvents(events);
   }
 
   /** Runs a child execution for a `delegate` tool call; its failure is the parent's result, not its crash. */
@@ -149,6 +227,7 @@ export class RunLauncher {
       signal,
       messages: async () => [{ role: 'user', content: message }],
       delegationLog: null,
+      root: false,
     });
     if (signal.aborted) throw signal.reason ?? new Error('aborted');
     if (failure !== null || !result) return { ok: false, error: failure ?? 'The delegated run failed.' };
@@ -210,4 +289,36 @@ function textOfResponse(messages: ModelMessage[]): string {
   if (!last) return '';
   if (typeof last.content === 'string') return last.content;
   return last.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
+}
+
+/** The tool-call update a resumed question shows: answered, with the user's text. */
+function answeredQuestion(messages: ModelMessage[]): RuntimeEvent | null {
+  const last = messages.at(-1);
+  if (last?.role !== 'tool') return null;
+  const result = last.content.find((part) => part.type === 'tool-result');
+  if (!result || result.type !== 'tool-result' || result.output.type !== 'text') return null;
+  return {
+    type: 'tool-call',
+    toolCallId: result.toolCallId,
+    toolName: result.toolName,
+    input: null,
+    state: 'SUCCEEDED',
+    output: { answer: result.output.value },
+  };
+}
+
+/** A Stop cancels; a server shutdown hands the run back as interrupted, with its error. */
+async function finishAborted(recording: RunRecording, signal: AbortSignal, usage: RunUsage): Promise<void> {
+  if (signal.reason instanceof ServerShutdown) {
+    await recording.interrupt(
+      new ReasonedError({
+        reason: 'APPLICATION_ERROR',
+        retryable: true,
+        message: 'the server shut down while running this execution',
+        messageKey: 'error.interrupted',
+      }),
+    );
+  } else {
+    await recording.finish('CANCELLED', usage);
+  }
 }

@@ -40,7 +40,14 @@ export class RunRecording {
     await this.emit({ type: 'run-completed', outcome: 'FAILED', usage });
   }
 
-  async finish(outcome: Exclude<RunOutcome, 'FAILED'>, usage: RunUsage): Promise<void> {
+  /** The run's instance died: the failure is recorded like any other, the status says INTERRUPTED. */
+  async interrupt(error: unknown): Promise<void> {
+    if (this.completed || this.failed) return;
+    await this.emit({ type: 'provider-error', failure: recordedFailureOf(error, this.locale) });
+    await this.emit({ type: 'run-completed', outcome: 'INTERRUPTED', usage: this.usage });
+  }
+
+  async finish(outcome: Exclude<RunOutcome, 'FAILED' | 'INTERRUPTED'>, usage: RunUsage): Promise<void> {
     await this.emit({ type: 'run-completed', outcome, usage });
   }
 }

@@ -1,5 +1,13 @@
 import type { MessagePart } from '../conversation/parts.ts';
 
+/** The abort reason when the server stops: the run is handed back as interrupted, not cancelled. */
+export class ServerShutdown extends Error {
+  constructor() {
+    super('the server is shutting down');
+    this.name = 'ServerShutdown';
+  }
+}
+
 export interface RunningExecution {
   executionId: string;
   threadId: string;

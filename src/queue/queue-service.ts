@@ -1,10 +1,11 @@
 import type { PrismaClient, User } from '../generated/prisma/client.ts';
 import type { AccessPolicy } from '../auth/access.ts';
-import { ConflictError, InvalidInputError, NotFoundError } from '../domain/errors.ts';
+import { ConflictError, InvalidInputError, NotFoundError, QueueChangedError } from '../domain/errors.ts';
 import { appendThreadEvents } from '../events/event-log.ts';
 import type { LiveBus } from '../events/live-bus.ts';
-import type { RunEventRecord } from '../events/run-event.ts';
+import type { NewRunEvent, RunEventRecord } from '../events/run-event.ts';
 import { withSessionLock, type Tx } from '../execution/session-lock.ts';
+import type { SuspensionService } from '../execution/suspensions.ts';
 
 export interface QueueLimits {
   maxMessageChars: number;
@@ -28,6 +29,7 @@ export class QueueService {
     private readonly access: AccessPolicy,
     private readonly kick: (threadId: string) => void,
     private readonly limits: QueueLimits,
+    private readonly questions: Pick<SuspensionService, 'answerOpenQuestion'>,
   ) {}
 
   /** Commits the item (and its MessageQueued event) before anyone is told about it. */
@@ -41,7 +43,20 @@ export class QueueService {
       throw new InvalidInputError('idempotencyKey', `must be 1 to ${MAX_IDEMPOTENCY_KEY_CHARS} characters.`);
     }
     const thread = await this.access.thread(user, input.threadId, 'agent:execute');
-    return this.commit(thread.id, (tx) => this.insert(tx, thread.id, user.id, text, idempotencyKey, 'tail'));
+    // Keys are namespaced by who chose them, so a client's key can never pose as a retry's.
+    const storedKey = idempotencyKey === null ? null : `client:${idempotencyKey}`;
+    return this.commit(thread.id, (tx) => this.insert(tx, thread.id, user.id, text, storedKey, 'tail'));
+  }
+
+  /** sendMessage: answers the open question card if there is one, else queues the message. */
+  async enqueueOrAnswer(
+    user: User,
+    input: { threadId: string; text: string; idempotencyKey?: string | null },
+  ): Promise<RunEventRecord> {
+    const text = validateMessageText(input.text, this.limits);
+    const thread = await this.access.thread(user, input.threadId, 'agent:execute');
+    const answered = await this.questions.answerOpenQuestion(thread.id, text);
+    return answered ?? this.enqueue(user, input);
   }
 
   /**
@@ -60,8 +75,8 @@ export class QueueService {
       const previous = await this.queuedEventForKey(tx, thread.id, retryKey);
       if (previous) return { event: previous, isNew: false };
       const current = await tx.execution.findUniqueOrThrow({ where: { id: execution.id } });
-      if (current.status !== 'FAILED') {
-        throw new ConflictError(`This execution is ${current.status}; only a failed execution can be retried.`);
+      if (current.status !== 'FAILED' && current.status !== 'INTERRUPTED') {
+        throw new ConflictError(`This execution is ${current.status}; only a failed or interrupted execution can be retried.`);
       }
       const failure = current.error as { reason?: string; retryable?: boolean } | null;
       if (!failure?.retryable) {
@@ -76,6 +91,110 @@ export class QueueService {
       }
       return this.insert(tx, thread.id, user.id, current.acceptedText, retryKey, 'head');
     });
+  }
+
+  /** Changes a pending message's text; its position and attachments stay. */
+  async edit(user: User, queueId: string, text: string): Promise<void> {
+    validateMessageText(text, this.limits);
+    await this.changePending(user, queueId, async (tx, item) => {
+      await tx.queueItem.update({ where: { id: item.id }, data: { text } });
+    });
+  }
+
+  /** Removes a pending message and discards its attachments. */
+  async remove(user: User, queueId: string): Promise<void> {
+    await this.changePending(user, queueId, async (tx, item) => {
+      await tx.queueItem.delete({ where: { id: item.id } });
+    });
+  }
+
+  /**
+   * Moves a pending message to the target's position, shifting the messages between, provided the
+   * pending order (reserved steers excluded) is exactly `expectedQueueIds`.
+   */
+  async reorder(user: User, queueId: string, targetQueueId: string, expectedQueueIds: string[]): Promise<void> {
+    const item = await this.pendingItemOf(user, queueId);
+    await this.locked(item.threadId, async (tx) => {
+      const pending = await tx.queueItem.findMany({
+        where: { threadId: item.threadId, steeringExecutionId: null },
+        orderBy: { position: 'asc' },
+        select: { id: true, position: true },
+      });
+      const order = pending.map((row) => row.id);
+      const unchanged = order.length === expectedQueueIds.length && order.every((id, index) => id === expectedQueueIds[index]);
+      if (!unchanged || !order.includes(queueId) || !order.includes(targetQueueId)) {
+        throw new QueueChangedError(order);
+      }
+      const moved = order.filter((id) => id !== queueId);
+      moved.splice(order.indexOf(targetQueueId), 0, queueId);
+      // The pending items keep the set of positions they had; only who holds which one changes.
+      const slots = pending.map((row) => row.position);
+      const changed = moved.map((id, index) => ({ id, position: slots[index]! })).filter((row, index) => row.id !== order[index]);
+      for (const row of changed) await tx.queueItem.update({ where: { id: row.id }, data: { position: row.position } });
+      return [queueUpdated()];
+    });
+  }
+
+  /** Reserves a pending message for the running execution, which takes it at its next boundary. */
+  async steer(user: User, queueId: string, executionId: string): Promise<void> {
+    await this.changePending(user, queueId, async (tx, item) => {
+      const active = await tx.execution.findFirst({
+        where: { threadId: item.threadId, parentExecutionId: null, status: { in: ['RUNNING', 'SUSPENDED'] } },
+        select: { id: true, status: true, acceptsSteering: true },
+      });
+      // A request meant for an older execution never reaches a newer one.
+      if (!active || active.id !== executionId) {
+        throw new ConflictError('That execution is not running any more; the message stays in the queue.');
+      }
+      if (active.status !== 'RUNNING' || !active.acceptsSteering) {
+        throw new ConflictError('That execution does not accept steering now (it waits for an approval or answer).');
+      }
+      await tx.queueItem.update({ where: { id: item.id }, data: { steeringExecutionId: executionId } });
+    });
+  }
+
+  private async changePending(
+    user: User,
+    queueId: string,
+    change: (tx: Tx, item: { id: string; threadId: string }) => Promise<void>,
+  ): Promise<void> {
+    const item = await this.pendingItemOf(user, queueId);
+    await this.locked(item.threadId, async (tx) => {
+      const current = await tx.queueItem.findUnique({ where: { id: queueId } });
+      if (!current) throw await this.goneError(tx, queueId);
+      if (current.steeringExecutionId) {
+        throw new ConflictError('This message is reserved for steering into the running reply; it can no longer change.');
+      }
+      await change(tx, current);
+      return [queueUpdated()];
+    });
+  }
+
+  /** The pending item, checked for access; a claimed one is reported as started, not as missing. */
+  private async pendingItemOf(user: User, queueId: string) {
+    const item = await this.prisma.queueItem.findUnique({ where: { id: queueId }, select: { id: true, threadId: true } });
+    if (item) {
+      await this.access.thread(user, item.threadId, 'agent:execute');
+      return item;
+    }
+    const started = await this.prisma.execution.findUnique({ where: { queueItemId: queueId }, select: { threadId: true } });
+    if (started) await this.access.thread(user, started.threadId, 'agent:execute');
+    throw await this.goneError(this.prisma, queueId);
+  }
+
+  private async goneError(db: Tx, queueId: string): Promise<Error> {
+    const started = await db.execution.findUnique({ where: { queueItemId: queueId }, select: { id: true } });
+    return started
+      ? new ConflictError('This message has already started; it is part of the conversation now.')
+      : new NotFoundError('Queued message', queueId);
+  }
+
+  private async locked(threadId: string, work: (tx: Tx) => Promise<NewRunEvent[]>): Promise<void> {
+    const events = await withSessionLock(this.prisma, threadId, async (tx) =>
+      appendThreadEvents(tx, threadId, await work(tx)),
+    );
+    this.bus.publishThreadEvents(events);
+    this.kick(threadId);
   }
 
   private async commit(
@@ -129,4 +248,8 @@ export class QueueService {
       payload: row.payload as unknown as RunEventRecord['payload'],
     };
   }
+}
+
+function queueUpdated(): NewRunEvent {
+  return { executionId: null, payload: { type: 'QueueUpdated' } };
 }

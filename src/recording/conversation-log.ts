@@ -63,6 +63,10 @@ export class ConversationLog implements RunListener {
       case 'boundary':
         await this.flush();
         break;
+      case 'steered':
+        for (const item of event.items) this.parts.push({ type: 'steered-input', queueId: item.queueId, text: item.text });
+        await this.flush();
+        break;
       case 'provider-error':
         // A failure before the run started still leaves the question and its error in the conversation.
         await this.openTurn(run);
@@ -132,8 +136,21 @@ export class ConversationLog implements RunListener {
     }, this.policy.flushMs);
   }
 
+  /** Opens the run's reply, or reopens it when a suspended run resumes, so it stays one message. */
   private async openTurn(run: RunState): Promise<void> {
     if (this.messageId) return;
+    const existing = await this.prisma.message.findFirst({
+      where: { executionId: run.executionId, role: 'ASSISTANT' },
+      select: { id: true, parts: true },
+    });
+    if (existing) {
+      this.messageId = existing.id;
+      this.parts = existing.parts as MessagePart[];
+      run.assistantMessageId = existing.id;
+      run.textLength = lengthOf(this.parts, 'text');
+      run.reasoningLength = lengthOf(this.parts, 'reasoning');
+      return;
+    }
     const hasUserMessage = await this.prisma.message.findFirst({
       where: { executionId: run.executionId, role: 'USER' },
       select: { id: true },
@@ -178,4 +195,8 @@ export class ConversationLog implements RunListener {
 function pick(event: Extract<RuntimeEvent, { type: 'tool-call' }>) {
   const { toolCallId, toolName, input, state, output } = event;
   return { toolCallId, toolName, input, state, output };
+}
+
+function lengthOf(parts: readonly MessagePart[], type: 'text' | 'reasoning'): number {
+  return parts.reduce((sum, part) => sum + (part.type === type ? part.text.length : 0), 0);
 }

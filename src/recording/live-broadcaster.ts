@@ -55,10 +55,11 @@ export class LiveBroadcaster implements RunListener {
         await this.appendDurable(run, { type: 'ErrorEvent', ...event.failure });
         break;
       case 'run-completed':
-        // ExecutionFinished ends a turn of the thread; a delegated child's end is an update of its card.
+        // ExecutionFinished ends a turn of the thread; a suspension (the turn goes on later) and a
+        // delegated child's end are updates.
         await this.appendDurable(
           run,
-          run.parentExecutionId
+          run.parentExecutionId || event.outcome === 'SUSPENDED'
             ? { type: 'ExecutionUpdated', status: event.outcome }
             : { type: 'ExecutionFinished', status: event.outcome },
         );

@@ -18,11 +18,23 @@ export interface AgentRunInput {
   takeSteeringMessages?(): Promise<ModelMessage[]>;
 }
 
+/** A tool call the run cannot go on without: an approval, or the user's answer to a question. */
+export interface PendingToolCall {
+  kind: 'APPROVAL' | 'QUESTION';
+  toolCallId: string;
+  toolName: string;
+  input: unknown;
+  /** The AI SDK's approval id (APPROVAL only). */
+  approvalId: string | null;
+}
+
 export interface AgentRunResult {
   /** Failures are thrown (AgentRunFailure), never returned. */
   outcome: Exclude<RunOutcome, 'FAILED' | 'INTERRUPTED'>;
   usage: RunUsage;
+  /** The conversation as the model saw it, responses included: a suspended run's checkpoint. */
   messages: ModelMessage[];
+  pending: PendingToolCall | null;
 }
 
 /** A classified failure of the agent loop; the run recording turns it into the run's one error. */
@@ -49,21 +61,31 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunResult> {
 
   for (let step = 0; step < input.maxSteps; step++) {
     const stepResult = await runStepWithRetries(input, messages, usage);
-    if (stepResult === 'cancelled') return { outcome: 'CANCELLED', usage, messages };
+    if (stepResult === 'cancelled') return { outcome: 'CANCELLED', usage, messages, pending: null };
     messages.push(...stepResult.responseMessages);
     await input.emit({ type: 'boundary' });
+    if (stepResult.pending) {
+      const awaiting = stepResult.pending.kind === 'APPROVAL' ? 'AWAITING_APPROVAL' : 'AWAITING_ANSWER';
+      await input.emit({ type: 'tool-call', ...pick(stepResult.pending), state: awaiting, output: null });
+      return { outcome: 'SUSPENDED', usage, messages, pending: stepResult.pending };
+    }
+    if (input.signal.aborted) return { outcome: 'CANCELLED', usage, messages, pending: null };
     const steering = (await input.takeSteeringMessages?.()) ?? [];
     messages.push(...steering);
     if (stepResult.finishReason !== 'tool-calls' && steering.length === 0) break;
   }
-  return { outcome: 'COMPLETED', usage, messages };
+  return { outcome: 'COMPLETED', usage, messages, pending: null };
+}
+
+function pick(pending: PendingToolCall) {
+  return { toolCallId: pending.toolCallId, toolName: pending.toolName, input: pending.input };
 }
 
 async function runStepWithRetries(
   input: AgentRunInput,
   messages: ModelMessage[],
   usage: RunUsage,
-): Promise<'cancelled' | { responseMessages: ModelMessage[]; finishReason: string }> {
+): Promise<'cancelled' | StepResult> {
   const startedAt = Date.now();
   for (let attempt = 1; ; attempt++) {
     let streamedToUser = false;
@@ -89,12 +111,18 @@ async function runStepWithRetries(
   }
 }
 
+interface StepResult {
+  responseMessages: ModelMessage[];
+  finishReason: string;
+  pending: PendingToolCall | null;
+}
+
 async function runStep(
   input: AgentRunInput,
   messages: ModelMessage[],
   usage: RunUsage,
   markStreamed: () => void,
-): Promise<{ responseMessages: ModelMessage[]; finishReason: string }> {
+): Promise<StepResult> {
   const result = streamText({
     model: input.model,
     system: input.system || undefined,
@@ -107,6 +135,9 @@ async function runStep(
     onError: () => {},
   });
   let finishReason = 'stop';
+  let pending: PendingToolCall | null = null;
+  // A call of a tool that has no `execute` (ask_user) gets no result: the user gives it.
+  const unanswered = new Map<string, { toolName: string; input: unknown }>();
   for await (const part of result.fullStream) {
     switch (part.type) {
       case 'text-delta':
@@ -121,12 +152,34 @@ async function runStep(
         break;
       case 'tool-call':
         markStreamed();
+        if (input.tools[part.toolName] && !input.tools[part.toolName]!.execute) {
+          unanswered.set(part.toolCallId, { toolName: part.toolName, input: part.input });
+        }
         await input.emit({
           type: 'tool-call',
           toolCallId: part.toolCallId,
           toolName: part.toolName,
           input: part.input,
           state: 'CALLED',
+          output: null,
+        });
+        break;
+      case 'tool-approval-request':
+        pending ??= {
+          kind: 'APPROVAL',
+          toolCallId: part.toolCall.toolCallId,
+          toolName: part.toolCall.toolName,
+          input: part.toolCall.input,
+          approvalId: part.approvalId,
+        };
+        break;
+      case 'tool-output-denied':
+        await input.emit({
+          type: 'tool-call',
+          toolCallId: part.toolCallId,
+          toolName: part.toolName,
+          input: null,
+          state: 'DENIED',
           output: null,
         });
         break;
@@ -174,5 +227,9 @@ async function runStep(
     }
   }
   const response = await result.response;
-  return { responseMessages: response.messages, finishReason };
+  if (!pending) {
+    const [toolCallId, call] = [...unanswered.entries()][0] ?? [];
+    if (toolCallId && call) pending = { kind: 'QUESTION', toolCallId, ...call, approvalId: null };
+  }
+  return { responseMessages: response.messages, finishReason, pending };
 }

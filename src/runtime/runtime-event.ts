@@ -16,6 +16,8 @@ export type RuntimeEvent =
   | { type: 'retry-scheduled'; attempt: number; delayS: number; reason: string }
   /** After a model request and its tool batch: everything before it must be recorded. */
   | { type: 'boundary' }
+  /** Queued messages entered the run at a boundary (steering). */
+  | { type: 'steered'; items: { queueId: string; text: string }[] }
   /** The one failure of a run, whatever its source (SPEC §5 failure recording). */
   | { type: 'provider-error'; failure: RecordedFailure }
   | { type: 'run-completed'; outcome: RunOutcome; usage: RunUsage };

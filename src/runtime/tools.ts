@@ -2,7 +2,7 @@ import { jsonSchema, tool, type ToolSet } from 'ai';
 import { ApplicationError } from '../errors/taxonomy.ts';
 
 /** Tools an agent can be given by name (`Agent.tools`). */
-export const TOOL_NAMES = ['delegate', 'demo_crash'] as const;
+export const TOOL_NAMES = ['approve_action', 'ask_user', 'delegate', 'demo_crash'] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
 
 export function isToolName(name: string): name is ToolName {
@@ -33,6 +33,29 @@ export function buildTools(names: readonly string[], context: ToolContext): Tool
             messageParams: { tool: 'demo_crash' },
           });
         },
+      });
+    }
+    if (name === 'approve_action') {
+      tools.approve_action = tool({
+        description: 'Performs an action the user must approve first.',
+        inputSchema: jsonSchema<{ action: string }>({
+          type: 'object',
+          properties: { action: { type: 'string', description: 'What will be done once approved.' } },
+          required: ['action'],
+        }),
+        needsApproval: true,
+        execute: async (input) => ({ approved: true, action: input.action }),
+      });
+    }
+    if (name === 'ask_user') {
+      // No execute: the run suspends until the user answers (resolveSuspension or a typed message).
+      tools.ask_user = tool({
+        description: 'Asks the user a question and waits for the typed answer.',
+        inputSchema: jsonSchema<{ question: string }>({
+          type: 'object',
+          properties: { question: { type: 'string' } },
+          required: ['question'],
+        }),
       });
     }
     if (name === 'delegate' && context.canDelegate) {

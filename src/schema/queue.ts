@@ -1,8 +1,16 @@
 import { requireViewer } from './context.ts';
 import { builder } from './builder.ts';
-import { COMMON_MUTATION_ERRORS } from './errors.ts';
+import {
+  ConflictError,
+  ForbiddenError,
+  InvalidInputError,
+  NotFoundError,
+  QueueChangedError,
+} from '../domain/errors.ts';
+import { errorTypeMap, wrapOrThrow } from '@pothos/plugin-errors';
+import { COMMON_MUTATION_ERRORS, ErrorInterface } from './errors.ts';
 import { decodeId, encodeId, encodeOptionalId } from './ids.ts';
-import { MessageQueuedRef } from './run-events.ts';
+import { MessageQueuedRef, SuspensionResolvedRef } from './run-events.ts';
 
 builder.prismaNode('QueueItem', {
   id: { field: 'id' },
@@ -59,24 +67,137 @@ builder.queryField('queue', (t) =>
   }),
 );
 
+const SEND_MESSAGE_ERRORS = [NotFoundError, ForbiddenError, InvalidInputError, ConflictError];
+
+const SendMessageResult = builder.unionType('SendMessageResult', {
+  description:
+    'MessageQueued, or SuspensionResolved when the text answered the open question card instead; else a typed error.',
+  types: [MessageQueuedRef, SuspensionResolvedRef, ...SEND_MESSAGE_ERRORS],
+  resolveType: (value) =>
+    errorTypeMap.get(value as object)?.name ?? (value as { payload: { type: string } }).payload.type,
+});
+
 builder.mutationField('sendMessage', (t) =>
   t.field({
-    type: MessageQueuedRef,
+    type: SendMessageResult,
     authScopes: { authenticated: true },
-    errors: { types: COMMON_MUTATION_ERRORS },
-    description: 'Queues a message; it is committed before this returns. The same idempotencyKey never queues twice.',
+    description:
+      'Queues a message; it is committed before this returns. The same idempotencyKey never queues twice. ' +
+      'While a question card is open, the text answers it and resumes the execution instead.',
     args: {
       threadId: t.arg.id({ required: true }),
       text: t.arg.string({ required: true }),
       idempotencyKey: t.arg.string(),
     },
+    // Two success types, so the errors plugin (one success type) cannot build this union; it does
+    // the same by hand: expected errors become the union's typed members.
     resolve: async (_root, args, context) => {
-      const event = await context.parley.queue.enqueue(requireViewer(context), {
-        threadId: decodeId('threadId', String(args.threadId), 'Thread'),
-        text: args.text,
-        idempotencyKey: args.idempotencyKey,
-      });
-      return { ...event, cursor: String(event.seq) } as never;
+      try {
+        const event = await context.parley.queue.enqueueOrAnswer(requireViewer(context), {
+          threadId: decodeId('threadId', String(args.threadId), 'Thread'),
+          text: args.text,
+          idempotencyKey: args.idempotencyKey,
+        });
+        return { ...event, cursor: String(event.seq) } as never;
+      } catch (error) {
+        return wrapOrThrow(error, SEND_MESSAGE_ERRORS) as never;
+      }
+    },
+  }),
+);
+
+const QUEUE_ERRORS = [...COMMON_MUTATION_ERRORS, ConflictError];
+
+builder.mutationField('editQueuedMessage', (t) =>
+  t.prismaField({
+    type: 'QueueItem',
+    authScopes: { authenticated: true },
+    errors: { types: QUEUE_ERRORS },
+    description: 'Changes a pending message’s text (position and attachments stay); refused once it has started.',
+    args: { queueId: t.arg.id({ required: true }), text: t.arg.string({ required: true }) },
+    resolve: async (query, _root, args, context) => {
+      const queueId = decodeId('queueId', String(args.queueId), 'QueueItem');
+      await context.parley.queue.edit(requireViewer(context), queueId, args.text);
+      return context.parley.db.prisma.queueItem.findUniqueOrThrow({ ...query, where: { id: queueId } });
+    },
+  }),
+);
+
+const QueueItemRemoved = builder.objectRef<{ queueId: string }>('QueueItemRemoved').implement({
+  fields: (t) => ({ queueId: t.id({ resolve: (removed) => encodeId('QueueItem', removed.queueId) }) }),
+});
+
+builder.mutationField('removeQueuedMessage', (t) =>
+  t.field({
+    type: QueueItemRemoved,
+    authScopes: { authenticated: true },
+    errors: { types: QUEUE_ERRORS },
+    description: 'Removes a pending message and discards its attachments; refused once it has started.',
+    args: { queueId: t.arg.id({ required: true }) },
+    resolve: async (_root, args, context) => {
+      const queueId = decodeId('queueId', String(args.queueId), 'QueueItem');
+      await context.parley.queue.remove(requireViewer(context), queueId);
+      return { queueId };
+    },
+  }),
+);
+
+builder.objectType(QueueChangedError, {
+  name: 'QueueChangedError',
+  description: 'The 409 of reorder: the pending order differs from expectedQueueIds (or an item started).',
+  interfaces: [ErrorInterface],
+  isTypeOf: (value) => value instanceof QueueChangedError,
+  fields: (t) => ({
+    currentQueueIds: t.idList({ resolve: (error) => error.currentQueueIds.map((id) => encodeId('QueueItem', id)) }),
+  }),
+});
+
+builder.mutationField('reorderQueuedMessage', (t) =>
+  t.field({
+    type: Queue,
+    authScopes: { authenticated: true },
+    errors: { types: [QueueChangedError, ...QUEUE_ERRORS] },
+    description:
+      'Moves a pending message to the target’s position, shifting those between, if the pending order ' +
+      '(steers excluded) is exactly expectedQueueIds.',
+    args: {
+      queueId: t.arg.id({ required: true }),
+      targetQueueId: t.arg.id({ required: true }),
+      expectedQueueIds: t.arg.idList({ required: true }),
+    },
+    resolve: async (_root, args, context) => {
+      const viewer = requireViewer(context);
+      const queueId = decodeId('queueId', String(args.queueId), 'QueueItem');
+      await context.parley.queue.reorder(
+        viewer,
+        queueId,
+        decodeId('targetQueueId', String(args.targetQueueId), 'QueueItem'),
+        args.expectedQueueIds.map((id) => decodeId('expectedQueueIds', String(id), 'QueueItem')),
+      );
+      const item = await context.parley.db.prisma.queueItem.findUniqueOrThrow({ where: { id: queueId } });
+      const view = await context.parley.conversations.queue(viewer, item.threadId);
+      return { threadId: view.thread.id, steerableExecutionId: view.steerableExecutionId };
+    },
+  }),
+);
+
+builder.mutationField('steerQueuedMessage', (t) =>
+  t.prismaField({
+    type: 'QueueItem',
+    authScopes: { authenticated: true },
+    errors: { types: QUEUE_ERRORS },
+    description:
+      'Reserves a pending message for that running execution, which takes it after its current model request ' +
+      'and tool batch (MessageSteered). A request for an execution that is no longer running is refused.',
+    args: { queueId: t.arg.id({ required: true }), executionId: t.arg.id({ required: true }) },
+    resolve: async (query, _root, args, context) => {
+      const queueId = decodeId('queueId', String(args.queueId), 'QueueItem');
+      await context.parley.queue.steer(
+        requireViewer(context),
+        queueId,
+        decodeId('executionId', String(args.executionId), 'Execution'),
+      );
+      return context.parley.db.prisma.queueItem.findUniqueOrThrow({ ...query, where: { id: queueId } });
     },
   }),
 );

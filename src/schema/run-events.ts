@@ -34,6 +34,15 @@ export const MessageQueuedRef = runEventType('MessageQueued', 'A message was acc
   text: t.string({ resolve: (event) => event.payload.text }),
 }));
 
+export const SuspensionResolvedRef = runEventType(
+  'SuspensionResolved',
+  'An approval or question was answered (or cancelled with its execution).',
+  (t) => ({
+    suspensionId: t.id({ resolve: (event) => encodeId('Suspension', event.payload.suspensionId) }),
+    resolution: t.field({ type: 'JSON', nullable: true, resolve: (event) => event.payload.resolution }),
+  }),
+);
+
 const eventTypes = [
   MessageQueuedRef,
   runEventType('ExecutionStarted', 'An execution was admitted; carries the text it accepted.', (t) => ({
@@ -76,10 +85,7 @@ const eventTypes = [
     toolCallId: t.string({ resolve: (event) => event.payload.toolCallId }),
     payload: t.field({ type: 'JSON', resolve: (event) => event.payload.payload }),
   })),
-  runEventType('SuspensionResolved', 'An approval or question was answered.', (t) => ({
-    suspensionId: t.id({ resolve: (event) => encodeId('Suspension', event.payload.suspensionId) }),
-    resolution: t.field({ type: 'JSON', nullable: true, resolve: (event) => event.payload.resolution }),
-  })),
+  SuspensionResolvedRef,
   runEventType('MessageSteered', 'Queued messages entered the running execution.', (t) => ({
     queueIds: t.idList({ resolve: (event) => event.payload.queueIds.map((id) => encodeId('QueueItem', id)) }),
     texts: t.stringList({ resolve: (event) => event.payload.texts }),

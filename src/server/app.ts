@@ -12,6 +12,7 @@ import type { GraphQLContext } from '../schema/context.ts';
 import { schema } from '../schema/index.ts';
 import { bootstrapDemo, type DemoBootstrap } from './bootstrap.ts';
 import { depthLimitRule, MutationRateLimiter } from './limits.ts';
+import { ServerShutdown } from '../execution/running-executions.ts';
 import { openParley, type Parley, type ParleyOverrides } from './parley.ts';
 
 export interface App {
@@ -30,16 +31,25 @@ export interface BuildAppOptions {
   overrides?: ParleyOverrides;
 }
 
+/** The error a resolver threw, beneath the GraphQLErrors wrapped around it (by any graphql copy). */
+function rootCause(error: unknown): unknown {
+  let current = error;
+  while (current && typeof current === 'object' && 'originalError' in current && current.originalError) {
+    current = current.originalError;
+  }
+  return current;
+}
+
 function maskError(logger: Logger) {
   return (error: unknown): Error => {
-    const original = error instanceof GraphQLError ? (error.originalError ?? null) : error;
     const path = error instanceof GraphQLError ? error.path : undefined;
-    if (original instanceof DomainError) {
-      return new GraphQLError(original.message, { path, extensions: { code: original.code } });
+    const cause = rootCause(error);
+    if (cause instanceof DomainError) {
+      return new GraphQLError(cause.message, { path, extensions: { code: cause.code } });
     }
-    if (original instanceof GraphQLError) return original;
-    if (error instanceof GraphQLError && original === null) return error;
-    logger.error({ err: original }, 'unexpected error in a GraphQL operation');
+    // Errors GraphQL itself raised (parse, validation, a bad variable) carry no original error.
+    if (cause === error && error instanceof Error && 'extensions' in error) return error;
+    logger.error({ err: cause }, 'unexpected error in a GraphQL operation');
     return new GraphQLError('Unexpected error.', { path, extensions: { code: 'INTERNAL_SERVER_ERROR' } });
   };
 }
@@ -160,7 +170,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     parley,
     demo,
     async start() {
-      parley.consumer.start();
+      await parley.startWork();
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
         server.listen(config.PORT, config.HOST, () => resolve());
@@ -175,7 +185,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
       await parley.consumer.stop();
       await new Promise<void>((resolve) => {
         const grace = setTimeout(() => {
-          for (const run of parley.running.all()) run.controller.abort(new Error('server shutting down'));
+          for (const run of parley.running.all()) run.controller.abort(new ServerShutdown());
         }, config.PARLEY_SHUTDOWN_GRACE_MS);
         void parley.consumer.waitForRuns().then(() => {
           clearTimeout(grace);

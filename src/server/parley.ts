@@ -11,7 +11,11 @@ import { createLiveBus, type LiveBus } from '../events/live-bus.ts';
 import { Admission } from '../execution/admission.ts';
 import { QueueConsumer } from '../execution/queue-consumer.ts';
 import { RunLauncher, type RunLauncherDeps } from '../execution/run-launcher.ts';
-import { RunningExecutions } from '../execution/running-executions.ts';
+import { RunningExecutions, ServerShutdown } from '../execution/running-executions.ts';
+import { CancellationService } from '../execution/cancellation.ts';
+import { InstanceLease, Interruptions } from '../execution/recovery.ts';
+import { Steering } from '../execution/steering.ts';
+import { SuspensionService } from '../execution/suspensions.ts';
 import { ModelRegistry, parseProvidersJson, type ProviderSettings } from '../models/registry.ts';
 import { QueueService } from '../queue/queue-service.ts';
 
@@ -27,8 +31,12 @@ export interface Parley {
   directory: DirectoryService;
   queue: QueueService;
   conversations: ConversationService;
+  cancellation: CancellationService;
+  suspensions: SuspensionService;
   running: RunningExecutions;
   consumer: QueueConsumer;
+  /** Takes this instance's lease, interrupts executions of dead instances, starts consuming. */
+  startWork(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -77,15 +85,18 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
   const prisma = db.prisma;
   const access = new AccessPolicy(prisma);
   const running = new RunningExecutions();
+  const steering = new Steering(prisma, bus);
+  const flushPolicy = { flushMs: config.PARLEY_TEXT_FLUSH_MS, flushChars: config.PARLEY_TEXT_FLUSH_CHARS };
   const launcher = new RunLauncher({
     prisma,
     bus,
     models,
     running,
     retryPolicy: retryPolicyFrom(config),
-    flushPolicy: { flushMs: config.PARLEY_TEXT_FLUSH_MS, flushChars: config.PARLEY_TEXT_FLUSH_CHARS },
+    flushPolicy,
     logger,
     instanceId,
+    steering,
     runtime: overrides.runtime,
   });
   const consumer = new QueueConsumer(
@@ -93,12 +104,30 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
     bus,
     new Admission(prisma, running, instanceId),
     launcher,
+    running,
     logger,
     config.PARLEY_CONSUMER_SWEEP_MS,
   );
-  const queue = new QueueService(prisma, bus, access, (threadId) => consumer.kick(threadId), {
-    maxMessageChars: config.PARLEY_MAX_MESSAGE_CHARS,
-  });
+  const kick = (threadId: string) => consumer.kick(threadId);
+  const lease = new InstanceLease(prisma, instanceId, config.PARLEY_LEASE_MS, logger);
+  const interruptions = new Interruptions(prisma, bus, steering, flushPolicy, kick, logger);
+  const suspensions = new SuspensionService(
+    prisma,
+    access,
+    bus,
+    running,
+    instanceId,
+    config.PARLEY_MAX_MESSAGE_CHARS,
+    (run, messages) => consumer.launch(run, messages),
+  );
+  const queue = new QueueService(
+    prisma,
+    bus,
+    access,
+    kick,
+    { maxMessageChars: config.PARLEY_MAX_MESSAGE_CHARS },
+    suspensions,
+  );
   return {
     config,
     logger,
@@ -110,12 +139,24 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
     directory: new DirectoryService(prisma, access, models),
     queue,
     conversations: new ConversationService(prisma, access),
+    cancellation: new CancellationService(prisma, access, running, bus, kick),
+    suspensions,
     running,
     consumer,
+    async startWork() {
+      await lease.start(hostname());
+      if (db.kind === 'pglite') await lease.dropOthers();
+      await interruptions.sweep();
+      consumer.onSweep = async () => {
+        await interruptions.sweep();
+      };
+      consumer.start();
+    },
     async close() {
       await consumer.stop();
-      for (const run of running.all()) run.controller.abort(new Error('server shutting down'));
+      for (const run of running.all()) run.controller.abort(new ServerShutdown());
       await consumer.waitForRuns();
+      await lease.stop().catch((error) => logger.warn({ err: error }, 'releasing the instance lease failed'));
       await bus.close();
       await db.close();
     },

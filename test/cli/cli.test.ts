@@ -63,20 +63,20 @@ afterAll(() => {
 });
 
 describe('parley CLI', () => {
-  // The operational commands share one data folder; each test uses its own emails and projects.
+  // One data folder for all tests, because setting up a fresh PGlite folder costs seconds; each
+  // test uses its own emails and projects. The migrate test comes first so that it sees it fresh.
   let dataDir: string;
   beforeAll(() => {
     dataDir = freshDataDir();
   });
 
   it('migrate applies the migrations once and then reports the database up to date', async () => {
-    const migrateDir = freshDataDir();
-    const first = await runCli(['migrate'], migrateDir);
+    const first = await runCli(['migrate'], dataDir);
     expect(first).toMatchObject({ code: 0, stderr: '' });
     expect(first.stdout).toMatch(/^Applied \d+ migrations? to the embedded database in .+:\n/);
     expect(first.stdout).toContain('0001_init');
 
-    const second = await runCli(['migrate'], migrateDir);
+    const second = await runCli(['migrate'], dataDir);
     expect(second).toEqual({ code: 0, stdout: 'Database is up to date.\n', stderr: '' });
   });
 
@@ -97,19 +97,22 @@ describe('parley CLI', () => {
   });
 
   it('user create rejects a bad email with exit 1 and a missing or invalid flag with exit 2', async () => {
-    const badEmail = await runCli(['user', 'create', '--email', 'not-an-email'], dataDir);
+    // Only the first opens the database; usage errors are reported before that, so they can run alongside.
+    const [badEmail, missingEmail, badLocale, unknownCommand] = await Promise.all([
+      runCli(['user', 'create', '--email', 'not-an-email'], dataDir),
+      runCli(['user', 'create'], dataDir),
+      runCli(['user', 'create', '--email', 'x@example.com', '--locale', 'fr'], dataDir),
+      runCli(['frobnicate'], dataDir),
+    ]);
     expect(badEmail).toEqual({ code: 1, stdout: '', stderr: 'parley: user create: email: is not an email address.\n' });
 
-    const missingEmail = await runCli(['user', 'create'], dataDir);
     expect(missingEmail.code).toBe(2);
     expect(missingEmail.stdout).toBe('');
     expect(missingEmail.stderr).toMatch(/^parley: user create: missing required flag --email\b.*\n$/);
 
-    const badLocale = await runCli(['user', 'create', '--email', 'x@example.com', '--locale', 'fr'], dataDir);
     expect(badLocale.code).toBe(2);
     expect(badLocale.stderr).toMatch(/^parley: user create: --locale must be one of en, de; got "fr"\.\n$/);
 
-    const unknownCommand = await runCli(['frobnicate'], dataDir);
     expect(unknownCommand.code).toBe(2);
     expect(unknownCommand.stderr).toContain('unknown command "frobnicate"');
   });

@@ -75,6 +75,13 @@ export type AttachmentPart = {
   size: Scalars['Int']['output'];
 };
 
+/** Stop was requested. The execution’s recorded status (ExecutionFinished) says when it has ended. */
+export type CancelRequested = {
+  __typename?: 'CancelRequested';
+  cancelRequested: Scalars['Boolean']['output'];
+  executionId: Scalars['ID']['output'];
+};
+
 /** The state changed under you (e.g. the item already started); refresh and retry. */
 export type ConflictError = Error & {
   __typename?: 'ConflictError';
@@ -340,13 +347,25 @@ export type Mutation = {
   __typename?: 'Mutation';
   /** Adds a user (by id or email) to the project, or changes their role. Needs agent:manage. */
   addProjectMember: MutationAddProjectMemberResult;
+  /** Stop. Cancels a running execution (on whichever instance runs it) or a suspended one; queued messages stay. An execution that already ended is a ConflictError, so a late Stop never touches a later execution. */
+  cancelExecution: MutationCancelExecutionResult;
   createAgent: MutationCreateAgentResult;
   createProject: MutationCreateProjectResult;
   createThread: MutationCreateThreadResult;
+  /** Changes a pending message’s text (position and attachments stay); refused once it has started. */
+  editQueuedMessage: MutationEditQueuedMessageResult;
+  /** Removes a pending message and discards its attachments; refused once it has started. */
+  removeQueuedMessage: MutationRemoveQueuedMessageResult;
+  /** Moves a pending message to the target’s position, shifting those between, if the pending order (steers excluded) is exactly expectedQueueIds. */
+  reorderQueuedMessage: MutationReorderQueuedMessageResult;
+  /** Approves or denies an approval card, or answers a question card; the execution resumes. */
+  resolveSuspension: MutationResolveSuspensionResult;
   /** Re-queues the input of a failed turn (a retryable failure, the thread’s latest turn) at the head of the queue. */
   retryExecution: MutationRetryExecutionResult;
-  /** Queues a message; it is committed before this returns. The same idempotencyKey never queues twice. */
-  sendMessage: MutationSendMessageResult;
+  /** Queues a message; it is committed before this returns. The same idempotencyKey never queues twice. While a question card is open, the text answers it and resumes the execution instead. */
+  sendMessage: SendMessageResult;
+  /** Reserves a pending message for that running execution, which takes it after its current model request and tool batch (MessageSteered). A request for an execution that is no longer running is refused. */
+  steerQueuedMessage: MutationSteerQueuedMessageResult;
   updateAgent: MutationUpdateAgentResult;
 };
 
@@ -355,6 +374,11 @@ export type MutationAddProjectMemberArgs = {
   projectId: Scalars['ID']['input'];
   role: ProjectRole;
   user: Scalars['String']['input'];
+};
+
+
+export type MutationCancelExecutionArgs = {
+  executionId: Scalars['ID']['input'];
 };
 
 
@@ -379,6 +403,31 @@ export type MutationCreateThreadArgs = {
 };
 
 
+export type MutationEditQueuedMessageArgs = {
+  queueId: Scalars['ID']['input'];
+  text: Scalars['String']['input'];
+};
+
+
+export type MutationRemoveQueuedMessageArgs = {
+  queueId: Scalars['ID']['input'];
+};
+
+
+export type MutationReorderQueuedMessageArgs = {
+  expectedQueueIds: Array<Scalars['ID']['input']>;
+  queueId: Scalars['ID']['input'];
+  targetQueueId: Scalars['ID']['input'];
+};
+
+
+export type MutationResolveSuspensionArgs = {
+  answer?: InputMaybe<Scalars['String']['input']>;
+  decision?: InputMaybe<SuspensionDecision>;
+  id: Scalars['ID']['input'];
+};
+
+
 export type MutationRetryExecutionArgs = {
   executionId: Scalars['ID']['input'];
 };
@@ -388,6 +437,12 @@ export type MutationSendMessageArgs = {
   idempotencyKey?: InputMaybe<Scalars['String']['input']>;
   text: Scalars['String']['input'];
   threadId: Scalars['ID']['input'];
+};
+
+
+export type MutationSteerQueuedMessageArgs = {
+  executionId: Scalars['ID']['input'];
+  queueId: Scalars['ID']['input'];
 };
 
 
@@ -402,15 +457,25 @@ export type MutationUpdateAgentArgs = {
 
 export type MutationAddProjectMemberResult = ForbiddenError | InvalidInputError | NotFoundError | Project | RateLimitedError;
 
+export type MutationCancelExecutionResult = CancelRequested | ConflictError | ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError;
+
 export type MutationCreateAgentResult = Agent | ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError;
 
 export type MutationCreateProjectResult = ForbiddenError | InvalidInputError | NotFoundError | Project | RateLimitedError;
 
 export type MutationCreateThreadResult = ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError | Thread;
 
+export type MutationEditQueuedMessageResult = ConflictError | ForbiddenError | InvalidInputError | NotFoundError | QueueItem | RateLimitedError;
+
+export type MutationRemoveQueuedMessageResult = ConflictError | ForbiddenError | InvalidInputError | NotFoundError | QueueItemRemoved | RateLimitedError;
+
+export type MutationReorderQueuedMessageResult = ConflictError | ForbiddenError | InvalidInputError | NotFoundError | Queue | QueueChangedError | RateLimitedError;
+
+export type MutationResolveSuspensionResult = ConflictError | ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError | SuspensionResolved;
+
 export type MutationRetryExecutionResult = ConflictError | ForbiddenError | InvalidInputError | MessageQueued | NotFoundError | RateLimitedError;
 
-export type MutationSendMessageResult = ForbiddenError | InvalidInputError | MessageQueued | NotFoundError | RateLimitedError;
+export type MutationSteerQueuedMessageResult = ConflictError | ForbiddenError | InvalidInputError | NotFoundError | QueueItem | RateLimitedError;
 
 export type MutationUpdateAgentResult = Agent | ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError;
 
@@ -497,6 +562,15 @@ export type Queue = {
   threadId: Scalars['ID']['output'];
 };
 
+/** The 409 of reorder: the pending order differs from expectedQueueIds (or an item started). */
+export type QueueChangedError = Error & {
+  __typename?: 'QueueChangedError';
+  /** Also the `extensions.code` this error has as a GraphQL error. */
+  code: Scalars['String']['output'];
+  currentQueueIds: Array<Scalars['ID']['output']>;
+  message: Scalars['String']['output'];
+};
+
 export type QueueItem = Node & {
   __typename?: 'QueueItem';
   createdAt: Scalars['DateTime']['output'];
@@ -505,6 +579,11 @@ export type QueueItem = Node & {
   /** Set while the item is reserved for steering into that running execution. */
   steeringExecutionId?: Maybe<Scalars['ID']['output']>;
   text: Scalars['String']['output'];
+};
+
+export type QueueItemRemoved = {
+  __typename?: 'QueueItemRemoved';
+  queueId: Scalars['ID']['output'];
 };
 
 /** The queue changed; read queue(threadId) again. */
@@ -559,6 +638,9 @@ export type RetryScheduled = {
 
 export type RunEvent = ErrorEvent | ExecutionFinished | ExecutionStarted | ExecutionUpdated | MessageQueued | MessageSnapshot | MessageSteered | QueueUpdated | ReasoningDelta | RetryScheduled | SuspensionOpened | SuspensionResolved | TextDelta | ToolCallEvent;
 
+/** MessageQueued, or SuspensionResolved when the text answered the open question card instead; else a typed error. */
+export type SendMessageResult = ConflictError | ForbiddenError | InvalidInputError | MessageQueued | NotFoundError | SuspensionResolved;
+
 /** Marks where a steered message entered the running reply. */
 export type SteeredInputPart = {
   __typename?: 'SteeredInputPart';
@@ -590,6 +672,10 @@ export type Suspension = Node & {
   toolName: Scalars['String']['output'];
 };
 
+export type SuspensionDecision =
+  | 'APPROVE'
+  | 'DENY';
+
 /** The execution waits for an approval or an answer. */
 export type SuspensionOpened = {
   __typename?: 'SuspensionOpened';
@@ -604,7 +690,7 @@ export type SuspensionOpened = {
   toolCallId: Scalars['String']['output'];
 };
 
-/** An approval or question was answered. */
+/** An approval or question was answered (or cancelled with its execution). */
 export type SuspensionResolved = {
   __typename?: 'SuspensionResolved';
   createdAt: Scalars['String']['output'];
@@ -751,7 +837,7 @@ export type SendMessageMutationVariables = Exact<{
 }>;
 
 
-export type SendMessageMutation = { __typename?: 'Mutation', sendMessage: { __typename: 'ForbiddenError', message: string, code: string } | { __typename: 'InvalidInputError', message: string, code: string } | { __typename: 'MessageQueued', queueId: string, threadId: string, cursor: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'RateLimitedError', message: string, code: string } };
+export type SendMessageMutation = { __typename?: 'Mutation', sendMessage: { __typename: 'ConflictError', message: string, code: string } | { __typename: 'ForbiddenError', message: string, code: string } | { __typename: 'InvalidInputError', message: string, code: string } | { __typename: 'MessageQueued', queueId: string, threadId: string, cursor: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'SuspensionResolved' } };
 
 export type ThreadQueryVariables = Exact<{
   id: Scalars['ID']['input'];
@@ -851,7 +937,7 @@ export type SendMessageDetailedMutationVariables = Exact<{
 }>;
 
 
-export type SendMessageDetailedMutation = { __typename?: 'Mutation', sendMessage: { __typename: 'ForbiddenError', message: string, code: string, scope: string } | { __typename: 'InvalidInputError', message: string, code: string, field: string } | { __typename: 'MessageQueued', queueId: string, threadId: string, cursor: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'RateLimitedError', message: string, code: string } };
+export type SendMessageDetailedMutation = { __typename?: 'Mutation', sendMessage: { __typename: 'ConflictError', message: string, code: string } | { __typename: 'ForbiddenError', message: string, code: string, scope: string } | { __typename: 'InvalidInputError', message: string, code: string, field: string } | { __typename: 'MessageQueued', queueId: string, threadId: string, cursor: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'SuspensionResolved' } };
 
 export type ProjectQueryVariables = Exact<{
   id: Scalars['ID']['input'];
@@ -896,6 +982,61 @@ export type RetryExecutionMutationVariables = Exact<{
 
 export type RetryExecutionMutation = { __typename?: 'Mutation', retryExecution: { __typename: 'ConflictError', message: string, code: string } | { __typename: 'ForbiddenError', message: string, code: string } | { __typename: 'InvalidInputError', message: string, code: string } | { __typename: 'MessageQueued', queueId: string, text: string, cursor: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'RateLimitedError', message: string, code: string } };
 
+export type RetryExecutionDetailedMutationVariables = Exact<{
+  executionId: Scalars['ID']['input'];
+}>;
+
+
+export type RetryExecutionDetailedMutation = { __typename?: 'Mutation', retryExecution: { __typename: 'ConflictError', message: string, code: string } | { __typename: 'ForbiddenError', message: string, code: string, scope: string } | { __typename: 'InvalidInputError', message: string, code: string, field: string } | { __typename: 'MessageQueued', queueId: string, text: string, cursor: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'RateLimitedError', message: string, code: string } };
+
+export type CancelExecutionDetailedMutationVariables = Exact<{
+  executionId: Scalars['ID']['input'];
+}>;
+
+
+export type CancelExecutionDetailedMutation = { __typename?: 'Mutation', cancelExecution: { __typename: 'CancelRequested', executionId: string, cancelRequested: boolean } | { __typename: 'ConflictError', message: string, code: string } | { __typename: 'ForbiddenError', message: string, code: string, scope: string } | { __typename: 'InvalidInputError', message: string, code: string, field: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'RateLimitedError', message: string, code: string } };
+
+export type EditQueuedMessageDetailedMutationVariables = Exact<{
+  queueId: Scalars['ID']['input'];
+  text: Scalars['String']['input'];
+}>;
+
+
+export type EditQueuedMessageDetailedMutation = { __typename?: 'Mutation', editQueuedMessage: { __typename: 'ConflictError', message: string, code: string } | { __typename: 'ForbiddenError', message: string, code: string, scope: string } | { __typename: 'InvalidInputError', message: string, code: string, field: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'QueueItem', id: string, text: string } | { __typename: 'RateLimitedError', message: string, code: string } };
+
+export type RemoveQueuedMessageDetailedMutationVariables = Exact<{
+  queueId: Scalars['ID']['input'];
+}>;
+
+
+export type RemoveQueuedMessageDetailedMutation = { __typename?: 'Mutation', removeQueuedMessage: { __typename: 'ConflictError', message: string, code: string } | { __typename: 'ForbiddenError', message: string, code: string, scope: string } | { __typename: 'InvalidInputError', message: string, code: string, field: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'QueueItemRemoved', queueId: string } | { __typename: 'RateLimitedError', message: string, code: string } };
+
+export type ReorderQueuedMessageDetailedMutationVariables = Exact<{
+  queueId: Scalars['ID']['input'];
+  targetQueueId: Scalars['ID']['input'];
+  expectedQueueIds: Array<Scalars['ID']['input']> | Scalars['ID']['input'];
+}>;
+
+
+export type ReorderQueuedMessageDetailedMutation = { __typename?: 'Mutation', reorderQueuedMessage: { __typename: 'ConflictError', message: string, code: string } | { __typename: 'ForbiddenError', message: string, code: string, scope: string } | { __typename: 'InvalidInputError', message: string, code: string, field: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'Queue', threadId: string } | { __typename: 'QueueChangedError', currentQueueIds: Array<string>, message: string, code: string } | { __typename: 'RateLimitedError', message: string, code: string } };
+
+export type ResolveSuspensionDetailedMutationVariables = Exact<{
+  id: Scalars['ID']['input'];
+  decision?: InputMaybe<SuspensionDecision>;
+  answer?: InputMaybe<Scalars['String']['input']>;
+}>;
+
+
+export type ResolveSuspensionDetailedMutation = { __typename?: 'Mutation', resolveSuspension: { __typename: 'ConflictError', message: string, code: string } | { __typename: 'ForbiddenError', message: string, code: string, scope: string } | { __typename: 'InvalidInputError', message: string, code: string, field: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'RateLimitedError', message: string, code: string } | { __typename: 'SuspensionResolved', suspensionId: string } };
+
+export type SteerQueuedMessageDetailedMutationVariables = Exact<{
+  queueId: Scalars['ID']['input'];
+  executionId: Scalars['ID']['input'];
+}>;
+
+
+export type SteerQueuedMessageDetailedMutation = { __typename?: 'Mutation', steerQueuedMessage: { __typename: 'ConflictError', message: string, code: string } | { __typename: 'ForbiddenError', message: string, code: string, scope: string } | { __typename: 'InvalidInputError', message: string, code: string, field: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'QueueItem', id: string, steeringExecutionId?: string | null } | { __typename: 'RateLimitedError', message: string, code: string } };
+
 
 export const ViewerDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Viewer"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"viewer"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"email"}},{"kind":"Field","name":{"kind":"Name","value":"locale"}},{"kind":"Field","name":{"kind":"Name","value":"projects"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"agents"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"model"}}]}}]}}]}}]}}]} as unknown as DocumentNode<ViewerQuery, ViewerQueryVariables>;
 export const CreateProjectDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateProject"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"name"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createProject"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"name"},"value":{"kind":"Variable","name":{"kind":"Name","value":"name"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Project"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Error"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"code"}}]}}]}}]}}]} as unknown as DocumentNode<CreateProjectMutation, CreateProjectMutationVariables>;
@@ -922,3 +1063,10 @@ export const RunEventsFailureDetailsDocument = {"kind":"Document","definitions":
 export const ConversationFailureDetailsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"ConversationFailureDetails"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"threadId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"conversation"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"threadId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"threadId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"threadId"}},{"kind":"Field","name":{"kind":"Name","value":"activeExecutionId"}},{"kind":"Field","name":{"kind":"Name","value":"messages"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"IntValue","value":"100"}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"role"}},{"kind":"Field","name":{"kind":"Name","value":"executionId"}},{"kind":"Field","name":{"kind":"Name","value":"parts"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"TextPart"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"text"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ErrorPart"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"reason"}},{"kind":"Field","name":{"kind":"Name","value":"retryable"}},{"kind":"Field","name":{"kind":"Name","value":"retryAfterS"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"messageKey"}},{"kind":"Field","name":{"kind":"Name","value":"params"}},{"kind":"Field","name":{"kind":"Name","value":"provider"}},{"kind":"Field","name":{"kind":"Name","value":"httpStatus"}},{"kind":"Field","name":{"kind":"Name","value":"providerCode"}},{"kind":"Field","name":{"kind":"Name","value":"requestId"}},{"kind":"Field","name":{"kind":"Name","value":"detail"}}]}}]}}]}}]}}]}}]}}]}}]} as unknown as DocumentNode<ConversationFailureDetailsQuery, ConversationFailureDetailsQueryVariables>;
 export const ExecutionFailureDetailsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"ExecutionFailureDetails"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Execution"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"inputTokens"}},{"kind":"Field","name":{"kind":"Name","value":"outputTokens"}},{"kind":"Field","name":{"kind":"Name","value":"error"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"reason"}},{"kind":"Field","name":{"kind":"Name","value":"retryable"}},{"kind":"Field","name":{"kind":"Name","value":"retryAfterS"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"messageKey"}},{"kind":"Field","name":{"kind":"Name","value":"params"}},{"kind":"Field","name":{"kind":"Name","value":"provider"}},{"kind":"Field","name":{"kind":"Name","value":"httpStatus"}},{"kind":"Field","name":{"kind":"Name","value":"providerCode"}},{"kind":"Field","name":{"kind":"Name","value":"requestId"}},{"kind":"Field","name":{"kind":"Name","value":"detail"}}]}}]}}]}}]}}]} as unknown as DocumentNode<ExecutionFailureDetailsQuery, ExecutionFailureDetailsQueryVariables>;
 export const RetryExecutionDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"RetryExecution"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"executionId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"retryExecution"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"executionId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"executionId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"MessageQueued"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"queueId"}},{"kind":"Field","name":{"kind":"Name","value":"text"}},{"kind":"Field","name":{"kind":"Name","value":"cursor"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Error"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"code"}}]}}]}}]}}]} as unknown as DocumentNode<RetryExecutionMutation, RetryExecutionMutationVariables>;
+export const RetryExecutionDetailedDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"RetryExecutionDetailed"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"executionId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"retryExecution"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"executionId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"executionId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"MessageQueued"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"queueId"}},{"kind":"Field","name":{"kind":"Name","value":"text"}},{"kind":"Field","name":{"kind":"Name","value":"cursor"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Error"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"code"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"InvalidInputError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"field"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ForbiddenError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"scope"}}]}}]}}]}}]} as unknown as DocumentNode<RetryExecutionDetailedMutation, RetryExecutionDetailedMutationVariables>;
+export const CancelExecutionDetailedDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CancelExecutionDetailed"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"executionId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"cancelExecution"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"executionId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"executionId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"CancelRequested"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"executionId"}},{"kind":"Field","name":{"kind":"Name","value":"cancelRequested"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Error"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"code"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"InvalidInputError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"field"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ForbiddenError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"scope"}}]}}]}}]}}]} as unknown as DocumentNode<CancelExecutionDetailedMutation, CancelExecutionDetailedMutationVariables>;
+export const EditQueuedMessageDetailedDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"EditQueuedMessageDetailed"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"queueId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"text"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"editQueuedMessage"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"queueId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"queueId"}}},{"kind":"Argument","name":{"kind":"Name","value":"text"},"value":{"kind":"Variable","name":{"kind":"Name","value":"text"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"QueueItem"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"text"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Error"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"code"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"InvalidInputError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"field"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ForbiddenError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"scope"}}]}}]}}]}}]} as unknown as DocumentNode<EditQueuedMessageDetailedMutation, EditQueuedMessageDetailedMutationVariables>;
+export const RemoveQueuedMessageDetailedDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"RemoveQueuedMessageDetailed"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"queueId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"removeQueuedMessage"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"queueId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"queueId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"QueueItemRemoved"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"queueId"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Error"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"code"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"InvalidInputError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"field"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ForbiddenError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"scope"}}]}}]}}]}}]} as unknown as DocumentNode<RemoveQueuedMessageDetailedMutation, RemoveQueuedMessageDetailedMutationVariables>;
+export const ReorderQueuedMessageDetailedDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"ReorderQueuedMessageDetailed"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"queueId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"targetQueueId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"expectedQueueIds"}},"type":{"kind":"NonNullType","type":{"kind":"ListType","type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"reorderQueuedMessage"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"queueId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"queueId"}}},{"kind":"Argument","name":{"kind":"Name","value":"targetQueueId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"targetQueueId"}}},{"kind":"Argument","name":{"kind":"Name","value":"expectedQueueIds"},"value":{"kind":"Variable","name":{"kind":"Name","value":"expectedQueueIds"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Queue"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"threadId"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"QueueChangedError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"currentQueueIds"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Error"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"code"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"InvalidInputError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"field"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ForbiddenError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"scope"}}]}}]}}]}}]} as unknown as DocumentNode<ReorderQueuedMessageDetailedMutation, ReorderQueuedMessageDetailedMutationVariables>;
+export const ResolveSuspensionDetailedDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"ResolveSuspensionDetailed"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"decision"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"SuspensionDecision"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"answer"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"resolveSuspension"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}},{"kind":"Argument","name":{"kind":"Name","value":"decision"},"value":{"kind":"Variable","name":{"kind":"Name","value":"decision"}}},{"kind":"Argument","name":{"kind":"Name","value":"answer"},"value":{"kind":"Variable","name":{"kind":"Name","value":"answer"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"SuspensionResolved"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"suspensionId"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Error"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"code"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"InvalidInputError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"field"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ForbiddenError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"scope"}}]}}]}}]}}]} as unknown as DocumentNode<ResolveSuspensionDetailedMutation, ResolveSuspensionDetailedMutationVariables>;
+export const SteerQueuedMessageDetailedDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"SteerQueuedMessageDetailed"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"queueId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"executionId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"steerQueuedMessage"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"queueId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"queueId"}}},{"kind":"Argument","name":{"kind":"Name","value":"executionId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"executionId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"QueueItem"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"steeringExecutionId"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Error"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"code"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"InvalidInputError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"field"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ForbiddenError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"scope"}}]}}]}}]}}]} as unknown as DocumentNode<SteerQueuedMessageDetailedMutation, SteerQueuedMessageDetailedMutationVariables>;

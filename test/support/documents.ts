@@ -680,3 +680,158 @@ export const RetryExecutionDocument = graphql(`
     }
   }
 `);
+
+export const RetryExecutionDetailedDocument = graphql(`
+  mutation RetryExecutionDetailed($executionId: ID!) {
+    retryExecution(executionId: $executionId) {
+      __typename
+      ... on MessageQueued {
+        queueId
+        text
+        cursor
+      }
+      ... on Error {
+        message
+        code
+      }
+      ... on InvalidInputError {
+        field
+      }
+      ... on ForbiddenError {
+        scope
+      }
+    }
+  }
+`);
+
+export const CancelExecutionDetailedDocument = graphql(`
+  mutation CancelExecutionDetailed($executionId: ID!) {
+    cancelExecution(executionId: $executionId) {
+      __typename
+      ... on CancelRequested {
+        executionId
+        cancelRequested
+      }
+      ... on Error {
+        message
+        code
+      }
+      ... on InvalidInputError {
+        field
+      }
+      ... on ForbiddenError {
+        scope
+      }
+    }
+  }
+`);
+
+export const EditQueuedMessageDetailedDocument = graphql(`
+  mutation EditQueuedMessageDetailed($queueId: ID!, $text: String!) {
+    editQueuedMessage(queueId: $queueId, text: $text) {
+      __typename
+      ... on QueueItem {
+        id
+        text
+      }
+      ... on Error {
+        message
+        code
+      }
+      ... on InvalidInputError {
+        field
+      }
+      ... on ForbiddenError {
+        scope
+      }
+    }
+  }
+`);
+
+export const RemoveQueuedMessageDetailedDocument = graphql(`
+  mutation RemoveQueuedMessageDetailed($queueId: ID!) {
+    removeQueuedMessage(queueId: $queueId) {
+      __typename
+      ... on QueueItemRemoved {
+        queueId
+      }
+      ... on Error {
+        message
+        code
+      }
+      ... on InvalidInputError {
+        field
+      }
+      ... on ForbiddenError {
+        scope
+      }
+    }
+  }
+`);
+
+export const ReorderQueuedMessageDetailedDocument = graphql(`
+  mutation ReorderQueuedMessageDetailed($queueId: ID!, $targetQueueId: ID!, $expectedQueueIds: [ID!]!) {
+    reorderQueuedMessage(queueId: $queueId, targetQueueId: $targetQueueId, expectedQueueIds: $expectedQueueIds) {
+      __typename
+      ... on Queue {
+        threadId
+      }
+      ... on QueueChangedError {
+        currentQueueIds
+      }
+      ... on Error {
+        message
+        code
+      }
+      ... on InvalidInputError {
+        field
+      }
+      ... on ForbiddenError {
+        scope
+      }
+    }
+  }
+`);
+
+export const ResolveSuspensionDetailedDocument = graphql(`
+  mutation ResolveSuspensionDetailed($id: ID!, $decision: SuspensionDecision, $answer: String) {
+    resolveSuspension(id: $id, decision: $decision, answer: $answer) {
+      __typename
+      ... on SuspensionResolved {
+        suspensionId
+      }
+      ... on Error {
+        message
+        code
+      }
+      ... on InvalidInputError {
+        field
+      }
+      ... on ForbiddenError {
+        scope
+      }
+    }
+  }
+`);
+
+export const SteerQueuedMessageDetailedDocument = graphql(`
+  mutation SteerQueuedMessageDetailed($queueId: ID!, $executionId: ID!) {
+    steerQueuedMessage(queueId: $queueId, executionId: $executionId) {
+      __typename
+      ... on QueueItem {
+        id
+        steeringExecutionId
+      }
+      ... on Error {
+        message
+        code
+      }
+      ... on InvalidInputError {
+        field
+      }
+      ... on ForbiddenError {
+        scope
+      }
+    }
+  }
+`);

@@ -65,7 +65,9 @@ export async function startTestServer(
     ...options.env,
   };
   const config = loadConfig(env);
-  const app = await buildApp(config, { logger: pino({ level: 'silent' }), overrides: options.overrides });
+  // TEST_LOG_LEVEL=error shows the server's logs (e.g. the cause of an "Unexpected error.").
+  const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  const app = await buildApp(config, { logger, overrides: options.overrides });
   const { url } = await app.start();
   const parley = app.parley;
   return {

@@ -1,0 +1,131 @@
+import type { Logger } from 'pino';
+import type { Execution, PrismaClient } from '../generated/prisma/client.ts';
+import { ReasonedError } from '../errors/taxonomy.ts';
+import type { LiveBus } from '../events/live-bus.ts';
+import type { Locale } from '../i18n/catalog.ts';
+import { ConversationLog, type FlushPolicy } from '../recording/conversation-log.ts';
+import { ExecutionRecorder } from '../recording/execution-recorder.ts';
+import { LiveBroadcaster } from '../recording/live-broadcaster.ts';
+import { ListenerChain } from '../runtime/runtime-event.ts';
+import { RunRecording } from './run-recording.ts';
+import type { Steering } from './steering.ts';
+
+/** This instance's lease: a row renewed by a heartbeat. An expired lease means the instance died. */
+export class InstanceLease {
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly instanceId: string,
+    private readonly leaseMs: number,
+    private readonly logger: Logger,
+  ) {}
+
+  async start(hostname: string): Promise<void> {
+    await this.renew(hostname);
+    this.timer = setInterval(() => {
+      this.renew(hostname).catch((error) => this.logger.warn({ err: error }, 'renewing the instance lease failed'));
+    }, Math.max(50, Math.floor(this.leaseMs / 3)));
+  }
+
+  private async renew(host: string): Promise<void> {
+    const expiresAt = new Date(Date.now() + this.leaseMs);
+    await this.prisma.instance.upsert({
+      where: { id: this.instanceId },
+      update: { heartbeatAt: new Date(), expiresAt },
+      create: { id: this.instanceId, host, expiresAt },
+    });
+  }
+
+  /** Only one process can open an embedded data folder: every other lease in it is from a dead one. */
+  async dropOthers(): Promise<void> {
+    await this.prisma.instance.deleteMany({ where: { id: { not: this.instanceId } } });
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.prisma.instance.deleteMany({ where: { id: this.instanceId } });
+  }
+}
+
+export const INTERRUPTED_MESSAGE_KEY = 'error.interrupted';
+
+/**
+ * Finalizes executions whose instance died: INTERRUPTED, with one ErrorPart and one ErrorEvent
+ * through the usual listeners, exactly once (the status change is the claim), never replayed.
+ */
+export class Interruptions {
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly bus: LiveBus,
+    private readonly steering: Steering,
+    private readonly flushPolicy: FlushPolicy,
+    private readonly kick: (threadId: string) => void,
+    private readonly logger: Logger,
+  ) {}
+
+  async sweep(): Promise<number> {
+    const live = await this.prisma.instance.findMany({ where: { expiresAt: { gt: new Date() } }, select: { id: true } });
+    const orphans = await this.prisma.execution.findMany({
+      where: {
+        status: 'RUNNING',
+        parentExecutionId: null,
+        OR: [{ ownerInstanceId: null }, { ownerInstanceId: { notIn: live.map((instance) => instance.id) } }],
+      },
+      include: { user: true },
+      take: 100,
+    });
+    let interrupted = 0;
+    for (const execution of orphans) {
+      if (await this.interrupt(execution)) interrupted++;
+    }
+    return interrupted;
+  }
+
+  private async interrupt(execution: Execution & { user: { locale: string } }): Promise<boolean> {
+    const claimed = await this.prisma.execution.updateMany({
+      where: { id: execution.id, status: 'RUNNING' },
+      data: { status: 'INTERRUPTED', finishedAt: new Date(), acceptsSteering: false },
+    });
+    if (claimed.count === 0) return false;
+    await this.prisma.execution.updateMany({
+      where: { parentExecutionId: execution.id, status: { in: ['RUNNING', 'SUSPENDED'] } },
+      data: { status: 'INTERRUPTED', finishedAt: new Date() },
+    });
+    const chain = new ListenerChain([
+      new ExecutionRecorder(this.prisma),
+      new ConversationLog(this.prisma, this.flushPolicy, (error) =>
+        this.logger.error({ err: error, executionId: execution.id }, 'recording an interruption failed'),
+      ),
+      new LiveBroadcaster(this.prisma, this.bus),
+    ]);
+    const recording = new RunRecording(
+      chain,
+      {
+        executionId: execution.id,
+        threadId: execution.threadId,
+        agentId: execution.agentId,
+        userId: execution.userId,
+        parentExecutionId: null,
+        acceptedText: execution.acceptedText,
+        assistantMessageId: null,
+        textLength: 0,
+        reasoningLength: 0,
+      },
+      execution.user.locale as Locale,
+    );
+    await recording.interrupt(
+      new ReasonedError({
+        reason: 'APPLICATION_ERROR',
+        retryable: true,
+        message: `instance ${execution.ownerInstanceId ?? '(none)'} stopped while running this execution`,
+        messageKey: INTERRUPTED_MESSAGE_KEY,
+      }),
+    );
+    await this.steering.release(execution.threadId, execution.id);
+    this.logger.warn({ executionId: execution.id, instance: execution.ownerInstanceId }, 'execution interrupted');
+    this.kick(execution.threadId);
+    return true;
+  }
+}

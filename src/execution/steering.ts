@@ -1,0 +1,64 @@
+import type { PrismaClient } from '../generated/prisma/client.ts';
+import { appendThreadEvents } from '../events/event-log.ts';
+import type { LiveBus } from '../events/live-bus.ts';
+import { withSessionLock } from './session-lock.ts';
+
+export interface SteeredMessage {
+  queueId: string;
+  text: string;
+}
+
+/** Moves reserved queue items into their running execution, and returns unused reservations. */
+export class Steering {
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly bus: LiveBus,
+  ) {}
+
+  /**
+   * At a boundary: takes the messages reserved for this execution in one transaction (the queue
+   * rows go; the caller records the markers), then announces MessageSteered.
+   */
+  async take(threadId: string, executionId: string): Promise<SteeredMessage[]> {
+    const reserved = await this.prisma.queueItem.count({ where: { steeringExecutionId: executionId } });
+    if (reserved === 0) return [];
+    const { taken, events } = await withSessionLock(this.prisma, threadId, async (tx) => {
+      const items = await tx.queueItem.findMany({
+        where: { steeringExecutionId: executionId },
+        orderBy: { position: 'asc' },
+        select: { id: true, text: true },
+      });
+      if (items.length === 0) return { taken: [], events: [] };
+      await tx.queueItem.deleteMany({ where: { id: { in: items.map((item) => item.id) } } });
+      const events = await appendThreadEvents(tx, threadId, [
+        {
+          executionId,
+          payload: { type: 'MessageSteered', queueIds: items.map((item) => item.id), texts: items.map((item) => item.text) },
+        },
+        { executionId: null, payload: { type: 'QueueUpdated' } },
+      ]);
+      return { taken: items.map((item) => ({ queueId: item.id, text: item.text })), events };
+    });
+    this.bus.publishThreadEvents(events);
+    return taken;
+  }
+
+  /**
+   * After the execution's status left RUNNING (stop, failure, suspension, interruption, or the end):
+   * reserved items go back to their saved positions.
+   */
+  async release(threadId: string, executionId: string): Promise<void> {
+    // Always under the lock, never skipped on a count read before it: a steer that saw the
+    // execution still running may be about to commit its reservation.
+    const events = await withSessionLock(this.prisma, threadId, async (tx) => {
+      const released = await tx.queueItem.updateMany({
+        where: { steeringExecutionId: executionId },
+        data: { steeringExecutionId: null },
+      });
+      return released.count > 0
+        ? appendThreadEvents(tx, threadId, [{ executionId: null, payload: { type: 'QueueUpdated' } }])
+        : [];
+    });
+    this.bus.publishThreadEvents(events);
+  }
+}

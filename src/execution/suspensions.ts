@@ -1,0 +1,130 @@
+import type { ModelMessage } from 'ai';
+import type { PrismaClient, Suspension, User } from '../generated/prisma/client.ts';
+import type { AccessPolicy } from '../auth/access.ts';
+import { ConflictError, InvalidInputError, NotFoundError } from '../domain/errors.ts';
+import { appendThreadEvents } from '../events/event-log.ts';
+import type { LiveBus } from '../events/live-bus.ts';
+import type { RunEventRecord } from '../events/run-event.ts';
+import type { AdmittedRun } from './admission.ts';
+import type { Checkpoint } from './run-launcher.ts';
+import type { RunningExecutions } from './running-executions.ts';
+import { withSessionLock } from './session-lock.ts';
+
+export type Resolution = { decision: 'APPROVE' | 'DENY' } | { answer: string };
+
+/**
+ * Approvals and questions. Resolving one resumes its execution through the same admission rules:
+ * under the session lock, the execution becomes RUNNING here and its cancellation handle is
+ * registered before the lock is released and the run goes on from its checkpoint.
+ */
+export class SuspensionService {
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly access: AccessPolicy,
+    private readonly bus: LiveBus,
+    private readonly running: RunningExecutions,
+    private readonly instanceId: string,
+    private readonly maxAnswerChars: number,
+    private readonly resume: (run: AdmittedRun, messages: ModelMessage[]) => void,
+  ) {}
+
+  async resolve(user: User, suspensionId: string, resolution: Resolution): Promise<RunEventRecord> {
+    const suspension = await this.prisma.suspension.findUnique({ where: { id: suspensionId } });
+    if (!suspension) throw new NotFoundError('Suspension', suspensionId);
+    await this.access.thread(user, suspension.threadId, 'agent:execute');
+    this.validate(suspension, resolution);
+    return this.resolveChecked(suspension.id, suspension.threadId, resolution);
+  }
+
+  /** A typed message while a question card is open answers it; null when no question is open. */
+  async answerOpenQuestion(threadId: string, text: string): Promise<RunEventRecord | null> {
+    const question = await this.prisma.suspension.findFirst({
+      where: { threadId, status: 'OPEN', kind: 'QUESTION' },
+      orderBy: { createdAt: 'asc' },
+    });
+    if (!question) return null;
+    return this.resolveChecked(question.id, threadId, { answer: text });
+  }
+
+  private validate(suspension: Suspension, resolution: Resolution): void {
+    if (suspension.kind === 'APPROVAL' && !('decision' in resolution)) {
+      throw new InvalidInputError('decision', 'an approval is resolved with APPROVE or DENY.');
+    }
+    if (suspension.kind === 'QUESTION') {
+      if (!('answer' in resolution)) throw new InvalidInputError('answer', 'a question is resolved with a typed answer.');
+      if (resolution.answer.trim().length === 0) throw new InvalidInputError('answer', 'must not be empty.');
+      if (resolution.answer.length > this.maxAnswerChars) {
+        throw new InvalidInputError('answer', `must be at most ${this.maxAnswerChars} characters.`);
+      }
+    }
+  }
+
+  private async resolveChecked(suspensionId: string, threadId: string, resolution: Resolution): Promise<RunEventRecord> {
+    let registeredId: string | null = null;
+    try {
+      const outcome = await withSessionLock(this.prisma, threadId, async (tx) => {
+        const suspension = await tx.suspension.findUniqueOrThrow({
+          where: { id: suspensionId },
+          include: { execution: { include: { agent: true, user: true } } },
+        });
+        if (suspension.status !== 'OPEN') {
+          throw new ConflictError(`This ${suspension.kind.toLowerCase()} is already ${suspension.status.toLowerCase()}.`);
+        }
+        if (suspension.execution.status !== 'SUSPENDED') {
+          throw new ConflictError(`Its execution is ${suspension.execution.status}; there is nothing to resume.`);
+        }
+        const resolutionJson = 'decision' in resolution ? { decision: resolution.decision } : { answer: resolution.answer };
+        await tx.suspension.update({
+          where: { id: suspension.id },
+          data: { status: 'RESOLVED', resolution: resolutionJson, resolvedAt: new Date() },
+        });
+        const execution = await tx.execution.update({
+          where: { id: suspension.executionId },
+          data: { status: 'RUNNING', ownerInstanceId: this.instanceId, acceptsSteering: true },
+        });
+        const handle = this.running.register(execution.id, threadId);
+        registeredId = execution.id;
+        const events = await appendThreadEvents(tx, threadId, [
+          {
+            executionId: execution.id,
+            payload: { type: 'SuspensionResolved', suspensionId: suspension.id, resolution: resolutionJson },
+          },
+          { executionId: execution.id, payload: { type: 'ExecutionUpdated', status: 'RUNNING' } },
+        ]);
+        const checkpoint = suspension.checkpoint as unknown as Checkpoint;
+        return {
+          events,
+          run: { execution, agent: suspension.execution.agent, user: suspension.execution.user, handle },
+          messages: [...checkpoint.messages, resolutionMessage(checkpoint, resolution)],
+        };
+      });
+      this.bus.publishThreadEvents(outcome.events);
+      this.resume(outcome.run, outcome.messages);
+      return outcome.events[0]!;
+    } catch (error) {
+      if (registeredId) this.running.unregister(registeredId);
+      throw error;
+    }
+  }
+}
+
+function resolutionMessage(checkpoint: Checkpoint, resolution: Resolution): ModelMessage {
+  const { pending } = checkpoint;
+  if ('decision' in resolution) {
+    return {
+      role: 'tool',
+      content: [{ type: 'tool-approval-response', approvalId: pending.approvalId ?? '', approved: resolution.decision === 'APPROVE' }],
+    };
+  }
+  return {
+    role: 'tool',
+    content: [
+      {
+        type: 'tool-result',
+        toolCallId: pending.toolCallId,
+        toolName: pending.toolName,
+        output: { type: 'text', value: resolution.answer },
+      },
+    ],
+  };
+}

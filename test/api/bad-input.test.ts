@@ -1,0 +1,629 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodeId } from '../../src/schema/ids.ts';
+import {
+  AddProjectMemberDetailedDocument,
+  AgentDocument,
+  CancelExecutionDetailedDocument,
+  ConversationDocument,
+  CreateAgentDetailedDocument,
+  CreateProjectDetailedDocument,
+  CreateThreadDetailedDocument,
+  EditQueuedMessageDetailedDocument,
+  NodeDocument,
+  ProjectDocument,
+  QueueDocument,
+  RemoveQueuedMessageDetailedDocument,
+  ReorderQueuedMessageDetailedDocument,
+  ResolveSuspensionDetailedDocument,
+  RetryExecutionDetailedDocument,
+  RunEventsDocument,
+  SendMessageDetailedDocument,
+  SteerQueuedMessageDetailedDocument,
+  ThreadDocument,
+  UpdateAgentDetailedDocument,
+} from '../support/documents.ts';
+import {
+  eventually,
+  request,
+  requestData,
+  startTestServer,
+  subscribe,
+  wsClient,
+  type GraphQLResponse,
+  type TestServer,
+} from '../support/server.ts';
+
+// SPEC §8: bad input gets a clear error and changes nothing. The limits are the defaults of
+// src/config.ts (PARLEY_MAX_MESSAGE_CHARS 32,000, PARLEY_MAX_REQUEST_BYTES 1,000,000,
+// PARLEY_MAX_QUERY_DEPTH 12) and of the directory (names 200, titles 500, system prompts 20,000).
+const MAX_MESSAGE_CHARS = 32_000;
+const MAX_REQUEST_BYTES = 1_000_000;
+const MAX_QUERY_DEPTH = 12;
+
+let server: TestServer;
+let token: string;
+let userId: string;
+let projectId: string;
+let agentId: string;
+let threadId: string;
+/** A pending item in a thread of its own that nothing kicks (the sweep is off), so it stays pending. */
+let parkedQueueId: string;
+
+/** A well-formed global id of the given type for a uuid nothing has. */
+const unknownId = (type: Parameters<typeof encodeId>[0]) => encodeId(type, randomUUID());
+/** The uuid inside a global id. */
+const rawId = (globalId: string) => Buffer.from(globalId, 'base64').toString('utf8').split(':')[1]!;
+
+/** Everything the database holds, to show that a rejected request changed nothing. */
+async function databaseState() {
+  const prisma = server.parley.db.prisma;
+  const [users, apiTokens, memberships, projects, agents, threads, messages, executions, queueItems, events] =
+    await Promise.all([
+      prisma.user.count(),
+      prisma.apiToken.count(),
+      prisma.membership.findMany({ orderBy: [{ projectId: 'asc' }, { userId: 'asc' }] }),
+      prisma.project.findMany({ orderBy: { id: 'asc' } }),
+      prisma.agent.findMany({ orderBy: { id: 'asc' } }),
+      prisma.thread.findMany({ orderBy: { id: 'asc' } }),
+      prisma.message.count(),
+      prisma.execution.count(),
+      prisma.queueItem.findMany({ orderBy: { id: 'asc' } }),
+      prisma.threadEvent.count(),
+    ]);
+  return { users, apiTokens, memberships, projects, agents, threads, messages, executions, queueItems, events };
+}
+
+interface ErrorMember {
+  __typename: string;
+  message?: string;
+  code?: string;
+  field?: string;
+}
+
+type Expected =
+  | { typename: 'InvalidInputError'; field: string; mentions?: string[] }
+  | { typename: 'NotFoundError'; mentions?: string[] };
+
+
+interface Case {
+  name: string;
+  run: () => Promise<ErrorMember>;
+  expected: Expected;
+}
+
+function invalid(field: string, ...mentions: string[]): Expected {
+  return { typename: 'InvalidInputError', field, mentions };
+}
+function notFound(...mentions: string[]): Expected {
+  return { typename: 'NotFoundError', mentions };
+}
+
+const createProject = (name: string) => async () =>
+  (await requestData(server, CreateProjectDetailedDocument, { name }, token)).createProject;
+const addMember = (vars: { projectId?: string; user?: string; role?: 'ADMIN' | 'MEMBER' | 'VIEWER' }) => async () =>
+  (
+    await requestData(
+      server,
+      AddProjectMemberDetailedDocument,
+      { projectId: vars.projectId ?? projectId, user: vars.user ?? userId, role: vars.role ?? 'VIEWER' },
+      token,
+    )
+  ).addProjectMember;
+type AgentVars = {
+  name?: string;
+  model?: string;
+  systemPrompt?: string;
+  tools?: string[];
+  limits?: { maxConcurrentExecutions?: number | null; dailyTokenBudget?: number | null };
+};
+const createAgent = (vars: AgentVars & { projectId?: string }) => async () =>
+  (
+    await requestData(
+      server,
+      CreateAgentDetailedDocument,
+      { name: 'Agent', model: 'demo:default', ...vars, projectId: vars.projectId ?? projectId },
+      token,
+    )
+  ).createAgent;
+const updateAgent = (vars: AgentVars & { agentId?: string }) => async () =>
+  (await requestData(server, UpdateAgentDetailedDocument, { ...vars, agentId: vars.agentId ?? agentId }, token))
+    .updateAgent;
+const createThread = (vars: { agentId?: string; title?: string }) => async () =>
+  (await requestData(server, CreateThreadDetailedDocument, { ...vars, agentId: vars.agentId ?? agentId }, token))
+    .createThread;
+const sendMessage = (vars: { threadId?: string; text?: string; idempotencyKey?: string }) => async () =>
+  (
+    await requestData(
+      server,
+      SendMessageDetailedDocument,
+      { text: 'hello', ...vars, threadId: vars.threadId ?? threadId },
+      token,
+    )
+  ).sendMessage;
+
+const retryExecution = (executionId: string) => async () =>
+  (await requestData(server, RetryExecutionDetailedDocument, { executionId }, token)).retryExecution;
+
+const cancelExecution = (executionId: string) => async () =>
+  (await requestData(server, CancelExecutionDetailedDocument, { executionId }, token)).cancelExecution;
+const editQueued = (vars: { queueId?: string; text?: string }) => async () =>
+  (
+    await requestData(
+      server,
+      EditQueuedMessageDetailedDocument,
+      { text: 'edited', ...vars, queueId: vars.queueId ?? parkedQueueId },
+      token,
+    )
+  ).editQueuedMessage;
+const removeQueued = (queueId: string) => async () =>
+  (await requestData(server, RemoveQueuedMessageDetailedDocument, { queueId }, token)).removeQueuedMessage;
+const reorderQueued = (vars: { queueId?: string; targetQueueId?: string; expectedQueueIds?: string[] }) => async () =>
+  (
+    await requestData(
+      server,
+      ReorderQueuedMessageDetailedDocument,
+      {
+        queueId: vars.queueId ?? parkedQueueId,
+        targetQueueId: vars.targetQueueId ?? parkedQueueId,
+        expectedQueueIds: vars.expectedQueueIds ?? [parkedQueueId],
+      },
+      token,
+    )
+  ).reorderQueuedMessage;
+const resolveSuspension = (id: string) => async () =>
+  (await requestData(server, ResolveSuspensionDetailedDocument, { id, decision: 'APPROVE' }, token)).resolveSuspension;
+const steerQueued = (vars: { queueId?: string; executionId?: string }) => async () =>
+  (
+    await requestData(
+      server,
+      SteerQueuedMessageDetailedDocument,
+      { queueId: vars.queueId ?? parkedQueueId, executionId: vars.executionId ?? unknownId('Execution') },
+      token,
+    )
+  ).steerQueuedMessage;
+
+const long = (length: number) => 'x'.repeat(length);
+
+/** The id arguments every mutation takes, each unknown, malformed, empty, and of the wrong type. */
+function idCases(
+  mutation: string,
+  field: string,
+  entity: string,
+  run: (id: string) => () => Promise<ErrorMember>,
+  wrongType: () => string,
+): Case[] {
+  return [
+    { name: `${mutation}: ${field} unknown`, run: () => run(unknownId(entity as never))(), expected: notFound('not found') },
+    {
+      name: `${mutation}: ${field} an unknown raw uuid`,
+      run: () => run(randomUUID())(),
+      expected: notFound('not found'),
+    },
+    { name: `${mutation}: ${field} "nope"`, run: run('nope'), expected: invalid(field, 'nope') },
+    { name: `${mutation}: ${field} ""`, run: run(''), expected: invalid(field) },
+    {
+      name: `${mutation}: ${field} a global id whose payload is no uuid`,
+      run: () => run(Buffer.from(`${entity}:42`).toString('base64'))(),
+      expected: invalid(field),
+    },
+    { name: `${mutation}: ${field} of the wrong type`, run: () => run(wrongType())(), expected: notFound(entity) },
+  ];
+}
+
+const cases: Case[] = [
+  // createProject(name)
+  { name: 'createProject: empty name', run: createProject(''), expected: invalid('name', 'empty') },
+  { name: 'createProject: blank name', run: createProject('   \n\t'), expected: invalid('name', 'empty') },
+  { name: 'createProject: name over 200 chars', run: createProject(long(201)), expected: invalid('name', '200') },
+
+  // addProjectMember(projectId, user, role)
+  ...idCases('addProjectMember', 'projectId', 'Project', (id) => addMember({ projectId: id }), () => agentId),
+  { name: 'addProjectMember: unknown user email', run: addMember({ user: 'nobody@example.test' }), expected: notFound('User') },
+  { name: 'addProjectMember: unknown user id', run: () => addMember({ user: randomUUID() })(), expected: notFound('User') },
+  { name: 'addProjectMember: empty user', run: addMember({ user: '' }), expected: notFound('User') },
+
+  // createAgent(projectId, name, model, systemPrompt, tools, limits)
+  ...idCases('createAgent', 'projectId', 'Project', (id) => createAgent({ projectId: id }), () => threadId),
+  { name: 'createAgent: empty name', run: createAgent({ name: '' }), expected: invalid('name', 'empty') },
+  { name: 'createAgent: name over 200 chars', run: createAgent({ name: long(201) }), expected: invalid('name', '200') },
+  { name: 'createAgent: model "nope:x"', run: createAgent({ model: 'nope:x' }), expected: invalid('model', 'nope:x') },
+  { name: 'createAgent: model "nocolon"', run: createAgent({ model: 'nocolon' }), expected: invalid('model', 'nocolon') },
+  { name: 'createAgent: model ":x"', run: createAgent({ model: ':x' }), expected: invalid('model') },
+  { name: 'createAgent: empty model', run: createAgent({ model: '' }), expected: invalid('model') },
+  {
+    name: 'createAgent: a provider without its API key',
+    run: createAgent({ model: 'openai:gpt-4.1-mini' }),
+    expected: invalid('model', 'OPENAI_API_KEY'),
+  },
+  {
+    name: 'createAgent: systemPrompt over 20,000 chars',
+    run: createAgent({ systemPrompt: long(20_001) }),
+    expected: invalid('systemPrompt', '20000'),
+  },
+  {
+    name: 'createAgent: unknown tool',
+    run: createAgent({ tools: ['demo_crash', 'rm_rf'] }),
+    expected: invalid('tools', 'rm_rf'),
+  },
+  {
+    name: 'createAgent: limits.maxConcurrentExecutions 0',
+    run: createAgent({ limits: { maxConcurrentExecutions: 0 } }),
+    expected: invalid('limits.maxConcurrentExecutions'),
+  },
+  {
+    name: 'createAgent: limits.maxConcurrentExecutions negative',
+    run: createAgent({ limits: { maxConcurrentExecutions: -3 } }),
+    expected: invalid('limits.maxConcurrentExecutions'),
+  },
+  {
+    name: 'createAgent: limits.dailyTokenBudget 0',
+    run: createAgent({ limits: { dailyTokenBudget: 0 } }),
+    expected: invalid('limits.dailyTokenBudget'),
+  },
+  {
+    name: 'createAgent: limits.dailyTokenBudget negative',
+    run: createAgent({ limits: { maxConcurrentExecutions: 2, dailyTokenBudget: -1000 } }),
+    expected: invalid('limits.dailyTokenBudget'),
+  },
+
+  // updateAgent(agentId, name, model, systemPrompt, tools, limits)
+  ...idCases('updateAgent', 'agentId', 'Agent', (id) => updateAgent({ agentId: id, name: 'Renamed' }), () => projectId),
+  { name: 'updateAgent: empty name', run: updateAgent({ name: '' }), expected: invalid('name', 'empty') },
+  { name: 'updateAgent: name over 200 chars', run: updateAgent({ name: long(201) }), expected: invalid('name', '200') },
+  { name: 'updateAgent: model "nope:x"', run: updateAgent({ model: 'nope:x' }), expected: invalid('model', 'nope:x') },
+  { name: 'updateAgent: model "nocolon"', run: updateAgent({ model: 'nocolon' }), expected: invalid('model', 'nocolon') },
+  {
+    name: 'updateAgent: systemPrompt over 20,000 chars',
+    run: updateAgent({ systemPrompt: long(20_001) }),
+    expected: invalid('systemPrompt', '20000'),
+  },
+  { name: 'updateAgent: unknown tool', run: updateAgent({ tools: ['nope'] }), expected: invalid('tools', 'nope') },
+  {
+    name: 'updateAgent: limits.maxConcurrentExecutions 0',
+    run: updateAgent({ limits: { maxConcurrentExecutions: 0 } }),
+    expected: invalid('limits.maxConcurrentExecutions'),
+  },
+  {
+    name: 'updateAgent: limits.dailyTokenBudget negative',
+    run: updateAgent({ limits: { dailyTokenBudget: -1 } }),
+    expected: invalid('limits.dailyTokenBudget'),
+  },
+  {
+    // A valid change next to an invalid one: the valid one is not applied either.
+    name: 'updateAgent: a good name with a bad model',
+    run: updateAgent({ name: 'Half applied?', model: 'nope:x' }),
+    expected: invalid('model'),
+  },
+  {
+    name: 'updateAgent: a good system prompt with an unknown tool',
+    run: updateAgent({ systemPrompt: 'Changed?', tools: ['nope'] }),
+    expected: invalid('tools'),
+  },
+
+  // createThread(agentId, title)
+  ...idCases('createThread', 'agentId', 'Agent', (id) => createThread({ agentId: id }), () => threadId),
+  { name: 'createThread: title over 500 chars', run: createThread({ title: long(501) }), expected: invalid('title', '500') },
+
+  // sendMessage(threadId, text, idempotencyKey)
+  ...idCases('sendMessage', 'threadId', 'Thread', (id) => sendMessage({ threadId: id }), () => agentId),
+  { name: 'sendMessage: empty text', run: sendMessage({ text: '' }), expected: invalid('text', 'empty') },
+  { name: 'sendMessage: blank text', run: sendMessage({ text: ' \n \t ' }), expected: invalid('text', 'empty') },
+  {
+    name: `sendMessage: text over ${MAX_MESSAGE_CHARS} chars`,
+    run: sendMessage({ text: long(MAX_MESSAGE_CHARS + 1) }),
+    expected: invalid('text', String(MAX_MESSAGE_CHARS), String(MAX_MESSAGE_CHARS + 1)),
+  },
+  { name: 'sendMessage: empty idempotencyKey', run: sendMessage({ idempotencyKey: '' }), expected: invalid('idempotencyKey') },
+  {
+    name: 'sendMessage: idempotencyKey over 200 chars',
+    run: sendMessage({ idempotencyKey: long(201) }),
+    expected: invalid('idempotencyKey', '200'),
+  },
+
+  // retryExecution(executionId)
+  ...idCases('retryExecution', 'executionId', 'Execution', (id) => retryExecution(id), () => threadId),
+
+  // cancelExecution(executionId)
+  ...idCases('cancelExecution', 'executionId', 'Execution', (id) => cancelExecution(id), () => threadId),
+
+  // editQueuedMessage(queueId, text)
+  ...idCases('editQueuedMessage', 'queueId', 'QueueItem', (id) => editQueued({ queueId: id }), () => threadId),
+  { name: 'editQueuedMessage: empty text', run: editQueued({ text: '' }), expected: invalid('text', 'empty') },
+  { name: 'editQueuedMessage: blank text', run: editQueued({ text: '  \n ' }), expected: invalid('text', 'empty') },
+  {
+    name: `editQueuedMessage: text over ${MAX_MESSAGE_CHARS} chars`,
+    run: editQueued({ text: long(MAX_MESSAGE_CHARS + 1) }),
+    expected: invalid('text', String(MAX_MESSAGE_CHARS)),
+  },
+
+  // removeQueuedMessage(queueId)
+  ...idCases('removeQueuedMessage', 'queueId', 'QueueItem', (id) => removeQueued(id), () => threadId),
+
+  // reorderQueuedMessage(queueId, targetQueueId, expectedQueueIds)
+  ...idCases('reorderQueuedMessage', 'queueId', 'QueueItem', (id) => reorderQueued({ queueId: id }), () => agentId),
+  {
+    name: 'reorderQueuedMessage: targetQueueId "nope"',
+    run: reorderQueued({ targetQueueId: 'nope' }),
+    expected: invalid('targetQueueId', 'nope'),
+  },
+  { name: 'reorderQueuedMessage: targetQueueId ""', run: reorderQueued({ targetQueueId: '' }), expected: invalid('targetQueueId') },
+  {
+    name: 'reorderQueuedMessage: a malformed id in expectedQueueIds',
+    run: () => reorderQueued({ expectedQueueIds: [parkedQueueId, 'nope'] })(),
+    expected: invalid('expectedQueueIds', 'nope'),
+  },
+
+  // resolveSuspension(id, decision | answer)
+  ...idCases('resolveSuspension', 'id', 'Suspension', (id) => resolveSuspension(id), () => threadId),
+
+  // steerQueuedMessage(queueId, executionId)
+  ...idCases('steerQueuedMessage', 'queueId', 'QueueItem', (id) => steerQueued({ queueId: id }), () => threadId),
+  {
+    name: 'steerQueuedMessage: executionId "nope"',
+    run: steerQueued({ executionId: 'nope' }),
+    expected: invalid('executionId', 'nope'),
+  },
+  {
+    name: 'steerQueuedMessage: executionId ""',
+    run: steerQueued({ executionId: '' }),
+    expected: invalid('executionId'),
+  },
+];
+
+beforeAll(async () => {
+  // No periodic sweep: a queue item is only claimed when a send kicks its thread (the parked item never is).
+  server = await startTestServer({ env: { PARLEY_CONSUMER_SWEEP_MS: '3600000' } });
+  ({ token, userId } = await server.createUser());
+  const project = (await requestData(server, CreateProjectDetailedDocument, { name: 'Inputs' }, token)).createProject;
+  if (project.__typename !== 'Project') throw new Error(JSON.stringify(project));
+  projectId = project.id;
+  const agent = (
+    await requestData(
+      server,
+      CreateAgentDetailedDocument,
+      { projectId, name: 'Target', model: 'demo:default', systemPrompt: 'Original prompt.', tools: [] },
+      token,
+    )
+  ).createAgent;
+  if (agent.__typename !== 'Agent') throw new Error(JSON.stringify(agent));
+  agentId = agent.id;
+  const thread = (await requestData(server, CreateThreadDetailedDocument, { agentId, title: 'inputs' }, token)).createThread;
+  if (thread.__typename !== 'Thread') throw new Error(JSON.stringify(thread));
+  threadId = thread.id;
+  const parked = (await requestData(server, CreateThreadDetailedDocument, { agentId, title: 'parked' }, token)).createThread;
+  if (parked.__typename !== 'Thread') throw new Error(JSON.stringify(parked));
+  const item = await server.parley.db.prisma.queueItem.create({
+    data: { threadId: rawId(parked.id), userId, text: 'parked message', position: 1 },
+  });
+  parkedQueueId = encodeId('QueueItem', item.id);
+});
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+describe('every mutation rejects bad input with a typed error and changes nothing', () => {
+  it('covers every mutation of the schema', async () => {
+    const { readFileSync } = await import('node:fs');
+    const sdl = readFileSync(new URL('../../schema.graphql', import.meta.url), 'utf8');
+    const mutationBlock = /type Mutation \{([\s\S]*?)\n\}/.exec(sdl)![1]!;
+    const mutations = [...mutationBlock.matchAll(/^ {2}(\w+)\(/gm)].map((match) => match[1]!).sort();
+    const covered = [...new Set(cases.map((entry) => entry.name.split(':')[0]!))].sort();
+    expect(covered, 'a mutation has no bad-input cases: add them to `cases`').toEqual(mutations);
+  });
+
+  it.each(cases)('$name', async ({ run, expected }) => {
+    const before = await databaseState();
+
+    const result = await run();
+
+    expect(result.__typename, JSON.stringify(result)).toBe(expected.typename);
+    if (expected.typename === 'InvalidInputError') {
+      expect(result.code).toBe('BAD_USER_INPUT');
+      expect(result.field).toBe(expected.field);
+      expect(result.message).toMatch(new RegExp(`^${expected.field.replace('.', '\\.')}: `));
+    } else {
+      expect(result.code).toBe('NOT_FOUND');
+    }
+    for (const mention of expected.mentions ?? []) expect(result.message).toContain(mention);
+    // A clear message, not an echo of a huge input.
+    expect(result.message!.length).toBeLessThan(600);
+
+    expect(await databaseState()).toEqual(before);
+  });
+});
+
+describe('queries reject bad ids', () => {
+  it('a malformed id is BAD_USER_INPUT, an unknown or wrongly typed one NOT_FOUND', async () => {
+    const queries = [
+      (id: string) => request(server, ThreadDocument, { id }, token),
+      (id: string) => request(server, ConversationDocument, { threadId: id }, token),
+      (id: string) => request(server, QueueDocument, { threadId: id }, token),
+      (id: string) => request(server, NodeDocument, { id }, token),
+      (id: string) => request(server, AgentDocument, { id }, token),
+      (id: string) => request(server, ProjectDocument, { id }, token),
+    ];
+    for (const query of queries) {
+      for (const id of ['nope', '']) {
+        const result = await query(id);
+        expect(result.errors?.map((error) => error.extensions?.code), JSON.stringify(result)).toEqual(['BAD_USER_INPUT']);
+        expect(result.errors![0]!.message).toContain('id');
+      }
+      const unknown = await query(unknownId('Thread'));
+      expect(unknown.errors?.map((error) => error.extensions?.code), JSON.stringify(unknown)).toEqual(['NOT_FOUND']);
+    }
+  });
+});
+
+describe('idempotent sendMessage', () => {
+  it('the same idempotencyKey twice gives the same queueId, one queue item and one MessageQueued event', async () => {
+    const prisma = server.parley.db.prisma;
+    const key = `retry-${randomUUID()}`;
+    const first = await sendMessage({ text: 'only once', idempotencyKey: key })();
+    const second = await sendMessage({ text: 'only once', idempotencyKey: key })();
+    if (first.__typename !== 'MessageQueued' || second.__typename !== 'MessageQueued') {
+      throw new Error(JSON.stringify({ first, second }));
+    }
+    expect(second).toEqual(first);
+
+    // Concurrent retries of another send also collapse into one.
+    const otherKey = `race-${randomUUID()}`;
+    const raced = await Promise.all(
+      Array.from({ length: 4 }, () => sendMessage({ text: 'raced', idempotencyKey: otherKey })()),
+    );
+    const racedIds = new Set(raced.map((result) => (result as { queueId?: string }).queueId));
+    expect(raced.map((result) => result.__typename)).toEqual(Array(4).fill('MessageQueued'));
+    expect(racedIds.size).toBe(1);
+    expect(racedIds.has(first.queueId)).toBe(false);
+
+    // Both items run once; then nothing is pending and the log holds one MessageQueued per key.
+    const thread = rawId(threadId);
+    await settled(thread, 2);
+    expect(await prisma.execution.count({ where: { threadId: thread, status: 'COMPLETED' } })).toBe(2);
+    const queued = await prisma.threadEvent.findMany({ where: { threadId: thread, type: 'MessageQueued' } });
+    // Stored namespaced as the client's key (`client:<key>`), apart from the server's own retry keys.
+    const keys = queued.map((event) => (event.payload as { idempotencyKey?: string }).idempotencyKey);
+    expect(keys.filter((k) => k === `client:${key}`)).toHaveLength(1);
+    expect(keys.filter((k) => k === `client:${otherKey}`)).toHaveLength(1);
+    expect(await prisma.execution.count({ where: { threadId: thread } })).toBe(2);
+    const userMessages = await prisma.message.findMany({ where: { threadId: thread, role: 'USER' } });
+    expect(userMessages).toHaveLength(2);
+
+    // A retry after the item already ran still answers with the first send and queues nothing.
+    const before = await databaseState();
+    const late = await sendMessage({ text: 'only once', idempotencyKey: key })();
+    expect(late).toEqual(first);
+    expect(await databaseState()).toEqual(before);
+  });
+});
+
+/** Waits until the thread has run `executions` turns to the end and nothing is pending. */
+async function settled(thread: string, executions: number) {
+  const prisma = server.parley.db.prisma;
+  await eventually(async () => {
+    const [pending, active, done, finishedEvents] = await Promise.all([
+      prisma.queueItem.count({ where: { threadId: thread } }),
+      prisma.execution.count({ where: { threadId: thread, status: { in: ['RUNNING', 'SUSPENDED'] } } }),
+      prisma.execution.count({ where: { threadId: thread, parentExecutionId: null } }),
+      // ExecutionFinished is the last thing a run records.
+      prisma.threadEvent.count({ where: { threadId: thread, type: 'ExecutionFinished' } }),
+    ]);
+    return pending === 0 && active === 0 && done === executions && finishedEvents === executions;
+  });
+}
+
+describe('retryExecution of a turn that did not fail', () => {
+  it('is a ConflictError and queues nothing', async () => {
+    const thread = rawId(threadId);
+    await settled(thread, 2);
+    const execution = await server.parley.db.prisma.execution.findFirstOrThrow({
+      where: { threadId: thread, status: 'COMPLETED' },
+      orderBy: { createdAt: 'desc' },
+    });
+    const before = await databaseState();
+    const result = await retryExecution(encodeId('Execution', execution.id))();
+    expect(result).toMatchObject({
+      __typename: 'ConflictError',
+      code: 'CONFLICT',
+      message: expect.stringContaining('COMPLETED'),
+    });
+    expect(await databaseState()).toEqual(before);
+  });
+
+  it('is a ConflictError even after a message was sent with an idempotencyKey that looks like its retry key', async () => {
+    // retryExecution records its re-queued item under the idempotency key `retry:<executionId>`, in the
+    // same namespace as the keys clients pass to sendMessage: a client key must not stand in for a retry.
+    const thread = rawId(threadId);
+    await settled(thread, 2);
+    const execution = await server.parley.db.prisma.execution.findFirstOrThrow({
+      where: { threadId: thread, status: 'COMPLETED' },
+      orderBy: { createdAt: 'desc' },
+    });
+    const sent = await sendMessage({ text: 'an ordinary message', idempotencyKey: `retry:${execution.id}` })();
+    expect(sent.__typename).toBe('MessageQueued');
+    await settled(thread, 3);
+
+    const before = await databaseState();
+    const result = await retryExecution(encodeId('Execution', execution.id))();
+    expect(result, 'retryExecution answered with the client’s own message').toMatchObject({
+      __typename: 'ConflictError',
+      code: 'CONFLICT',
+    });
+    expect(await databaseState()).toEqual(before);
+  });
+});
+
+describe('transport limits', () => {
+  it(`a request body over ${MAX_REQUEST_BYTES} bytes gets 413 and changes nothing`, async () => {
+    const before = await databaseState();
+    const body = JSON.stringify({
+      query: 'mutation ($threadId: ID!, $text: String!) { sendMessage(threadId: $threadId, text: $text) { __typename } }',
+      variables: { threadId, text: long(MAX_REQUEST_BYTES + 1) },
+    });
+    const response = await fetch(server.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body,
+    });
+    expect(response.status).toBe(413);
+    const payload = (await response.json()) as GraphQLResponse<unknown>;
+    expect(payload.errors?.[0]?.message).toContain(String(MAX_REQUEST_BYTES));
+    expect(await databaseState()).toEqual(before);
+  });
+
+  function nestedQuery(depth: number): string {
+    // viewer { projects { agents { project { agents { … { id } } } } } }: `depth` levels of fields.
+    const fields = ['viewer', 'projects'];
+    while (fields.length < depth - 1) fields.push(fields.length % 2 === 0 ? 'agents' : 'project');
+    return `{ ${fields.join(' { ')} { id }${' }'.repeat(fields.length - 1)} }`;
+  }
+
+  async function post(query: string) {
+    const response = await fetch(server.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ query }),
+    });
+    return (await response.json()) as GraphQLResponse<unknown>;
+  }
+
+  it(`a query deeper than ${MAX_QUERY_DEPTH} levels gets BAD_USER_INPUT; ${MAX_QUERY_DEPTH} levels are fine`, async () => {
+    const allowed = await post(nestedQuery(MAX_QUERY_DEPTH));
+    expect(allowed.errors, JSON.stringify(allowed)).toBeUndefined();
+    expect(allowed.data).toBeTruthy();
+
+    const tooDeep = await post(nestedQuery(MAX_QUERY_DEPTH + 1));
+    expect(tooDeep.errors?.map((error) => error.extensions?.code), JSON.stringify(tooDeep)).toEqual(['BAD_USER_INPUT']);
+    expect(tooDeep.errors![0]!.message).toContain(String(MAX_QUERY_DEPTH));
+    expect(tooDeep.data ?? null).toBeNull();
+
+    // Hiding the depth in fragments does not help.
+    const viaFragments = await post(`
+      { viewer { ...A } }
+      fragment A on User { projects { agents { ...B } } }
+      fragment B on Agent { project { agents { project { agents { ...C } } } } }
+      fragment C on Agent { project { agents { project { agents { project { id } } } } } }
+    `);
+    expect(viaFragments.errors?.map((error) => error.extensions?.code), JSON.stringify(viaFragments)).toEqual([
+      'BAD_USER_INPUT',
+    ]);
+  });
+
+  it('runEvents(after: "garbage") gets BAD_USER_INPUT', async () => {
+    for (const after of ['garbage', '', '-1', '1.2.3']) {
+      const client = wsClient(server, token);
+      const subscription = subscribe(client, RunEventsDocument, { threadId, after });
+      try {
+        await eventually(async () => subscription.errors.length > 0, 10_000);
+        const errors = subscription.errors.flat() as { message?: string; extensions?: { code?: string } }[];
+        expect(errors.map((error) => error.extensions?.code), `after: ${JSON.stringify(after)}`).toEqual(['BAD_USER_INPUT']);
+        expect(errors[0]!.message).toContain('after');
+        expect(subscription.events).toEqual([]);
+      } finally {
+        subscription.close();
+        await client.dispose();
+      }
+    }
+  });
+});

@@ -1,0 +1,574 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodeId } from '../../src/schema/ids.ts';
+import {
+  AddProjectMemberDetailedDocument,
+  AgentDocument,
+  CancelExecutionDetailedDocument,
+  ConversationDocument,
+  CreateAgentDetailedDocument,
+  CreateProjectDetailedDocument,
+  CreateThreadDetailedDocument,
+  EditQueuedMessageDetailedDocument,
+  NodeDocument,
+  ProjectDocument,
+  QueueDocument,
+  RemoveQueuedMessageDetailedDocument,
+  ReorderQueuedMessageDetailedDocument,
+  ResolveSuspensionDetailedDocument,
+  RetryExecutionDetailedDocument,
+  RunEventsDocument,
+  SendMessageDetailedDocument,
+  SteerQueuedMessageDetailedDocument,
+  ThreadDocument,
+  UpdateAgentDetailedDocument,
+  ViewerDocument,
+} from '../support/documents.ts';
+import {
+  eventually,
+  integrationSkipReason,
+  request,
+  requestData,
+  startTestServer,
+  subscribe,
+  wsClient,
+  type Backend,
+  type GraphQLResponse,
+  type TestServer,
+} from '../support/server.ts';
+
+const skipReason = integrationSkipReason();
+if (skipReason) console.log(skipReason);
+
+interface Actor {
+  userId: string;
+  token: string;
+}
+
+/** The owner's world: project P with an owner (ADMIN), a member, a viewer, and an outsider. */
+interface World {
+  server: TestServer;
+  owner: Actor;
+  member: Actor;
+  viewer: Actor;
+  outsider: Actor;
+  projectId: string;
+  agentId: string;
+  /** The owner's TEST thread, with one completed exchange. */
+  threadId: string;
+  messageIds: string[];
+  executionId: string;
+}
+
+function mutationResult<T extends { __typename: string }, N extends T['__typename']>(
+  value: T,
+  typename: N,
+): Extract<T, { __typename: N }> {
+  if (value.__typename !== typename) throw new Error(`expected ${typename}, got ${JSON.stringify(value)}`);
+  return value as Extract<T, { __typename: N }>;
+}
+
+async function buildWorld(backend: Backend): Promise<World> {
+  const server = await startTestServer({ backend });
+  const [owner, member, viewer, outsider] = await Promise.all([
+    server.createUser({ email: `owner-${randomUUID().slice(0, 8)}@example.test` }),
+    server.createUser({ email: `member-${randomUUID().slice(0, 8)}@example.test` }),
+    server.createUser({ email: `viewer-${randomUUID().slice(0, 8)}@example.test` }),
+    server.createUser({ email: `outsider-${randomUUID().slice(0, 8)}@example.test` }),
+  ]);
+  const project = mutationResult(
+    (await requestData(server, CreateProjectDetailedDocument, { name: 'P' }, owner.token)).createProject,
+    'Project',
+  );
+  expect(project.viewerRole).toBe('ADMIN');
+  for (const [actor, role] of [
+    [member, 'MEMBER'],
+    [viewer, 'VIEWER'],
+  ] as const) {
+    const added = await requestData(
+      server,
+      AddProjectMemberDetailedDocument,
+      { projectId: project.id, user: actor.userId, role },
+      owner.token,
+    );
+    expect(added.addProjectMember.__typename).toBe('Project');
+  }
+  const agent = mutationResult(
+    (
+      await requestData(
+        server,
+        CreateAgentDetailedDocument,
+        { projectId: project.id, name: 'Helper', model: 'demo:default' },
+        owner.token,
+      )
+    ).createAgent,
+    'Agent',
+  );
+  const thread = mutationResult(
+    (await requestData(server, CreateThreadDetailedDocument, { agentId: agent.id, title: 'private' }, owner.token))
+      .createThread,
+    'Thread',
+  );
+  expect(thread.kind).toBe('TEST');
+  const sent = await requestData(server, SendMessageDetailedDocument, { threadId: thread.id, text: 'secret hello' }, owner.token);
+  mutationResult(sent.sendMessage, 'MessageQueued');
+  // Let the run finish, so the thread is quiet while the others try their luck.
+  const conversation = await eventually(async () => {
+    const { conversation } = await requestData(server, ConversationDocument, { threadId: thread.id }, owner.token);
+    const { queue } = await requestData(server, QueueDocument, { threadId: thread.id }, owner.token);
+    // ExecutionFinished is the last thing a run records (after its status and reply).
+    const finished = await server.parley.db.prisma.threadEvent.count({
+      where: { threadId: decodeRaw(thread.id), type: 'ExecutionFinished' },
+    });
+    const done =
+      finished === 1 &&
+      conversation.activeExecutionId === null &&
+      queue.items.length === 0 &&
+      conversation.messages.edges.map((edge) => edge.node.role).join() === 'USER,ASSISTANT';
+    return done && conversation;
+  });
+  const executionId = conversation.messages.edges[1]!.node.executionId!;
+  expect(executionId).toBeTruthy();
+  return {
+    server,
+    owner,
+    member,
+    viewer,
+    outsider,
+    projectId: project.id,
+    agentId: agent.id,
+    threadId: thread.id,
+    messageIds: conversation.messages.edges.map((edge) => edge.node.id),
+    executionId,
+  };
+}
+
+function codes(result: GraphQLResponse<unknown>): (string | undefined)[] {
+  return (result.errors ?? []).map((error) => error.extensions?.code);
+}
+
+/** A query that failed as a whole with one GraphQL error of `code`, and revealed nothing. */
+function expectQueryError(result: GraphQLResponse<unknown>, code: string) {
+  expect(codes(result), JSON.stringify(result)).toEqual([code]);
+  expect(result.data ?? null).toBeNull();
+}
+
+/** Everything the database holds about the world, to show that a refused request changed nothing. */
+async function databaseState(server: TestServer) {
+  const prisma = server.parley.db.prisma;
+  const [users, memberships, projects, agents, threads, messages, executions, queueItems, events, suspensions] =
+    await Promise.all([
+      prisma.user.count(),
+      prisma.membership.findMany({ orderBy: [{ projectId: 'asc' }, { userId: 'asc' }] }),
+      prisma.project.findMany({ orderBy: { id: 'asc' } }),
+      prisma.agent.findMany({ orderBy: { id: 'asc' } }),
+      prisma.thread.findMany({ orderBy: { id: 'asc' } }),
+      prisma.message.count(),
+      prisma.execution.count(),
+      prisma.queueItem.count(),
+      prisma.threadEvent.count(),
+      prisma.suspension.count(),
+    ]);
+  return { users, memberships, projects, agents, threads, messages, executions, queueItems, events, suspensions };
+}
+
+/** What the owner sees of their thread. */
+async function ownerView(world: World) {
+  const { server, owner, threadId } = world;
+  const [conversation, queue, thread] = await Promise.all([
+    requestData(server, ConversationDocument, { threadId }, owner.token),
+    requestData(server, QueueDocument, { threadId }, owner.token),
+    requestData(server, ThreadDocument, { id: threadId }, owner.token),
+  ]);
+  return { conversation, queue, thread };
+}
+
+/** Subscribes and returns the errors the subscription ended with (it must deliver no event). */
+async function subscriptionErrors(
+  server: TestServer,
+  token: string | null,
+  variables: { threadId: string; after?: string | null },
+): Promise<{ message?: string; extensions?: { code?: string } }[]> {
+  const client = wsClient(server, token);
+  const subscription = subscribe(client, RunEventsDocument, variables);
+  try {
+    await eventually(async () => subscription.errors.length > 0, 10_000);
+    expect(subscription.events).toEqual([]);
+    return subscription.errors.flat() as { message?: string; extensions?: { code?: string } }[];
+  } finally {
+    subscription.close();
+    await client.dispose();
+  }
+}
+
+describe('permissions (pglite)', () => {
+  let world: World;
+
+  beforeAll(async () => {
+    world = await buildWorld('pglite');
+  });
+
+  afterAll(async () => {
+    await world?.server.stop();
+  });
+
+  it('the owner sees their thread and everything in it', async () => {
+    const { server, owner, threadId } = world;
+    const view = await ownerView(world);
+    expect(view.thread.thread).toMatchObject({ id: threadId, kind: 'TEST', title: 'private' });
+    expect(view.conversation.conversation.messages.edges).toHaveLength(2);
+    const node = await requestData(server, NodeDocument, { id: threadId }, owner.token);
+    expect(node.node).toEqual({ id: threadId, __typename: 'Thread' });
+    for (const id of [...world.messageIds, world.executionId]) {
+      const seen = await requestData(server, NodeDocument, { id }, owner.token);
+      expect(seen.node.id).toBe(id);
+    }
+  });
+
+  describe.each(['member', 'viewer', 'outsider'] as const)('another user (%s) and the owner’s TEST thread', (who) => {
+    it('gets NOT_FOUND from every query, by global id and by raw id', async () => {
+      const { server, threadId } = world;
+      const { token } = world[who];
+      const rawId = decodeRaw(threadId);
+      expect(encodeId('Thread', rawId)).toBe(threadId);
+      for (const id of [threadId, rawId]) {
+        expectQueryError(await request(server, ThreadDocument, { id }, token), 'NOT_FOUND');
+        expectQueryError(await request(server, ConversationDocument, { threadId: id }, token), 'NOT_FOUND');
+        expectQueryError(await request(server, QueueDocument, { threadId: id }, token), 'NOT_FOUND');
+      }
+      expectQueryError(await request(server, NodeDocument, { id: threadId }, token), 'NOT_FOUND');
+      // Nor does anything inside the thread leak through node(id).
+      for (const id of [...world.messageIds, world.executionId]) {
+        expectQueryError(await request(server, NodeDocument, { id }, token), 'NOT_FOUND');
+      }
+    });
+
+    it('gets a NotFoundError from sendMessage, retryExecution and cancelExecution, and nothing changes', async () => {
+      const { server, threadId } = world;
+      const before = { db: await databaseState(server), view: await ownerView(world) };
+
+      for (const id of [threadId, decodeRaw(threadId)]) {
+        const result = await requestData(
+          server,
+          SendMessageDetailedDocument,
+          { threadId: id, text: `sneaky message from ${who}`, idempotencyKey: `k-${who}` },
+          world[who].token,
+        );
+        expect(result.sendMessage).toMatchObject({ __typename: 'NotFoundError', code: 'NOT_FOUND' });
+      }
+      // Nor can they act on the thread's executions.
+      for (const id of [world.executionId, decodeRaw(world.executionId)]) {
+        const retried = await requestData(server, RetryExecutionDetailedDocument, { executionId: id }, world[who].token);
+        expect(retried.retryExecution).toMatchObject({ __typename: 'NotFoundError', code: 'NOT_FOUND' });
+        const cancelled = await requestData(server, CancelExecutionDetailedDocument, { executionId: id }, world[who].token);
+        expect(cancelled.cancelExecution).toMatchObject({ __typename: 'NotFoundError', code: 'NOT_FOUND' });
+      }
+
+      expect(await databaseState(server)).toEqual(before.db);
+      expect(await ownerView(world)).toEqual(before.view);
+    });
+
+    it('gets NOT_FOUND from the runEvents subscription, with and without a cursor', async () => {
+      const { server, threadId } = world;
+      for (const after of [undefined, '0']) {
+        const errors = await subscriptionErrors(server, world[who].token, { threadId, after });
+        expect(errors.map((error) => error.extensions?.code)).toEqual(['NOT_FOUND']);
+        expect(JSON.stringify(errors)).not.toContain('secret hello');
+      }
+    });
+  });
+
+  it('an outsider gets NOT_FOUND for the project, its agent, and createThread on that agent; nothing changes', async () => {
+    const { server, outsider, agentId, projectId } = world;
+    const before = await databaseState(server);
+
+    expectQueryError(await request(server, ProjectDocument, { id: projectId }, outsider.token), 'NOT_FOUND');
+    expectQueryError(await request(server, AgentDocument, { id: agentId }, outsider.token), 'NOT_FOUND');
+    expectQueryError(await request(server, NodeDocument, { id: agentId }, outsider.token), 'NOT_FOUND');
+    expectQueryError(await request(server, NodeDocument, { id: projectId }, outsider.token), 'NOT_FOUND');
+    const thread = await requestData(server, CreateThreadDetailedDocument, { agentId, title: 'mine' }, outsider.token);
+    expect(thread.createThread).toMatchObject({ __typename: 'NotFoundError', code: 'NOT_FOUND' });
+    const agent = await requestData(
+      server,
+      CreateAgentDetailedDocument,
+      { projectId, name: 'Intruder', model: 'demo:default' },
+      outsider.token,
+    );
+    expect(agent.createAgent).toMatchObject({ __typename: 'NotFoundError', code: 'NOT_FOUND' });
+    const updated = await requestData(server, UpdateAgentDetailedDocument, { agentId, name: 'Hijacked' }, outsider.token);
+    expect(updated.updateAgent).toMatchObject({ __typename: 'NotFoundError', code: 'NOT_FOUND' });
+    const added = await requestData(
+      server,
+      AddProjectMemberDetailedDocument,
+      { projectId, user: outsider.userId, role: 'ADMIN' },
+      outsider.token,
+    );
+    expect(added.addProjectMember).toMatchObject({ __typename: 'NotFoundError', code: 'NOT_FOUND' });
+
+    expect(await databaseState(server)).toEqual(before);
+  });
+
+  it('a VIEWER calling createThread gets FORBIDDEN (agent:execute) and no thread is created', async () => {
+    const { server, viewer, agentId } = world;
+    const before = await databaseState(server);
+    // The viewer may read the agent…
+    expect((await requestData(server, AgentDocument, { id: agentId }, viewer.token)).agent.id).toBe(agentId);
+    // …but not run it.
+    const result = await requestData(server, CreateThreadDetailedDocument, { agentId, title: 'try' }, viewer.token);
+    expect(result.createThread).toMatchObject({ __typename: 'ForbiddenError', code: 'FORBIDDEN', scope: 'agent:execute' });
+    expect(await databaseState(server)).toEqual(before);
+  });
+
+  it('a MEMBER calling createAgent or updateAgent gets FORBIDDEN (agent:manage) and nothing changes', async () => {
+    const { server, member, agentId, projectId } = world;
+    const before = await databaseState(server);
+
+    const created = await requestData(
+      server,
+      CreateAgentDetailedDocument,
+      { projectId, name: 'Second', model: 'demo:default' },
+      member.token,
+    );
+    expect(created.createAgent).toMatchObject({ __typename: 'ForbiddenError', code: 'FORBIDDEN', scope: 'agent:manage' });
+    const updated = await requestData(
+      server,
+      UpdateAgentDetailedDocument,
+      { agentId, name: 'Renamed', systemPrompt: 'Obey the member.', limits: { maxConcurrentExecutions: 1 } },
+      member.token,
+    );
+    expect(updated.updateAgent).toMatchObject({ __typename: 'ForbiddenError', code: 'FORBIDDEN', scope: 'agent:manage' });
+    // Nor may a member (or a viewer) hand out roles.
+    for (const actor of [member, world.viewer]) {
+      const added = await requestData(
+        server,
+        AddProjectMemberDetailedDocument,
+        { projectId, user: actor.userId, role: 'ADMIN' },
+        actor.token,
+      );
+      expect(added.addProjectMember).toMatchObject({ __typename: 'ForbiddenError', code: 'FORBIDDEN', scope: 'agent:manage' });
+    }
+
+    expect(await databaseState(server)).toEqual(before);
+  });
+
+  it('the owner (ADMIN) can create and update agents', async () => {
+    const { server, owner, projectId } = world;
+    const created = mutationResult(
+      (
+        await requestData(
+          server,
+          CreateAgentDetailedDocument,
+          { projectId, name: 'Owned', model: 'demo:default', systemPrompt: 'Be brief.' },
+          owner.token,
+        )
+      ).createAgent,
+      'Agent',
+    );
+    const updated = mutationResult(
+      (
+        await requestData(
+          server,
+          UpdateAgentDetailedDocument,
+          { agentId: created.id, name: 'Owned v2', limits: { maxConcurrentExecutions: 2 } },
+          owner.token,
+        )
+      ).updateAgent,
+      'Agent',
+    );
+    expect(updated).toMatchObject({
+      id: created.id,
+      name: 'Owned v2',
+      systemPrompt: 'Be brief.',
+      limits: { maxConcurrentExecutions: 2, dailyTokenBudget: null },
+    });
+    const row = await server.parley.db.prisma.agent.findFirstOrThrow({ where: { name: 'Owned v2' } });
+    expect(row.maxConcurrentExecutions).toBe(2);
+  });
+
+  it('a MEMBER can run the agent in a TEST thread of their own, which the ADMIN cannot see', async () => {
+    const { server, owner, member, agentId } = world;
+    const thread = mutationResult(
+      (await requestData(server, CreateThreadDetailedDocument, { agentId, title: 'member’s' }, member.token)).createThread,
+      'Thread',
+    );
+    expect((await requestData(server, ThreadDocument, { id: thread.id }, member.token)).thread.id).toBe(thread.id);
+    expectQueryError(await request(server, ThreadDocument, { id: thread.id }, owner.token), 'NOT_FOUND');
+    expectQueryError(await request(server, QueueDocument, { threadId: thread.id }, owner.token), 'NOT_FOUND');
+    const sent = await requestData(server, SendMessageDetailedDocument, { threadId: thread.id, text: 'x' }, owner.token);
+    expect(sent.sendMessage).toMatchObject({ __typename: 'NotFoundError', code: 'NOT_FOUND' });
+    expect(await server.parley.db.prisma.threadEvent.count({ where: { threadId: decodeRaw(thread.id) } })).toBe(0);
+  });
+
+  it('an id of another type of object is NOT_FOUND, wherever it is passed', async () => {
+    const { server, owner, agentId, projectId, threadId, executionId } = world;
+    const agentUuid = decodeRaw(agentId);
+    const threadUuid = decodeRaw(threadId);
+    // The owner may see all of these objects, just not under the wrong type.
+    expectQueryError(await request(server, ThreadDocument, { id: agentId }, owner.token), 'NOT_FOUND');
+    expectQueryError(await request(server, ThreadDocument, { id: projectId }, owner.token), 'NOT_FOUND');
+    expectQueryError(await request(server, AgentDocument, { id: threadId }, owner.token), 'NOT_FOUND');
+    expectQueryError(await request(server, ProjectDocument, { id: agentId }, owner.token), 'NOT_FOUND');
+    expectQueryError(await request(server, ConversationDocument, { threadId: executionId }, owner.token), 'NOT_FOUND');
+    expectQueryError(await request(server, QueueDocument, { threadId: agentId }, owner.token), 'NOT_FOUND');
+    // A node id whose type does not match the object it names.
+    expectQueryError(await request(server, NodeDocument, { id: encodeId('Thread', agentUuid) }, owner.token), 'NOT_FOUND');
+    expectQueryError(await request(server, NodeDocument, { id: encodeId('Agent', threadUuid) }, owner.token), 'NOT_FOUND');
+    expectQueryError(
+      await request(server, NodeDocument, { id: encodeId('Execution', threadUuid) }, owner.token),
+      'NOT_FOUND',
+    );
+    expectQueryError(
+      await request(server, NodeDocument, { id: Buffer.from(`Nonsense:${threadUuid}`).toString('base64') }, owner.token),
+      'NOT_FOUND',
+    );
+    // Another user's (the owner's) User node.
+    expectQueryError(await request(server, NodeDocument, { id: encodeId('User', owner.userId) }, world.member.token), 'NOT_FOUND');
+
+    const before = await databaseState(server);
+    const sent = await requestData(server, SendMessageDetailedDocument, { threadId: agentId, text: 'hi' }, owner.token);
+    expect(sent.sendMessage).toMatchObject({ __typename: 'NotFoundError', code: 'NOT_FOUND' });
+    const thread = await requestData(server, CreateThreadDetailedDocument, { agentId: threadId }, owner.token);
+    expect(thread.createThread).toMatchObject({ __typename: 'NotFoundError', code: 'NOT_FOUND' });
+    const agent = await requestData(server, CreateAgentDetailedDocument, { projectId: agentId, name: 'n', model: 'demo:default' }, owner.token);
+    expect(agent.createAgent).toMatchObject({ __typename: 'NotFoundError', code: 'NOT_FOUND' });
+    const updated = await requestData(server, UpdateAgentDetailedDocument, { agentId: projectId, name: 'n' }, owner.token);
+    expect(updated.updateAgent).toMatchObject({ __typename: 'NotFoundError', code: 'NOT_FOUND' });
+    expect(await databaseState(server)).toEqual(before);
+    expect((await subscriptionErrors(server, owner.token, { threadId: agentId })).map((e) => e.extensions?.code)).toEqual([
+      'NOT_FOUND',
+    ]);
+  });
+
+  describe.each([
+    { label: 'no token', token: null },
+    { label: 'an unknown token', token: 'pky_thisTokenWasNeverIssuedToAnyoneAtAll' },
+    { label: 'a malformed token', token: 'not a token' },
+  ])('with $label', ({ token }) => {
+    it('every query gets UNAUTHENTICATED', async () => {
+      const { server, threadId, agentId, projectId } = world;
+      expectQueryError(await request(server, ViewerDocument, {}, token), 'UNAUTHENTICATED');
+      expectQueryError(await request(server, NodeDocument, { id: threadId }, token), 'UNAUTHENTICATED');
+      expectQueryError(await request(server, ProjectDocument, { id: projectId }, token), 'UNAUTHENTICATED');
+      expectQueryError(await request(server, AgentDocument, { id: agentId }, token), 'UNAUTHENTICATED');
+      expectQueryError(await request(server, ThreadDocument, { id: threadId }, token), 'UNAUTHENTICATED');
+      expectQueryError(await request(server, ConversationDocument, { threadId }, token), 'UNAUTHENTICATED');
+      expectQueryError(await request(server, QueueDocument, { threadId }, token), 'UNAUTHENTICATED');
+    });
+
+    it('every mutation gets UNAUTHENTICATED and changes nothing', async () => {
+      const { server, threadId, agentId, projectId, owner } = world;
+      const before = await databaseState(server);
+      const anyQueueId = encodeId('QueueItem', randomUUID());
+      const attempts: Record<string, () => Promise<GraphQLResponse<unknown>>> = {
+        createProject: () => request(server, CreateProjectDetailedDocument, { name: 'anon' }, token),
+        addProjectMember: () =>
+          request(server, AddProjectMemberDetailedDocument, { projectId, user: owner.userId, role: 'VIEWER' }, token),
+        createAgent: () =>
+          request(server, CreateAgentDetailedDocument, { projectId, name: 'anon', model: 'demo:default' }, token),
+        updateAgent: () => request(server, UpdateAgentDetailedDocument, { agentId, name: 'anon' }, token),
+        createThread: () => request(server, CreateThreadDetailedDocument, { agentId }, token),
+        sendMessage: () => request(server, SendMessageDetailedDocument, { threadId, text: 'anon' }, token),
+        retryExecution: () =>
+          request(server, RetryExecutionDetailedDocument, { executionId: world.executionId }, token),
+        cancelExecution: () =>
+          request(server, CancelExecutionDetailedDocument, { executionId: world.executionId }, token),
+        editQueuedMessage: () =>
+          request(server, EditQueuedMessageDetailedDocument, { queueId: anyQueueId, text: 'anon' }, token),
+        removeQueuedMessage: () => request(server, RemoveQueuedMessageDetailedDocument, { queueId: anyQueueId }, token),
+        reorderQueuedMessage: () =>
+          request(
+            server,
+            ReorderQueuedMessageDetailedDocument,
+            { queueId: anyQueueId, targetQueueId: anyQueueId, expectedQueueIds: [anyQueueId] },
+            token,
+          ),
+        steerQueuedMessage: () =>
+          request(
+            server,
+            SteerQueuedMessageDetailedDocument,
+            { queueId: anyQueueId, executionId: world.executionId },
+            token,
+          ),
+        resolveSuspension: () =>
+          request(
+            server,
+            ResolveSuspensionDetailedDocument,
+            { id: encodeId('Suspension', randomUUID()), decision: 'APPROVE' },
+            token,
+          ),
+      };
+      // Every mutation the schema has is tried.
+      expect(Object.keys(attempts).sort(), 'a mutation is missing here: add it to `attempts`').toEqual(schemaMutations());
+      for (const [name, attempt] of Object.entries(attempts)) {
+        const result = await attempt();
+        expect(codes(result), name).toEqual(['UNAUTHENTICATED']);
+        expect(result.data ?? null, name).toBeNull();
+      }
+      expect(await databaseState(server)).toEqual(before);
+    });
+
+    it('the runEvents subscription gets UNAUTHENTICATED', async () => {
+      const errors = await subscriptionErrors(world.server, token, { threadId: world.threadId });
+      expect(errors.map((error) => error.extensions?.code)).toEqual(['UNAUTHENTICATED']);
+    });
+  });
+});
+
+/** The mutations of the committed schema.graphql. */
+function schemaMutations(): string[] {
+  const sdl = readFileSync(new URL('../../schema.graphql', import.meta.url), 'utf8');
+  const block = /type Mutation \{([\s\S]*?)\n\}/.exec(sdl)![1]!;
+  return [...block.matchAll(/^ {2}(\w+)\(/gm)].map((match) => match[1]!).sort();
+}
+
+/** The uuid inside a global id. */
+function decodeRaw(globalId: string): string {
+  return Buffer.from(globalId, 'base64').toString('utf8').split(':')[1]!;
+}
+
+const subscriptionBackends: { backend: Backend; skip: boolean }[] = [
+  { backend: 'pglite', skip: false },
+  { backend: 'postgres', skip: skipReason !== null },
+];
+
+describe.each(subscriptionBackends)('runEvents permissions on $backend', ({ backend, skip }) => {
+  let world: World;
+
+  beforeAll(async () => {
+    if (skip) return;
+    world = await buildWorld(backend);
+  });
+
+  afterAll(async () => {
+    await world?.server.stop();
+  });
+
+  it.skipIf(skip)('only the owner can follow the TEST thread; the others get NOT_FOUND and see none of its events', async () => {
+    const { server, owner, threadId } = world;
+    const { conversation } = await requestData(server, ConversationDocument, { threadId }, owner.token);
+
+    for (const who of ['member', 'viewer', 'outsider'] as const) {
+      const errors = await subscriptionErrors(server, world[who].token, { threadId, after: '0' });
+      expect(errors.map((error) => error.extensions?.code), who).toEqual(['NOT_FOUND']);
+    }
+    for (const token of [null, 'pky_unknownTokenForTheSubscriptionCheck']) {
+      const errors = await subscriptionErrors(server, token, { threadId });
+      expect(errors.map((error) => error.extensions?.code)).toEqual(['UNAUTHENTICATED']);
+    }
+
+    // The owner's own subscription replays the thread from the start.
+    const client = wsClient(server, owner.token);
+    const subscription = subscribe(client, RunEventsDocument, { threadId, after: '0' });
+    try {
+      const events = await subscription.waitFor((all) =>
+        all.some((event) => (event.runEvents as { cursor: string }).cursor === conversation.eventCursor),
+      );
+      expect(events[0]!.runEvents).toMatchObject({ __typename: 'MessageQueued', text: 'secret hello' });
+      expect(events.map((event) => event.runEvents.__typename)).toContain('ExecutionFinished');
+    } finally {
+      subscription.close();
+      await client.dispose();
+    }
+  });
+});
