@@ -1,6 +1,7 @@
 import { createPubSub, type PubSub } from '@graphql-yoga/subscription';
 import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
 import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
 import type { RunEventRecord } from './run-event.ts';
 
 export type LiveTopics = {
@@ -8,33 +9,74 @@ export type LiveTopics = {
   thread: [threadId: string, event: RunEventRecord];
   /** A thread may have a claimable queue head: consumers on every instance try it. */
   'queue-kick': [payload: { threadId: string }];
-  /** Control messages addressed to one instance (e.g. a relayed Stop). */
-  instance: [instanceId: string, message: { kind: 'cancel'; executionId: string }];
+  /** Control messages for instances (a relayed Stop); every instance checks its own runs. */
+  instance: [audience: 'all', message: { kind: 'cancel'; executionId: string }];
 };
 
 export interface LiveBus {
   pubsub: PubSub<LiveTopics>;
   publishThreadEvents(events: RunEventRecord[]): void;
+  /**
+   * Called when delivery may have had a gap (Redis reconnected): subscribers catch up from the
+   * durable log. Returns an unsubscribe function.
+   */
+  onResync(listener: () => void): () => void;
   ping(): Promise<void>;
   close(): Promise<void>;
   kind: 'memory' | 'redis';
 }
 
-export function createLiveBus(redisUrl?: string): LiveBus {
+export function createLiveBus(redisUrl: string | undefined, logger: Logger): LiveBus {
+  const resyncListeners = new Set<() => void>();
+  const onResync = (listener: () => void) => {
+    resyncListeners.add(listener);
+    return () => resyncListeners.delete(listener);
+  };
   if (!redisUrl) {
     const pubsub = createPubSub<LiveTopics>();
     return {
       kind: 'memory',
       pubsub,
       publishThreadEvents: (events) => events.forEach((event) => pubsub.publish('thread', event.threadId, event)),
+      onResync,
       ping: async () => {},
       close: async () => {},
     };
   }
-  // Subscribing puts an ioredis connection in subscriber mode, so publishing needs a connection of its own.
-  const redisOptions = { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false };
-  const publishClient = new Redis(redisUrl, redisOptions);
-  const subscribeClient = new Redis(redisUrl, redisOptions);
+  // Subscribing puts an ioredis connection in subscriber mode, so publishing needs its own.
+  // Commands fail fast while Redis is away: every durable event is in the database, and a
+  // subscriber catches up from there when Redis is back, so nothing may wait on Redis.
+  const options = { maxRetriesPerRequest: 1, retryStrategy: (times: number) => Math.min(50 * 2 ** times, 2_000) };
+  const publisher = new Redis(redisUrl, options);
+  const subscriber = new Redis(redisUrl, options);
+  const reportErrors = (role: string) => {
+    let lastReport = 0;
+    return (error: Error) => {
+      if (Date.now() - lastReport < 5_000) return;
+      lastReport = Date.now();
+      logger.warn({ err: error, role }, 'Redis is unreachable; events are recorded and delivered once it is back');
+    };
+  };
+  publisher.on('error', reportErrors('publish'));
+  subscriber.on('error', reportErrors('subscribe'));
+  let everReady = false;
+  subscriber.on('ready', () => {
+    if (everReady) {
+      logger.info('Redis is back; subscribers catch up from the event log');
+      for (const listener of resyncListeners) listener();
+    }
+    everReady = true;
+  });
+  const swallow = (what: string) => (error: unknown) => logger.debug({ err: error }, `Redis ${what} failed`);
+  // The event target fires and forgets these calls; their failures must not become unhandled rejections.
+  const publishClient = {
+    publish: (channel: string, message: string) => publisher.publish(channel, message).catch(swallow('publish')),
+  } as unknown as Redis;
+  const subscribeClient = {
+    on: (event: 'message', listener: (channel: string, message: string) => void) => subscriber.on(event, listener),
+    subscribe: (channel: string) => subscriber.subscribe(channel).catch(swallow('subscribe')),
+    unsubscribe: (channel: string) => subscriber.unsubscribe(channel).catch(swallow('unsubscribe')),
+  } as unknown as Redis;
   const pubsub = createPubSub<LiveTopics>({
     eventTarget: createRedisEventTarget({ publishClient, subscribeClient }),
   });
@@ -42,12 +84,13 @@ export function createLiveBus(redisUrl?: string): LiveBus {
     kind: 'redis',
     pubsub,
     publishThreadEvents: (events) => events.forEach((event) => pubsub.publish('thread', event.threadId, event)),
+    onResync,
     ping: async () => {
-      await publishClient.ping();
+      await publisher.ping();
     },
     close: async () => {
-      publishClient.disconnect();
-      subscribeClient.disconnect();
+      publisher.disconnect();
+      subscriber.disconnect();
     },
   };
 }

@@ -36,9 +36,14 @@ export async function* streamThreadEvents(options: {
   const { prisma, bus, running, threadId } = options;
   const requested = options.after === null ? null : parseCursor(options.after);
   const subscription = bus.pubsub.subscribe('thread', threadId)[Symbol.asyncIterator]();
-  const buffered: RunEventRecord[] = [];
+  // A null entry asks for a catch-up from the durable log (live delivery may have had a gap).
+  const buffered: (RunEventRecord | null)[] = [];
   const waiter: { wake: (() => void) | null } = { wake: null };
   let ended = false;
+  const stopResync = bus.onResync(() => {
+    buffered.push(null);
+    waiter.wake?.();
+  });
   const pump = (async () => {
     try {
       for (;;) {
@@ -95,6 +100,10 @@ export async function* streamThreadEvents(options: {
     for (;;) {
       while (buffered.length > 0) {
         const event = buffered.shift()!;
+        if (event === null) {
+          for (const missed of await readThreadEvents(prisma, threadId, lastSeq)) yield* replayed(missed);
+          continue;
+        }
         if (event.seq === null) {
           const trimmed = trimCovered(event, covered);
           if (trimmed) yield { ...trimmed, cursor: transientCursor() };
@@ -117,6 +126,7 @@ export async function* streamThreadEvents(options: {
       waiter.wake = null;
     }
   } finally {
+    stopResync();
     await subscription.return?.();
     await pump;
   }

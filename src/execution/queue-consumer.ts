@@ -34,6 +34,7 @@ export class QueueConsumer {
 
   start(): void {
     this.stopped = false;
+    // In memory the direct call in kick() is the only consumer; with Redis, the others hear it here.
     const kicks = this.bus.pubsub.subscribe('queue-kick');
     this.kickSubscription = kicks[Symbol.asyncIterator]();
     void (async () => {
@@ -50,9 +51,10 @@ export class QueueConsumer {
     void this.sweep();
   }
 
-  /** Tells every instance's consumer that this thread may have a claimable head. */
+  /** Tells every instance's consumer (this one directly) that this thread may have a claimable head. */
   kick(threadId: string): void {
-    this.bus.pubsub.publish('queue-kick', { threadId });
+    this.tryThread(threadId);
+    if (this.bus.kind !== 'memory') this.bus.pubsub.publish('queue-kick', { threadId });
   }
 
   tryThread(threadId: string): void {

@@ -80,7 +80,7 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
     await db.close();
     throw error;
   }
-  const bus = createLiveBus(config.REDIS_URL);
+  const bus = createLiveBus(config.REDIS_URL, logger);
   const instanceId = config.PARLEY_INSTANCE_ID ?? `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
   const prisma = db.prisma;
   const access = new AccessPolicy(prisma);
