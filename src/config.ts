@@ -27,6 +27,8 @@ const envSchema = z.object({
   PARLEY_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PARLEY_MAX_MESSAGE_CHARS: positiveInt.default(32_000),
   PARLEY_MAX_REQUEST_BYTES: positiveInt.default(1_000_000),
+  PARLEY_MAX_ATTACHMENT_BYTES: positiveInt.default(5_000_000),
+  PARLEY_MAX_ATTACHMENTS: positiveInt.default(10),
   PARLEY_MAX_QUERY_DEPTH: positiveInt.default(12),
   PARLEY_MUTATIONS_PER_MINUTE: positiveInt.default(600),
   PARLEY_TEXT_FLUSH_MS: positiveInt.default(250),

@@ -247,18 +247,38 @@ export class RunLauncher {
     }
   }
 
+  /** Earlier turns as text; the current turn's message with its attachments as files. */
   private async history(threadId: string, executionId: string): Promise<ModelMessage[]> {
     const rows = await this.deps.prisma.message.findMany({
       where: { threadId, NOT: { executionId, role: 'ASSISTANT' } },
       orderBy: { seq: 'desc' },
       take: HISTORY_MESSAGES,
-      select: { role: true, parts: true },
+      select: { id: true, role: true, parts: true, executionId: true },
     });
-    return rows
-      .reverse()
-      .map((row) => ({ role: row.role === 'USER' ? 'user' : 'assistant', text: textOf(row.parts as MessagePart[]) }) as const)
-      .filter((message) => message.text.length > 0)
-      .map((message) => ({ role: message.role, content: message.text }));
+    const messages: ModelMessage[] = [];
+    for (const row of rows.reverse()) {
+      const text = textOf(row.parts as MessagePart[]);
+      if (row.role === 'ASSISTANT') {
+        if (text.length > 0) messages.push({ role: 'assistant', content: text });
+        continue;
+      }
+      const files =
+        row.executionId === executionId
+          ? await this.deps.prisma.attachment.findMany({ where: { messageId: row.id }, orderBy: { createdAt: 'asc' } })
+          : [];
+      if (files.length === 0) {
+        if (text.length > 0) messages.push({ role: 'user', content: text });
+        continue;
+      }
+      messages.push({
+        role: 'user',
+        content: [
+          { type: 'text', text },
+          ...files.map((file) => ({ type: 'file' as const, data: new Uint8Array(Buffer.from(file.dataBase64, 'base64')), mediaType: file.mediaType, filename: file.filename })),
+        ],
+      });
+    }
+    return messages;
   }
 }
 

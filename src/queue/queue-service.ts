@@ -9,6 +9,33 @@ import type { SuspensionService } from '../execution/suspensions.ts';
 
 export interface QueueLimits {
   maxMessageChars: number;
+  maxAttachmentBytes: number;
+  maxAttachments: number;
+}
+
+export interface NewAttachment {
+  filename: string;
+  mediaType: string;
+  data: Uint8Array;
+}
+
+const MAX_FILENAME_CHARS = 255;
+
+function validateAttachments(attachments: readonly NewAttachment[], limits: QueueLimits): void {
+  if (attachments.length > limits.maxAttachments) {
+    throw new InvalidInputError('attachments', `at most ${limits.maxAttachments} files per message.`);
+  }
+  for (const attachment of attachments) {
+    if (attachment.data.byteLength > limits.maxAttachmentBytes) {
+      throw new InvalidInputError(
+        'attachments',
+        `${attachment.filename.slice(0, 80)} is ${attachment.data.byteLength} bytes; the limit is ${limits.maxAttachmentBytes}.`,
+      );
+    }
+    if (attachment.filename.trim().length === 0 || attachment.filename.length > MAX_FILENAME_CHARS) {
+      throw new InvalidInputError('attachments', `file names must be 1 to ${MAX_FILENAME_CHARS} characters.`);
+    }
+  }
 }
 
 const MAX_IDEMPOTENCY_KEY_CHARS = 200;
@@ -35,9 +62,11 @@ export class QueueService {
   /** Commits the item (and its MessageQueued event) before anyone is told about it. */
   async enqueue(
     user: User,
-    input: { threadId: string; text: string; idempotencyKey?: string | null },
+    input: { threadId: string; text: string; idempotencyKey?: string | null; attachments?: readonly NewAttachment[] },
   ): Promise<RunEventRecord> {
     const text = validateMessageText(input.text, this.limits);
+    const attachments = input.attachments ?? [];
+    validateAttachments(attachments, this.limits);
     const idempotencyKey = input.idempotencyKey ?? null;
     if (idempotencyKey !== null && (idempotencyKey.length === 0 || idempotencyKey.length > MAX_IDEMPOTENCY_KEY_CHARS)) {
       throw new InvalidInputError('idempotencyKey', `must be 1 to ${MAX_IDEMPOTENCY_KEY_CHARS} characters.`);
@@ -45,17 +74,19 @@ export class QueueService {
     const thread = await this.access.thread(user, input.threadId, 'agent:execute');
     // Keys are namespaced by who chose them, so a client's key can never pose as a retry's.
     const storedKey = idempotencyKey === null ? null : `client:${idempotencyKey}`;
-    return this.commit(thread.id, (tx) => this.insert(tx, thread.id, user.id, text, storedKey, 'tail'));
+    return this.commit(thread.id, (tx) => this.insert(tx, thread.id, user.id, text, storedKey, 'tail', attachments));
   }
 
   /** sendMessage: answers the open question card if there is one, else queues the message. */
   async enqueueOrAnswer(
     user: User,
-    input: { threadId: string; text: string; idempotencyKey?: string | null },
+    input: { threadId: string; text: string; idempotencyKey?: string | null; attachments?: readonly NewAttachment[] },
   ): Promise<RunEventRecord> {
     const text = validateMessageText(input.text, this.limits);
+    validateAttachments(input.attachments ?? [], this.limits);
     const thread = await this.access.thread(user, input.threadId, 'agent:execute');
-    const answered = await this.questions.answerOpenQuestion(thread.id, text);
+    // An answer to a question card is text only; with files it is a new message.
+    const answered = input.attachments?.length ? null : await this.questions.answerOpenQuestion(thread.id, text);
     return answered ?? this.enqueue(user, input);
   }
 
@@ -216,6 +247,7 @@ export class QueueService {
     text: string,
     idempotencyKey: string | null,
     where: 'head' | 'tail',
+    attachments: readonly NewAttachment[] = [],
   ): Promise<{ event: RunEventRecord; isNew: boolean }> {
     if (idempotencyKey !== null) {
       const previous = await this.queuedEventForKey(tx, threadId, idempotencyKey);
@@ -228,6 +260,17 @@ export class QueueService {
     });
     const position = where === 'tail' ? (edge?.position ?? 0) + 1 : (edge?.position ?? 1) - 1;
     const item = await tx.queueItem.create({ data: { threadId, userId, text, idempotencyKey, position } });
+    if (attachments.length > 0) {
+      await tx.attachment.createMany({
+        data: attachments.map((attachment) => ({
+          queueItemId: item.id,
+          filename: attachment.filename,
+          mediaType: attachment.mediaType || 'application/octet-stream',
+          size: attachment.data.byteLength,
+          dataBase64: Buffer.from(attachment.data).toString('base64'),
+        })),
+      });
+    }
     const [event] = await appendThreadEvents(tx, threadId, [
       { executionId: null, payload: { type: 'MessageQueued', queueId: item.id, text, idempotencyKey } },
     ]);

@@ -87,6 +87,7 @@ builder.mutationField('sendMessage', (t) =>
     args: {
       threadId: t.arg.id({ required: true }),
       text: t.arg.string({ required: true }),
+      attachments: t.arg({ type: ['File'], description: 'Files (GraphQL multipart request), kept with the message.' }),
       idempotencyKey: t.arg.string(),
     },
     // Two success types, so the errors plugin (one success type) cannot build this union; it does
@@ -97,6 +98,13 @@ builder.mutationField('sendMessage', (t) =>
           threadId: decodeId('threadId', String(args.threadId), 'Thread'),
           text: args.text,
           idempotencyKey: args.idempotencyKey,
+          attachments: await Promise.all(
+            (args.attachments ?? []).map(async (file) => ({
+              filename: file.name,
+              mediaType: file.type,
+              data: new Uint8Array(await file.arrayBuffer()),
+            })),
+          ),
         });
         return { ...event, cursor: String(event.seq) } as never;
       } catch (error) {

@@ -28,6 +28,21 @@ function literalToJson(node: ValueNode): unknown {
   }
 }
 
+builder.scalarType('File', {
+  description: 'A file sent with a GraphQL multipart request (input only).',
+  serialize: () => {
+    throw new GraphQLError('File is an input-only scalar.');
+  },
+  parseValue: (value) => {
+    // Yoga's File comes from its fetch implementation, so recognize it by shape, not by class.
+    const file = value as File | null;
+    if (!file || typeof file.arrayBuffer !== 'function' || typeof file.name !== 'string') {
+      throw new GraphQLError('Expected a file from a multipart request.', { extensions: { code: 'BAD_USER_INPUT' } });
+    }
+    return file;
+  },
+});
+
 builder.scalarType('JSON', {
   description: 'Arbitrary JSON (tool inputs and outputs, suspension payloads).',
   serialize: (value) => value,

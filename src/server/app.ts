@@ -47,8 +47,8 @@ function maskError(logger: Logger) {
     if (cause instanceof DomainError) {
       return new GraphQLError(cause.message, { path, extensions: { code: cause.code } });
     }
-    // Errors GraphQL itself raised (parse, validation, a bad variable) carry no original error.
-    if (cause === error && error instanceof Error && 'extensions' in error) return error;
+    // Errors GraphQL raised (parse, validation, a variable a scalar refused) are meant for the client.
+    if (cause instanceof Error && 'extensions' in cause) return error as Error;
     logger.error({ err: cause }, 'unexpected error in a GraphQL operation');
     return new GraphQLError('Unexpected error.', { path, extensions: { code: 'INTERNAL_SERVER_ERROR' } });
   };
@@ -117,10 +117,13 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
       return;
     }
     const length = Number(req.headers['content-length'] ?? 0);
-    if (length > config.PARLEY_MAX_REQUEST_BYTES) {
+    const limit = String(req.headers['content-type']).startsWith('multipart/')
+      ? config.PARLEY_MAX_REQUEST_BYTES + config.PARLEY_MAX_ATTACHMENTS * config.PARLEY_MAX_ATTACHMENT_BYTES
+      : config.PARLEY_MAX_REQUEST_BYTES;
+    if (length > limit) {
       res.writeHead(413, { 'content-type': 'application/json' }).end(
         JSON.stringify({
-          errors: [{ message: `Request body over ${config.PARLEY_MAX_REQUEST_BYTES} bytes.`, extensions: { code: 'BAD_USER_INPUT' } }],
+          errors: [{ message: `Request body over ${limit} bytes.`, extensions: { code: 'BAD_USER_INPUT' } }],
         }),
       );
       return;

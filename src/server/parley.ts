@@ -125,7 +125,11 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
     bus,
     access,
     kick,
-    { maxMessageChars: config.PARLEY_MAX_MESSAGE_CHARS },
+    {
+      maxMessageChars: config.PARLEY_MAX_MESSAGE_CHARS,
+      maxAttachmentBytes: config.PARLEY_MAX_ATTACHMENT_BYTES,
+      maxAttachments: config.PARLEY_MAX_ATTACHMENTS,
+    },
     suspensions,
   );
   return {

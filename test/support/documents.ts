@@ -835,3 +835,274 @@ export const SteerQueuedMessageDetailedDocument = graphql(`
     }
   }
 `);
+
+// Queue operations, steering and Stop, with what their suites check: the run events a queue panel and
+// a transcript follow (MessageSteered included), positions, and the steered-input markers of a reply.
+
+export const QueueOpsEventsDocument = graphql(`
+  subscription QueueOpsEvents($threadId: ID!, $after: String) {
+    runEvents(threadId: $threadId, after: $after) {
+      __typename
+      ... on MessageQueued {
+        cursor
+        executionId
+        queueId
+        text
+      }
+      ... on ExecutionStarted {
+        cursor
+        executionId
+        startedQueueId: queueId
+        acceptedText
+      }
+      ... on TextDelta {
+        cursor
+        executionId
+        messageId
+        text
+        offset
+      }
+      ... on MessageSnapshot {
+        cursor
+        executionId
+        messageId
+        textLength
+        parts {
+          __typename
+          ... on TextPart {
+            text
+          }
+          ... on DelegationPart {
+            childExecutionId
+            text
+          }
+        }
+      }
+      ... on MessageSteered {
+        cursor
+        executionId
+        queueIds
+        texts
+      }
+      ... on SuspensionOpened {
+        cursor
+        executionId
+        suspensionId
+        kind
+      }
+      ... on ExecutionFinished {
+        cursor
+        executionId
+        status
+      }
+      ... on QueueUpdated {
+        cursor
+      }
+      ... on ExecutionUpdated {
+        cursor
+        executionId
+        status
+      }
+    }
+  }
+`);
+
+export const QueueOpsConversationDocument = graphql(`
+  query QueueOpsConversation($threadId: ID!) {
+    conversation(threadId: $threadId) {
+      activeExecutionId
+      eventCursor
+      messages(first: 100) {
+        edges {
+          node {
+            id
+            role
+            executionId
+            parts {
+              __typename
+              ... on TextPart {
+                text
+              }
+              ... on SteeredInputPart {
+                queueId
+                text
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+`);
+
+export const QueueOpsEditDocument = graphql(`
+  mutation QueueOpsEdit($queueId: ID!, $text: String!) {
+    editQueuedMessage(queueId: $queueId, text: $text) {
+      __typename
+      ... on QueueItem {
+        id
+        text
+        position
+        steeringExecutionId
+      }
+      ... on Error {
+        message
+        code
+      }
+    }
+  }
+`);
+
+export const QueueOpsReorderDocument = graphql(`
+  mutation QueueOpsReorder($queueId: ID!, $targetQueueId: ID!, $expectedQueueIds: [ID!]!) {
+    reorderQueuedMessage(queueId: $queueId, targetQueueId: $targetQueueId, expectedQueueIds: $expectedQueueIds) {
+      __typename
+      ... on Queue {
+        threadId
+        steerableExecutionId
+        items {
+          id
+          text
+          position
+          steeringExecutionId
+        }
+      }
+      ... on QueueChangedError {
+        currentQueueIds
+      }
+      ... on Error {
+        message
+        code
+      }
+    }
+  }
+`);
+
+export const QueueOpsExecutionDocument = graphql(`
+  query QueueOpsExecution($id: ID!) {
+    node(id: $id) {
+      __typename
+      ... on Execution {
+        id
+        status
+        acceptedText
+        acceptsSteering
+      }
+    }
+  }
+`);
+
+export const SendMessageWithFilesDocument = graphql(`
+  mutation SendMessageWithFiles($threadId: ID!, $text: String!, $attachments: [File!]) {
+    sendMessage(threadId: $threadId, text: $text, attachments: $attachments) {
+      __typename
+      ... on MessageQueued {
+        queueId
+      }
+      ... on Error {
+        message
+        code
+      }
+    }
+  }
+`);
+
+// Multi-instance suites: which instance owns an execution.
+
+export const MultiExecutionDocument = graphql(`
+  query MultiExecution($id: ID!) {
+    node(id: $id) {
+      __typename
+      ... on Execution {
+        id
+        status
+        acceptedText
+        ownerInstanceId
+      }
+    }
+  }
+`);
+
+export const MultiRunEventsDocument = graphql(`
+  subscription MultiRunEvents($threadId: ID!, $after: String) {
+    runEvents(threadId: $threadId, after: $after) {
+      __typename
+      ... on MessageQueued {
+        cursor
+        executionId
+        queueId
+        text
+      }
+      ... on ExecutionStarted {
+        cursor
+        executionId
+        startedQueueId: queueId
+        acceptedText
+      }
+      ... on TextDelta {
+        cursor
+        executionId
+        messageId
+        text
+        offset
+      }
+      ... on ReasoningDelta {
+        cursor
+        executionId
+      }
+      ... on MessageSnapshot {
+        cursor
+        executionId
+        messageId
+        textLength
+        parts {
+          __typename
+          ... on TextPart {
+            text
+          }
+        }
+      }
+      ... on ToolCallEvent {
+        cursor
+        executionId
+      }
+      ... on RetryScheduled {
+        cursor
+        executionId
+      }
+      ... on ErrorEvent {
+        cursor
+        executionId
+        reason
+        retryable
+        messageKey
+      }
+      ... on ExecutionFinished {
+        cursor
+        executionId
+        status
+      }
+      ... on QueueUpdated {
+        cursor
+        executionId
+      }
+      ... on ExecutionUpdated {
+        cursor
+        executionId
+        status
+      }
+      ... on MessageSteered {
+        cursor
+        executionId
+      }
+      ... on SuspensionOpened {
+        cursor
+        executionId
+      }
+      ... on SuspensionResolved {
+        cursor
+        executionId
+      }
+    }
+  }
+`);
