@@ -26,7 +26,7 @@ async function sendWithFiles(
     JSON.stringify({ query: print(SendMessageWithFilesDocument), variables: { ...variables, attachments: files.map(() => null) } }),
   );
   form.append('map', JSON.stringify(Object.fromEntries(files.map((_, index) => [String(index), [`variables.attachments.${index}`]]))));
-  files.forEach((file, index) => form.append(String(index), new Blob([file.content], { type: file.type }), file.name));
+  files.forEach((file, index) => form.append(String(index), new Blob([file.content as BlobPart], { type: file.type }), file.name));
   const response = await fetch(server.url, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'graphql-require-preflight': '1' },
