@@ -11,7 +11,7 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
-    testTimeout: 30_000,
+    testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
     fileParallelism: true,

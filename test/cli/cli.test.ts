@@ -62,7 +62,8 @@ afterAll(() => {
   for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
 });
 
-describe('parley CLI', () => {
+// Every step starts node + tsx + PGlite in a child process: seconds each, more on a loaded machine.
+describe('parley CLI', { timeout: 120_000 }, () => {
   // One data folder for all tests, because setting up a fresh PGlite folder costs seconds; each
   // test uses its own emails and projects. The migrate test comes first so that it sees it fresh.
   let dataDir: string;
