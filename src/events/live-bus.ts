@@ -9,8 +9,11 @@ export type LiveTopics = {
   thread: [threadId: string, event: RunEventRecord];
   /** A thread may have a claimable queue head: consumers on every instance try it. */
   'queue-kick': [payload: { threadId: string }];
-  /** Control messages for instances (a relayed Stop); every instance checks its own runs. */
-  instance: [audience: 'all', message: { kind: 'cancel'; executionId: string }];
+  /**
+   * Control messages for instances; every instance checks its own runs: a relayed Stop, or a
+   * subscriber asking the running instance for a fresh snapshot of the reply.
+   */
+  instance: [audience: 'all', message: { kind: 'cancel' | 'snapshot'; executionId: string }];
 };
 
 export interface LiveBus {

@@ -11,20 +11,22 @@ export interface DeliveredRunEvent extends RunEventRecord {
   cursor: string;
 }
 
-interface Cursor {
-  seq: number;
-}
-
-export function parseCursor(value: string): Cursor {
+export function parseCursor(value: string): { seq: number } {
   const match = /^(\d{1,15})(?:\.(\d{1,15}))?$/.exec(value);
   if (!match) throw new InvalidInputError('after', 'is not a cursor returned by Parley.');
   return { seq: Number(match[1]) };
 }
 
+// How long a subscriber waits for the running instance's snapshot before it settles for the
+// recorded one (which may be up to one text flush behind).
+const SNAPSHOT_WAIT_MS = 1_500;
+
 /**
  * A thread's events for one subscriber, gapless and without duplicates: it listens first, then
- * replays the durable log after the cursor (and a snapshot of the running reply), then goes live.
- * Durable events are delivered strictly in seq order; a hole is filled from the log.
+ * replays the durable log after the cursor and snapshots of the running reply, then goes live.
+ * Durable events are delivered strictly in seq order; a hole is filled from the log. Streamed
+ * text is delivered so that the client's text never has a hole: a delta beyond what the client
+ * has waits for a fresh snapshot from the instance that runs the execution.
  */
 export async function* streamThreadEvents(options: {
   prisma: PrismaClient;
@@ -39,10 +41,11 @@ export async function* streamThreadEvents(options: {
   // A null entry asks for a catch-up from the durable log (live delivery may have had a gap).
   const buffered: (RunEventRecord | null)[] = [];
   const waiter: { wake: (() => void) | null } = { wake: null };
+  const wake = () => waiter.wake?.();
   let ended = false;
   const stopResync = bus.onResync(() => {
     buffered.push(null);
-    waiter.wake?.();
+    wake();
   });
   const pump = (async () => {
     try {
@@ -50,37 +53,105 @@ export async function* streamThreadEvents(options: {
         const next = await subscription.next();
         if (next.done) break;
         buffered.push(next.value);
-        waiter.wake?.();
+        wake();
       }
     } finally {
       ended = true;
-      waiter.wake?.();
+      wake();
     }
   })();
 
-  // Characters of each execution's text/reasoning the client already has (from a snapshot); a
-  // delegated child's text lives on its card in the parent's message, so keys are execution ids.
-  const covered = new Map<string, number>();
-  let lastSeq: number;
+  // Characters of each execution's text and reasoning the client has (`text:<id>`, `reasoning:<id>`).
+  // A delegated child's text lives on its card in the parent's message, so keys are execution ids.
+  const have = new Map<string, number>();
+  // Deltas held back per execution until a snapshot covers the hole before them.
+  const held = new Map<string, { events: RunEventRecord[]; deadline: number }>();
+  let lastSeq = 0;
   let transientCount = 0;
-  const transientCursor = () => `${lastSeq}.${++transientCount}`;
+  const deliver = (event: RunEventRecord): DeliveredRunEvent => {
+    if (event.seq !== null) {
+      lastSeq = event.seq;
+      transientCount = 0;
+      return { ...event, cursor: String(event.seq) };
+    }
+    return { ...event, cursor: `${lastSeq}.${++transientCount}` };
+  };
+  const applySnapshot = (snapshot: RunEventRecord) => {
+    for (const [key, length] of snapshotLengths(snapshot)) have.set(key, length);
+  };
 
-  // A replayed run end comes with the reply as recorded, since its live deltas are gone.
+  /** The delta as far as it is new to the client; 'gap' when text before it is missing. */
+  const fit = (event: RunEventRecord): RunEventRecord | null | 'gap' => {
+    const payload = event.payload;
+    if (payload.type !== 'TextDelta' && payload.type !== 'ReasoningDelta') return event;
+    const key = `${payload.type === 'TextDelta' ? 'text' : 'reasoning'}:${event.executionId}`;
+    const known = have.get(key) ?? 0;
+    if (payload.offset > known) return 'gap';
+    const end = payload.offset + payload.text.length;
+    if (end <= known) return null;
+    have.set(key, end);
+    if (payload.offset === known) return event;
+    return { ...event, payload: { ...payload, text: payload.text.slice(known - payload.offset), offset: known } };
+  };
+
   async function* replayed(event: RunEventRecord): AsyncGenerator<DeliveredRunEvent> {
+    // A replayed run end comes with the reply as recorded, since its live deltas are gone.
     if (event.payload.type === 'ExecutionFinished' && event.executionId) {
       const snapshot = await recordedSnapshot(prisma, threadId, event.executionId);
       if (snapshot) {
-        cover(snapshot);
-        yield { ...snapshot.record, cursor: transientCursor() };
+        applySnapshot(snapshot);
+        yield deliver(snapshot);
       }
     }
-    lastSeq = event.seq!;
-    transientCount = 0;
-    yield { ...event, cursor: String(event.seq) };
+    yield deliver(event);
   }
-  const cover = (snapshot: Snapshot) => {
-    for (const [key, length] of snapshot.lengths) covered.set(key, length);
-  };
+
+  async function* live(event: RunEventRecord): AsyncGenerator<DeliveredRunEvent> {
+    if (event.payload.type === 'MessageSnapshot') {
+      applySnapshot(event);
+      yield deliver(event);
+      yield* release(event.executionId!);
+      return;
+    }
+    const executionId = event.executionId ?? '';
+    const waiting = held.get(executionId);
+    if (waiting) {
+      waiting.events.push(event);
+      return;
+    }
+    const fitted = fit(event);
+    if (fitted === 'gap') {
+      held.set(executionId, { events: [event], deadline: Date.now() + SNAPSHOT_WAIT_MS });
+      bus.pubsub.publish('instance', 'all', { kind: 'snapshot', executionId });
+      return;
+    }
+    if (fitted) yield deliver(fitted);
+  }
+
+  /** Delivers the deltas held for an execution once a snapshot arrived (or the wait ran out). */
+  async function* release(executionId: string): AsyncGenerator<DeliveredRunEvent> {
+    const waiting = held.get(executionId);
+    if (!waiting) return;
+    held.delete(executionId);
+    for (const event of waiting.events) {
+      const fitted = fit(event);
+      // Still a hole after the best snapshot there is: deliver it, the client sees what was lost.
+      if (fitted === 'gap') yield deliver(event);
+      else if (fitted) yield deliver(fitted);
+    }
+  }
+
+  async function* expired(): AsyncGenerator<DeliveredRunEvent> {
+    for (const [executionId, waiting] of [...held]) {
+      if (waiting.deadline > Date.now()) continue;
+      const snapshot = await freshestSnapshot(prisma, running, threadId, executionId);
+      if (snapshot) {
+        applySnapshot(snapshot);
+        yield deliver(snapshot);
+      }
+      yield* release(executionId);
+    }
+  }
 
   try {
     if (requested === null) {
@@ -88,13 +159,11 @@ export async function* streamThreadEvents(options: {
       lastSeq = thread.lastEventSeq;
     } else {
       lastSeq = requested.seq;
-      for (const event of await readThreadEvents(prisma, threadId, lastSeq)) {
-        yield* replayed(event);
-      }
-      for (const snapshot of await runningSnapshots(prisma, running, threadId)) {
-        cover(snapshot);
-        yield { ...snapshot.record, cursor: transientCursor() };
-      }
+      for (const event of await readThreadEvents(prisma, threadId, lastSeq)) yield* replayed(event);
+    }
+    for (const snapshot of await runningSnapshots(prisma, running, threadId)) {
+      applySnapshot(snapshot);
+      yield deliver(snapshot);
     }
 
     for (;;) {
@@ -102,26 +171,23 @@ export async function* streamThreadEvents(options: {
         const event = buffered.shift()!;
         if (event === null) {
           for (const missed of await readThreadEvents(prisma, threadId, lastSeq)) yield* replayed(missed);
-          continue;
-        }
-        if (event.seq === null) {
-          const trimmed = trimCovered(event, covered);
-          if (trimmed) yield { ...trimmed, cursor: transientCursor() };
-          continue;
-        }
-        if (event.seq <= lastSeq) continue;
-        if (event.seq > lastSeq + 1) {
-          for (const missed of await readThreadEvents(prisma, threadId, lastSeq, event.seq - 1)) {
-            yield* replayed(missed);
+        } else if (event.seq === null) {
+          yield* live(event);
+        } else if (event.seq > lastSeq) {
+          if (event.seq > lastSeq + 1) {
+            for (const missed of await readThreadEvents(prisma, threadId, lastSeq, event.seq - 1)) {
+              yield* replayed(missed);
+            }
           }
+          yield deliver(event);
         }
-        lastSeq = event.seq;
-        transientCount = 0;
-        yield { ...event, cursor: String(event.seq) };
       }
+      yield* expired();
       if (ended) return;
       await new Promise<void>((resolve) => {
         waiter.wake = resolve;
+        const nextDeadline = Math.min(...[...held.values()].map((waiting) => waiting.deadline));
+        if (Number.isFinite(nextDeadline)) setTimeout(resolve, Math.max(0, nextDeadline - Date.now()));
       });
       waiter.wake = null;
     }
@@ -132,72 +198,74 @@ export async function* streamThreadEvents(options: {
   }
 }
 
-/** Drops the part of a delta the client already has from a snapshot. */
-function trimCovered(event: RunEventRecord, covered: Map<string, number>): RunEventRecord | null {
-  const payload = event.payload;
-  if (payload.type !== 'TextDelta' && payload.type !== 'ReasoningDelta') return event;
-  const key = `${payload.type === 'TextDelta' ? 'text' : 'reasoning'}:${event.executionId}`;
-  const have = covered.get(key);
-  if (have === undefined || payload.offset >= have) return event;
-  const end = payload.offset + payload.text.length;
-  if (end <= have) return null;
-  return { ...event, payload: { ...payload, text: payload.text.slice(have - payload.offset), offset: have } };
-}
-
-interface Snapshot {
-  record: RunEventRecord;
-  /** `text:<executionId>` / `reasoning:<executionId>` → characters the snapshot holds. */
-  lengths: Map<string, number>;
-}
-
-async function runningSnapshots(prisma: PrismaClient, running: RunningExecutions, threadId: string): Promise<Snapshot[]> {
-  const executions = await prisma.execution.findMany({
-    where: { threadId, parentExecutionId: null, status: { in: ['RUNNING', 'SUSPENDED'] } },
-    select: { id: true },
-    orderBy: { createdAt: 'asc' },
-  });
-  const snapshots: Snapshot[] = [];
-  for (const { id } of executions) {
-    const local = running.get(id)?.snapshot?.();
-    const snapshot =
-      local?.messageId && local.parts
-        ? snapshotOf(threadId, id, local.messageId, local.parts)
-        : await recordedSnapshot(prisma, threadId, id);
-    if (snapshot) snapshots.push(snapshot);
-  }
-  return snapshots;
-}
-
-async function recordedSnapshot(prisma: PrismaClient, threadId: string, executionId: string): Promise<Snapshot | null> {
-  const recorded = await prisma.message.findFirst({
-    where: { executionId, role: 'ASSISTANT' },
-    orderBy: { seq: 'desc' },
-    select: { id: true, parts: true },
-  });
-  return recorded ? snapshotOf(threadId, executionId, recorded.id, recorded.parts as MessagePart[]) : null;
-}
-
-function snapshotOf(threadId: string, executionId: string, messageId: string, parts: MessagePart[]): Snapshot {
+/** Characters per execution in a snapshot: its own text and reasoning, and its children's cards. */
+function snapshotLengths(record: RunEventRecord): Map<string, number> {
+  const lengths = new Map<string, number>();
+  if (record.payload.type !== 'MessageSnapshot') return lengths;
+  const parts = record.payload.parts as MessagePart[];
   const lengthOf = (type: 'text' | 'reasoning') =>
     parts.reduce((sum, part) => sum + (part.type === type ? part.text.length : 0), 0);
-  const textLength = lengthOf('text');
-  const lengths = new Map([
-    [`text:${executionId}`, textLength],
-    [`reasoning:${executionId}`, lengthOf('reasoning')],
-  ]);
+  lengths.set(`text:${record.executionId}`, lengthOf('text'));
+  lengths.set(`reasoning:${record.executionId}`, lengthOf('reasoning'));
   for (const part of parts) {
     if (part.type !== 'delegation') continue;
     lengths.set(`text:${part.childExecutionId}`, part.text.length);
     lengths.set(`reasoning:${part.childExecutionId}`, part.reasoning.length);
   }
+  return lengths;
+}
+
+export function snapshotRecord(
+  threadId: string,
+  executionId: string,
+  messageId: string,
+  parts: MessagePart[],
+): RunEventRecord {
+  const textLength = parts.reduce((sum, part) => sum + (part.type === 'text' ? part.text.length : 0), 0);
   return {
-    record: {
-      threadId,
-      seq: null,
-      executionId,
-      createdAt: new Date().toISOString(),
-      payload: { type: 'MessageSnapshot', messageId, parts, textLength },
-    },
-    lengths,
+    threadId,
+    seq: null,
+    executionId,
+    createdAt: new Date().toISOString(),
+    payload: { type: 'MessageSnapshot', messageId, parts, textLength },
   };
+}
+
+async function runningSnapshots(
+  prisma: PrismaClient,
+  running: RunningExecutions,
+  threadId: string,
+): Promise<RunEventRecord[]> {
+  const executions = await prisma.execution.findMany({
+    where: { threadId, parentExecutionId: null, status: { in: ['RUNNING', 'SUSPENDED'] } },
+    select: { id: true },
+    orderBy: { createdAt: 'asc' },
+  });
+  const snapshots: RunEventRecord[] = [];
+  for (const { id } of executions) {
+    const snapshot = await freshestSnapshot(prisma, running, threadId, id);
+    if (snapshot) snapshots.push(snapshot);
+  }
+  return snapshots;
+}
+
+/** This instance's live reply if it runs the execution, else the recorded one. */
+async function freshestSnapshot(
+  prisma: PrismaClient,
+  running: RunningExecutions,
+  threadId: string,
+  executionId: string,
+): Promise<RunEventRecord | null> {
+  const local = running.get(executionId)?.snapshot?.();
+  if (local?.messageId) return snapshotRecord(threadId, executionId, local.messageId, local.parts);
+  return recordedSnapshot(prisma, threadId, executionId);
+}
+
+async function recordedSnapshot(prisma: PrismaClient, threadId: string, executionId: string): Promise<RunEventRecord | null> {
+  const recorded = await prisma.message.findFirst({
+    where: { executionId, role: 'ASSISTANT' },
+    orderBy: { seq: 'desc' },
+    select: { id: true, parts: true },
+  });
+  return recorded ? snapshotRecord(threadId, executionId, recorded.id, recorded.parts as MessagePart[]) : null;
 }

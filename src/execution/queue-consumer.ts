@@ -4,7 +4,8 @@ import type { LiveBus } from '../events/live-bus.ts';
 import type { ModelMessage } from 'ai';
 import type { Admission, AdmittedRun } from './admission.ts';
 import { STOP_REASON } from './cancellation.ts';
-import type { RunningExecutions } from './running-executions.ts';
+import { snapshotRecord } from '../events/run-event-stream.ts';
+import type { RunningExecution, RunningExecutions } from './running-executions.ts';
 import type { RunLauncher } from './run-launcher.ts';
 
 /**
@@ -44,7 +45,10 @@ export class QueueConsumer {
     this.relaySubscription = relayed[Symbol.asyncIterator]();
     void (async () => {
       for await (const message of relayed) {
-        if (message.kind === 'cancel') this.running.get(message.executionId)?.controller.abort(new Error(STOP_REASON));
+        const run = this.running.get(message.executionId);
+        if (!run) continue;
+        if (message.kind === 'cancel') run.controller.abort(new Error(STOP_REASON));
+        if (message.kind === 'snapshot') this.publishSnapshot(run);
       }
     })().catch((error) => this.logger.error({ err: error }, 'stop relay listener stopped'));
     this.sweepTimer = setInterval(() => void this.sweep(), this.sweepMs);
@@ -85,6 +89,13 @@ export class QueueConsumer {
     } catch (error) {
       if (!this.stopped) this.logger.error({ err: error, threadId }, 'admission failed; the sweep will try again');
     }
+  }
+
+  /** The reply as this instance has it in memory, for subscribers that joined mid-stream. */
+  private publishSnapshot(run: RunningExecution): void {
+    const snapshot = run.snapshot?.();
+    if (!snapshot?.messageId) return;
+    this.bus.publishThreadEvents([snapshotRecord(run.threadId, run.executionId, snapshot.messageId, snapshot.parts)]);
   }
 
   /** Runs an admitted (or resumed) execution; when it ends, the thread's next message may start. */
