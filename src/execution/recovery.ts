@@ -8,7 +8,7 @@ import { ExecutionRecorder } from '../recording/execution-recorder.ts';
 import { LiveBroadcaster } from '../recording/live-broadcaster.ts';
 import { ListenerChain } from '../runtime/runtime-event.ts';
 import { RunRecording } from './run-recording.ts';
-import type { Steering } from './steering.ts';
+import { ReservationReturn } from './steering.ts';
 
 /** This instance's lease: a row renewed by a heartbeat. An expired lease means the instance died. */
 export class InstanceLease {
@@ -53,13 +53,13 @@ export const INTERRUPTED_MESSAGE_KEY = 'error.interrupted';
 
 /**
  * Finalizes executions whose instance died: INTERRUPTED, with one ErrorPart and one ErrorEvent
- * through the usual listeners, exactly once (the status change is the claim), never replayed.
+ * through the usual listeners, in one settlement under the thread's lock — so exactly once, and
+ * before the thread's next message can be claimed. Never replayed.
  */
 export class Interruptions {
   constructor(
     private readonly prisma: PrismaClient,
     private readonly bus: LiveBus,
-    private readonly steering: Steering,
     private readonly flushPolicy: FlushPolicy,
     private readonly kick: (threadId: string) => void,
     private readonly logger: Logger,
@@ -76,31 +76,31 @@ export class Interruptions {
       include: { user: true },
       take: 100,
     });
-    let interrupted = 0;
-    for (const execution of orphans) {
-      if (await this.interrupt(execution)) interrupted++;
-    }
-    return interrupted;
+    for (const execution of orphans) await this.interrupt(execution);
+    return orphans.length;
   }
 
-  private async interrupt(execution: Execution & { user: { locale: string } }): Promise<boolean> {
-    const claimed = await this.prisma.execution.updateMany({
-      where: { id: execution.id, status: 'RUNNING' },
-      data: { status: 'INTERRUPTED', finishedAt: new Date(), acceptsSteering: false },
-    });
-    if (claimed.count === 0) return false;
-    await this.prisma.execution.updateMany({
-      where: { parentExecutionId: execution.id, status: { in: ['RUNNING', 'SUSPENDED'] } },
-      data: { status: 'INTERRUPTED', finishedAt: new Date() },
-    });
+  private async interrupt(execution: Execution & { user: { locale: string } }): Promise<void> {
     const chain = new ListenerChain([
-      new ExecutionRecorder(this.prisma),
+      new ExecutionRecorder(),
       new ConversationLog(this.prisma, this.flushPolicy, (error) =>
         this.logger.error({ err: error, executionId: execution.id }, 'recording an interruption failed'),
       ),
+      new ReservationReturn(),
       new LiveBroadcaster(this.prisma, this.bus),
+      {
+        // Its delegated children died with it.
+        handle: async (event, _run, settlement) => {
+          if (event.type !== 'run-completed' || !settlement) return;
+          await settlement.tx.execution.updateMany({
+            where: { parentExecutionId: execution.id, status: { in: ['RUNNING', 'SUSPENDED'] } },
+            data: { status: 'INTERRUPTED', finishedAt: new Date() },
+          });
+        },
+      },
     ]);
     const recording = new RunRecording(
+      { prisma: this.prisma, bus: this.bus },
       chain,
       {
         executionId: execution.id,
@@ -123,9 +123,7 @@ export class Interruptions {
         messageKey: INTERRUPTED_MESSAGE_KEY,
       }),
     );
-    await this.steering.release(execution.threadId, execution.id);
     this.logger.warn({ executionId: execution.id, instance: execution.ownerInstanceId }, 'execution interrupted');
     this.kick(execution.threadId);
-    return true;
   }
 }

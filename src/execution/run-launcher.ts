@@ -13,13 +13,21 @@ import { DelegationCard } from '../recording/delegation-card.ts';
 import { ExecutionRecorder } from '../recording/execution-recorder.ts';
 import { LiveBroadcaster } from '../recording/live-broadcaster.ts';
 import { runAgent, type AgentRunResult, type PendingToolCall } from '../runtime/agent-runtime.ts';
-import { ListenerChain, type RunListener, type RunState, type RunUsage, type RuntimeEvent } from '../runtime/runtime-event.ts';
+import {
+  ListenerChain,
+  type RunListener,
+  type RunOutcome,
+  type RunState,
+  type RunUsage,
+  type RuntimeEvent,
+  type Settlement,
+} from '../runtime/runtime-event.ts';
 import { buildTools, type DelegationResult } from '../runtime/tools.ts';
 import type { AdmittedRun } from './admission.ts';
 import { RunRecording } from './run-recording.ts';
 import { ServerShutdown, type RunningExecutions } from './running-executions.ts';
-import { withSessionLock } from './session-lock.ts';
-import type { Steering } from './steering.ts';
+import type { Tx } from './session-lock.ts';
+import { ReservationReturn, type Steering } from './steering.ts';
 
 export interface RunLauncherDeps {
   prisma: PrismaClient;
@@ -88,7 +96,7 @@ export class RunLauncher {
         state: newRunState(execution.id, execution.threadId, agent, user, null, execution.acceptedText),
         agent,
         user,
-        listeners: [new ExecutionRecorder(prisma), conversationLog, new LiveBroadcaster(prisma, bus)],
+        listeners: [new ExecutionRecorder(), conversationLog, new ReservationReturn(), new LiveBroadcaster(prisma, bus)],
         signal: handle.controller.signal,
         messages: async () => resumeWith ?? this.history(execution.threadId, execution.id),
         delegationLog: conversationLog,
@@ -97,16 +105,12 @@ export class RunLauncher {
       });
     } finally {
       running.unregister(execution.id);
-      // Whatever the outcome, reservations nobody took go back to their places in the queue.
-      await this.deps.steering
-        .release(execution.threadId, execution.id)
-        .catch((error) => logger.error({ err: error, executionId: execution.id }, 'releasing steered messages failed'));
     }
   }
 
   private async execute(setup: RunSetup): Promise<AgentRunResult | null> {
     const { state, agent, user, signal } = setup;
-    const recording = new RunRecording(new ListenerChain(setup.listeners), state, user.locale as Locale);
+    const recording = new RunRecording(this.deps, new ListenerChain(setup.listeners), state, user.locale as Locale);
     try {
       // A Stop that came while the execution was being admitted: it never starts.
       if (signal.aborted) {
@@ -134,11 +138,13 @@ export class RunLauncher {
         },
         takeSteeringMessages: setup.root ? () => this.takeSteering(state, recording) : undefined,
       });
-      if (result.outcome === 'SUSPENDED' && result.pending && setup.root && !signal.aborted) {
-        await this.suspend(state, { messages: result.messages, pending: result.pending });
-      }
+      const pending = result.pending;
       if (signal.aborted) await finishAborted(recording, signal, result.usage);
-      else await recording.finish(result.outcome === 'SUSPENDED' && !setup.root ? 'CANCELLED' : result.outcome, result.usage);
+      else if (result.outcome === 'SUSPENDED' && pending && setup.root) {
+        await recording.finish('SUSPENDED', result.usage, (tx, outcome, settlement) =>
+          this.openCard(tx, settlement, state, { messages: result.messages, pending }),
+        );
+      } else await recording.finish(result.outcome === 'SUSPENDED' ? 'CANCELLED' : result.outcome, result.usage);
       return result;
     } catch (error) {
       if (signal.aborted) await finishAborted(recording, signal, { inputTokens: 0, outputTokens: 0 });
@@ -154,22 +160,30 @@ export class RunLauncher {
     return taken.map((item) => ({ role: 'user', content: item.text }));
   }
 
-  /** Persists the checkpoint (it survives restarts) and opens the card the user answers. */
-  private async suspend(state: RunState, checkpoint: Checkpoint): Promise<void> {
+  /**
+   * In the settlement of a suspending run: persists the checkpoint (it survives restarts) and opens
+   * the card the user answers — unless a Stop was recorded meanwhile, which then cancels the run.
+   */
+  private async openCard(tx: Tx, settlement: Settlement, state: RunState, checkpoint: Checkpoint): Promise<RunOutcome> {
     const { pending } = checkpoint;
-    const events = await withSessionLock(this.deps.prisma, state.threadId, async (tx) => {
-      const suspension = await tx.suspension.create({
-        data: {
-          threadId: state.threadId,
-          executionId: state.executionId,
-          toolCallId: pending.toolCallId,
-          toolName: pending.toolName,
-          kind: pending.kind,
-          payload: (pending.input ?? {}) as Prisma.InputJsonValue,
-          checkpoint: checkpoint as unknown as Prisma.InputJsonValue,
-        },
-      });
-      return appendThreadEvents(tx, state.threadId, [
+    const execution = await tx.execution.findUniqueOrThrow({
+      where: { id: state.executionId },
+      select: { cancelRequestedAt: true },
+    });
+    if (execution.cancelRequestedAt) return 'CANCELLED';
+    const suspension = await tx.suspension.create({
+      data: {
+        threadId: state.threadId,
+        executionId: state.executionId,
+        toolCallId: pending.toolCallId,
+        toolName: pending.toolName,
+        kind: pending.kind,
+        payload: (pending.input ?? {}) as Prisma.InputJsonValue,
+        checkpoint: checkpoint as unknown as Prisma.InputJsonValue,
+      },
+    });
+    settlement.publish.push(
+      ...(await appendThreadEvents(tx, state.threadId, [
         {
           executionId: state.executionId,
           payload: {
@@ -180,9 +194,9 @@ export class RunLauncher {
             payload: pending.input ?? {},
           },
         },
-      ]);
-    });
-    this.deps.bus.publishThreadEvents(events);
+      ])),
+    );
+    return 'SUSPENDED';
   }
 
   /** Runs a child execution for a `delegate` tool call; its failure is the parent's result, not its crash. */
@@ -215,7 +229,7 @@ export class RunLauncher {
       agent: parent.agent,
       user: parent.user,
       listeners: [
-        new ExecutionRecorder(prisma),
+        new ExecutionRecorder(),
         new DelegationCard(parentLog, toolCallId),
         {
           handle: (event) => {

@@ -1,17 +1,42 @@
+import type { PrismaClient } from '../generated/prisma/client.ts';
 import type { Locale } from '../i18n/catalog.ts';
-import type { ListenerChain, RunOutcome, RunState, RunUsage, RuntimeEvent } from '../runtime/runtime-event.ts';
+import type { LiveBus } from '../events/live-bus.ts';
+import type {
+  ListenerChain,
+  RunOutcome,
+  RunState,
+  RunUsage,
+  RuntimeEvent,
+  Settlement,
+} from '../runtime/runtime-event.ts';
+import type { RecordedFailure } from '../events/run-event.ts';
 import { recordedFailureOf } from './run-failure.ts';
+import { withSessionLock, type Tx } from './session-lock.ts';
+
+export interface RecordingDeps {
+  prisma: PrismaClient;
+  bus: LiveBus;
+}
+
+/**
+ * Work done in the settlement transaction before the end is recorded; it may change the outcome
+ * (a Stop recorded meanwhile turns a suspension into a cancellation).
+ */
+export type BeforeSettle = (tx: Tx, outcome: RunOutcome, settlement: Settlement) => Promise<RunOutcome>;
 
 /**
  * The single door through which a run's events reach its listeners. It guarantees the failure
- * contract: a failure is delivered once, as a provider-error event, never after the run completed.
+ * contract (one failure, delivered as a provider-error event, never after the run completed) and
+ * that a run ends atomically: its failure, final text, status, returned reservations and
+ * ExecutionFinished are committed together under the thread's session lock, so nothing (the next
+ * claim, a reconnecting subscriber, another instance) ever sees half an ending.
  */
 export class RunRecording {
   private completed = false;
-  private failed = false;
-  private usage: RunUsage = { inputTokens: 0, outputTokens: 0 };
+  private reportedFailure: RecordedFailure | null = null;
 
   constructor(
+    private readonly deps: RecordingDeps,
     private readonly chain: ListenerChain,
     readonly run: RunState,
     private readonly locale: Locale,
@@ -21,33 +46,61 @@ export class RunRecording {
     return this.completed;
   }
 
+  /**
+   * A loop may report its own failure and end (as one that reports RunCompleted before it
+   * rethrows does): they are recorded as one settlement, and what it throws afterwards is ignored.
+   */
   async emit(event: RuntimeEvent): Promise<void> {
     if (this.completed) return;
     if (event.type === 'provider-error') {
-      if (this.failed) return;
-      this.failed = true;
+      this.reportedFailure ??= event.failure;
+      return;
     }
     if (event.type === 'run-completed') {
-      this.completed = true;
-      this.usage = event.usage;
+      await this.settle(event.outcome, event.usage, this.reportedFailure);
+      return;
     }
     await this.chain.emit(event, this.run);
   }
 
-  async fail(error: unknown, usage: RunUsage = this.usage): Promise<void> {
-    if (this.completed || this.failed) return;
-    await this.emit({ type: 'provider-error', failure: recordedFailureOf(error, this.locale) });
-    await this.emit({ type: 'run-completed', outcome: 'FAILED', usage });
+  async fail(error: unknown, usage: RunUsage = NO_USAGE): Promise<void> {
+    await this.settle('FAILED', usage, this.reportedFailure ?? recordedFailureOf(error, this.locale));
   }
 
-  /** The run's instance died: the failure is recorded like any other, the status says INTERRUPTED. */
+  /** The run's instance died or shut down: recorded like a failure, with status INTERRUPTED. */
   async interrupt(error: unknown): Promise<void> {
-    if (this.completed || this.failed) return;
-    await this.emit({ type: 'provider-error', failure: recordedFailureOf(error, this.locale) });
-    await this.emit({ type: 'run-completed', outcome: 'INTERRUPTED', usage: this.usage });
+    await this.settle('INTERRUPTED', NO_USAGE, recordedFailureOf(error, this.locale));
   }
 
-  async finish(outcome: Exclude<RunOutcome, 'FAILED' | 'INTERRUPTED'>, usage: RunUsage): Promise<void> {
-    await this.emit({ type: 'run-completed', outcome, usage });
+  async finish(
+    outcome: Exclude<RunOutcome, 'FAILED' | 'INTERRUPTED'>,
+    usage: RunUsage,
+    beforeSettle?: BeforeSettle,
+  ): Promise<void> {
+    await this.settle(outcome, usage, this.reportedFailure, beforeSettle);
+  }
+
+  private async settle(
+    outcome: RunOutcome,
+    usage: RunUsage,
+    failure: RecordedFailure | null,
+    beforeSettle?: BeforeSettle,
+  ): Promise<void> {
+    if (this.completed) return;
+    this.completed = true;
+    await this.chain.drain();
+    const publish = await withSessionLock(this.deps.prisma, this.run.threadId, async (tx) => {
+      const current = await tx.execution.findUnique({ where: { id: this.run.executionId }, select: { status: true } });
+      // Someone else already ended it (an interruption by another instance, a Stop of a suspension).
+      if (current && current.status !== 'RUNNING') return [];
+      const settlement: Settlement = { tx, publish: [] };
+      const final = beforeSettle ? await beforeSettle(tx, outcome, settlement) : outcome;
+      if (failure) await this.chain.emit({ type: 'provider-error', failure }, this.run, settlement);
+      await this.chain.emit({ type: 'run-completed', outcome: final, usage }, this.run, settlement);
+      return settlement.publish;
+    });
+    this.deps.bus.publishThreadEvents(publish);
   }
 }
+
+const NO_USAGE: RunUsage = { inputTokens: 0, outputTokens: 0 };

@@ -1,6 +1,7 @@
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import { appendThreadEvents } from '../events/event-log.ts';
 import type { LiveBus } from '../events/live-bus.ts';
+import type { RunListener, RunState, RuntimeEvent, Settlement } from '../runtime/runtime-event.ts';
 import { withSessionLock } from './session-lock.ts';
 
 export interface SteeredMessage {
@@ -42,23 +43,19 @@ export class Steering {
     this.bus.publishThreadEvents(events);
     return taken;
   }
+}
 
-  /**
-   * After the execution's status left RUNNING (stop, failure, suspension, interruption, or the end):
-   * reserved items go back to their saved positions.
-   */
-  async release(threadId: string, executionId: string): Promise<void> {
-    // Always under the lock, never skipped on a count read before it: a steer that saw the
-    // execution still running may be about to commit its reservation.
-    const events = await withSessionLock(this.prisma, threadId, async (tx) => {
-      const released = await tx.queueItem.updateMany({
-        where: { steeringExecutionId: executionId },
-        data: { steeringExecutionId: null },
-      });
-      return released.count > 0
-        ? appendThreadEvents(tx, threadId, [{ executionId: null, payload: { type: 'QueueUpdated' } }])
-        : [];
+/** In a run's settlement: reserved messages it did not take go back to their saved positions. */
+export class ReservationReturn implements RunListener {
+  async handle(event: RuntimeEvent, run: RunState, settlement?: Settlement): Promise<void> {
+    if (event.type !== 'run-completed' || !settlement || run.parentExecutionId) return;
+    const released = await settlement.tx.queueItem.updateMany({
+      where: { steeringExecutionId: run.executionId },
+      data: { steeringExecutionId: null },
     });
-    this.bus.publishThreadEvents(events);
+    if (released.count === 0) return;
+    settlement.publish.push(
+      ...(await appendThreadEvents(settlement.tx, run.threadId, [{ executionId: null, payload: { type: 'QueueUpdated' } }])),
+    );
   }
 }

@@ -1,4 +1,4 @@
-import type { PrismaClient, User } from '../generated/prisma/client.ts';
+import type { PrismaClient, QueueItem, User } from '../generated/prisma/client.ts';
 import type { AccessPolicy } from '../auth/access.ts';
 import { ConflictError, InvalidInputError, NotFoundError, QueueChangedError } from '../domain/errors.ts';
 import { appendThreadEvents } from '../events/event-log.ts';
@@ -125,25 +125,21 @@ export class QueueService {
   }
 
   /** Changes a pending message's text; its position and attachments stay. */
-  async edit(user: User, queueId: string, text: string): Promise<void> {
+  async edit(user: User, queueId: string, text: string): Promise<QueueItem> {
     validateMessageText(text, this.limits);
-    await this.changePending(user, queueId, async (tx, item) => {
-      await tx.queueItem.update({ where: { id: item.id }, data: { text } });
-    });
+    return this.changePending(user, queueId, (tx, item) => tx.queueItem.update({ where: { id: item.id }, data: { text } }));
   }
 
   /** Removes a pending message and discards its attachments. */
   async remove(user: User, queueId: string): Promise<void> {
-    await this.changePending(user, queueId, async (tx, item) => {
-      await tx.queueItem.delete({ where: { id: item.id } });
-    });
+    await this.changePending(user, queueId, (tx, item) => tx.queueItem.delete({ where: { id: item.id } }));
   }
 
   /**
    * Moves a pending message to the target's position, shifting the messages between, provided the
    * pending order (reserved steers excluded) is exactly `expectedQueueIds`.
    */
-  async reorder(user: User, queueId: string, targetQueueId: string, expectedQueueIds: string[]): Promise<void> {
+  async reorder(user: User, queueId: string, targetQueueId: string, expectedQueueIds: string[]): Promise<{ threadId: string }> {
     const item = await this.pendingItemOf(user, queueId);
     await this.locked(item.threadId, async (tx) => {
       const pending = await tx.queueItem.findMany({
@@ -162,13 +158,14 @@ export class QueueService {
       const slots = pending.map((row) => row.position);
       const changed = moved.map((id, index) => ({ id, position: slots[index]! })).filter((row, index) => row.id !== order[index]);
       for (const row of changed) await tx.queueItem.update({ where: { id: row.id }, data: { position: row.position } });
-      return [queueUpdated()];
+      return { result: null, events: [queueUpdated()] };
     });
+    return { threadId: item.threadId };
   }
 
   /** Reserves a pending message for the running execution, which takes it at its next boundary. */
-  async steer(user: User, queueId: string, executionId: string): Promise<void> {
-    await this.changePending(user, queueId, async (tx, item) => {
+  async steer(user: User, queueId: string, executionId: string): Promise<QueueItem> {
+    return this.changePending(user, queueId, async (tx, item) => {
       const active = await tx.execution.findFirst({
         where: { threadId: item.threadId, parentExecutionId: null, status: { in: ['RUNNING', 'SUSPENDED'] } },
         select: { id: true, status: true, acceptsSteering: true },
@@ -180,24 +177,23 @@ export class QueueService {
       if (active.status !== 'RUNNING' || !active.acceptsSteering) {
         throw new ConflictError('That execution does not accept steering now (it waits for an approval or answer).');
       }
-      await tx.queueItem.update({ where: { id: item.id }, data: { steeringExecutionId: executionId } });
+      return tx.queueItem.update({ where: { id: item.id }, data: { steeringExecutionId: executionId } });
     });
   }
 
-  private async changePending(
+  private async changePending<T>(
     user: User,
     queueId: string,
-    change: (tx: Tx, item: { id: string; threadId: string }) => Promise<void>,
-  ): Promise<void> {
+    change: (tx: Tx, item: { id: string; threadId: string }) => Promise<T>,
+  ): Promise<T> {
     const item = await this.pendingItemOf(user, queueId);
-    await this.locked(item.threadId, async (tx) => {
+    return this.locked(item.threadId, async (tx) => {
       const current = await tx.queueItem.findUnique({ where: { id: queueId } });
       if (!current) throw await this.goneError(tx, queueId);
       if (current.steeringExecutionId) {
         throw new ConflictError('This message is reserved for steering into the running reply; it can no longer change.');
       }
-      await change(tx, current);
-      return [queueUpdated()];
+      return { result: await change(tx, current), events: [queueUpdated()] };
     });
   }
 
@@ -220,12 +216,15 @@ export class QueueService {
       : new NotFoundError('Queued message', queueId);
   }
 
-  private async locked(threadId: string, work: (tx: Tx) => Promise<NewRunEvent[]>): Promise<void> {
-    const events = await withSessionLock(this.prisma, threadId, async (tx) =>
-      appendThreadEvents(tx, threadId, await work(tx)),
-    );
+  /** A queue change under the session lock; its events are published after the commit. */
+  private async locked<T>(threadId: string, work: (tx: Tx) => Promise<{ result: T; events: NewRunEvent[] }>): Promise<T> {
+    const { result, events } = await withSessionLock(this.prisma, threadId, async (tx) => {
+      const outcome = await work(tx);
+      return { result: outcome.result, events: await appendThreadEvents(tx, threadId, outcome.events) };
+    });
     this.bus.publishThreadEvents(events);
     this.kick(threadId);
+    return result;
   }
 
   private async commit(

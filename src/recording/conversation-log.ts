@@ -1,7 +1,7 @@
 import type { Prisma, PrismaClient } from '../generated/prisma/client.ts';
 import type { MessagePart } from '../conversation/parts.ts';
 import type { RecordedFailure } from '../events/run-event.ts';
-import type { RunListener, RunState, RuntimeEvent } from '../runtime/runtime-event.ts';
+import type { RunListener, RunState, RuntimeEvent, Settlement } from '../runtime/runtime-event.ts';
 
 /** Recorded text and reasoning of one delegation (each); more is shown live but not recovered. */
 export const DELEGATION_RECORDED_CHARS = 4_000;
@@ -19,6 +19,8 @@ export interface FlushPolicy {
  */
 export class ConversationLog implements RunListener {
   private parts: MessagePart[] = [];
+  /** Parts changed since the last write. */
+  private dirty = false;
   private unflushedChars = 0;
   private timer: NodeJS.Timeout | null = null;
   private writing: Promise<void> = Promise.resolve();
@@ -35,10 +37,10 @@ export class ConversationLog implements RunListener {
     return { messageId: this.messageId, parts: structuredClone(this.parts) };
   }
 
-  async handle(event: RuntimeEvent, run: RunState): Promise<void> {
+  async handle(event: RuntimeEvent, run: RunState, settlement?: Settlement): Promise<void> {
     switch (event.type) {
       case 'run-started':
-        await this.openTurn(run);
+        await this.openTurn(run, this.prisma);
         break;
       case 'text-delta':
         this.appendText('text', event.text);
@@ -57,6 +59,7 @@ export class ConversationLog implements RunListener {
         );
         if (existing) Object.assign(existing, { state: event.state, output: event.output });
         else this.parts.push({ type: 'tool-call', ...pick(event) });
+        this.dirty = true;
         await this.flush();
         break;
       }
@@ -65,16 +68,18 @@ export class ConversationLog implements RunListener {
         break;
       case 'steered':
         for (const item of event.items) this.parts.push({ type: 'steered-input', queueId: item.queueId, text: item.text });
+        this.dirty = true;
         await this.flush();
         break;
       case 'provider-error':
         // A failure before the run started still leaves the question and its error in the conversation.
-        await this.openTurn(run);
+        await this.openTurn(run, settlement?.tx ?? this.prisma);
         this.parts.push({ type: 'error', ...event.failure });
-        await this.flush();
+        this.dirty = true;
+        await this.flush(settlement?.tx);
         break;
       case 'run-completed':
-        await this.flush();
+        await this.flush(settlement?.tx);
         break;
       default:
         break;
@@ -84,6 +89,7 @@ export class ConversationLog implements RunListener {
   /** Adds the card of a delegated child (once), so its text and failure have a place in this reply. */
   openDelegation(toolCallId: string, childExecutionId: string): void {
     if (this.delegation(childExecutionId)) return;
+    this.dirty = true;
     this.parts.push({
       type: 'delegation',
       toolCallId,
@@ -102,6 +108,7 @@ export class ConversationLog implements RunListener {
     if (text.length > room) card.truncated = true;
     if (room <= 0) return;
     card[field] += text.slice(0, room);
+    this.dirty = true;
     this.unflushedChars += Math.min(text.length, room);
     this.scheduleFlush();
   }
@@ -109,6 +116,7 @@ export class ConversationLog implements RunListener {
   setDelegationError(childExecutionId: string, failure: RecordedFailure): void {
     const card = this.delegation(childExecutionId);
     if (card) card.error = failure;
+    this.dirty = true;
   }
 
   private delegation(childExecutionId: string) {
@@ -119,6 +127,7 @@ export class ConversationLog implements RunListener {
   }
 
   private appendText(type: 'text' | 'reasoning', text: string): void {
+    this.dirty = true;
     const last = this.parts.at(-1);
     if (last && last.type === type) last.text += text;
     else this.parts.push({ type, text });
@@ -137,9 +146,9 @@ export class ConversationLog implements RunListener {
   }
 
   /** Opens the run's reply, or reopens it when a suspended run resumes, so it stays one message. */
-  private async openTurn(run: RunState): Promise<void> {
+  private async openTurn(run: RunState, db: Prisma.TransactionClient): Promise<void> {
     if (this.messageId) return;
-    const existing = await this.prisma.message.findFirst({
+    const existing = await db.message.findFirst({
       where: { executionId: run.executionId, role: 'ASSISTANT' },
       select: { id: true, parts: true },
     });
@@ -151,12 +160,12 @@ export class ConversationLog implements RunListener {
       run.reasoningLength = lengthOf(this.parts, 'reasoning');
       return;
     }
-    const hasUserMessage = await this.prisma.message.findFirst({
+    const hasUserMessage = await db.message.findFirst({
       where: { executionId: run.executionId, role: 'USER' },
       select: { id: true },
     });
     if (!hasUserMessage && run.acceptedText) {
-      await this.prisma.message.create({
+      await db.message.create({
         data: {
           threadId: run.threadId,
           executionId: run.executionId,
@@ -165,7 +174,7 @@ export class ConversationLog implements RunListener {
         },
       });
     }
-    const message = await this.prisma.message.create({
+    const message = await db.message.create({
       data: { threadId: run.threadId, executionId: run.executionId, role: 'ASSISTANT', parts: [] },
       select: { id: true },
     });
@@ -173,16 +182,26 @@ export class ConversationLog implements RunListener {
     run.assistantMessageId = message.id;
   }
 
-  /** Writes the current parts; writes are chained so an older snapshot never overwrites a newer one. */
-  flush(): Promise<void> {
+  /** Lets the writes in flight finish, so the settlement transaction is the last writer. */
+  async drain(): Promise<void> {
+    await this.writing.catch(() => {});
+  }
+
+  /**
+   * Writes the current parts; writes are chained so an older snapshot never overwrites a newer
+   * one. With `tx` (the settlement) it writes inside that transaction, after `drain()`.
+   */
+  flush(tx?: Prisma.TransactionClient): Promise<void> {
     if (this.timer) {
       clearTimeout(this.timer);
       this.timer = null;
     }
     const messageId = this.messageId;
-    if (!messageId) return this.writing;
+    if (!messageId || !this.dirty) return tx ? Promise.resolve() : this.writing;
+    this.dirty = false;
     this.unflushedChars = 0;
     const parts = structuredClone(this.parts) as unknown as Prisma.InputJsonValue;
+    if (tx) return tx.message.update({ where: { id: messageId }, data: { parts } }).then(() => {});
     this.writing = this.writing
       .catch(() => {})
       .then(async () => {

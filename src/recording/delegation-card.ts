@@ -1,4 +1,4 @@
-import type { RunListener, RunState, RuntimeEvent } from '../runtime/runtime-event.ts';
+import type { RunListener, RunState, RuntimeEvent, Settlement } from '../runtime/runtime-event.ts';
 import type { ConversationLog } from './conversation-log.ts';
 
 /**
@@ -11,7 +11,11 @@ export class DelegationCard implements RunListener {
     private readonly toolCallId: string,
   ) {}
 
-  async handle(event: RuntimeEvent, run: RunState): Promise<void> {
+  async drain(): Promise<void> {
+    await this.parentLog.drain();
+  }
+
+  async handle(event: RuntimeEvent, run: RunState, settlement?: Settlement): Promise<void> {
     switch (event.type) {
       case 'run-started':
         this.parentLog.openDelegation(this.toolCallId, run.executionId);
@@ -28,11 +32,13 @@ export class DelegationCard implements RunListener {
       case 'provider-error':
         this.parentLog.openDelegation(this.toolCallId, run.executionId);
         this.parentLog.setDelegationError(run.executionId, event.failure);
-        await this.parentLog.flush();
+        await this.parentLog.flush(settlement?.tx);
         break;
       case 'boundary':
-      case 'run-completed':
         await this.parentLog.flush();
+        break;
+      case 'run-completed':
+        await this.parentLog.flush(settlement?.tx);
         break;
       default:
         break;

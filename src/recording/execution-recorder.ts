@@ -1,27 +1,23 @@
-import type { Prisma, PrismaClient } from '../generated/prisma/client.ts';
-import type { RunListener, RunState, RuntimeEvent } from '../runtime/runtime-event.ts';
+import type { Prisma } from '../generated/prisma/client.ts';
+import type { RunListener, RunState, RuntimeEvent, Settlement } from '../runtime/runtime-event.ts';
 
-/** Keeps the execution row in step with the run: start, the failure taxonomy, the final status and usage. */
+/** Keeps the execution row in step with the run: the failure taxonomy, the final status and usage. */
 export class ExecutionRecorder implements RunListener {
-  constructor(private readonly prisma: PrismaClient) {}
-
-  async handle(event: RuntimeEvent, run: RunState): Promise<void> {
+  async handle(event: RuntimeEvent, run: RunState, settlement?: Settlement): Promise<void> {
+    if (!settlement) return;
+    const { tx } = settlement;
     switch (event.type) {
-      case 'run-started':
-        await this.ensureExecution(run);
-        break;
       case 'provider-error':
-        await this.ensureExecution(run);
-        await this.prisma.execution.update({
+        await ensureExecution(tx, run);
+        await tx.execution.update({
           where: { id: run.executionId },
           data: { error: event.failure as unknown as Prisma.InputJsonValue, errorReason: event.failure.reason },
         });
         break;
       case 'run-completed':
-        await this.ensureExecution(run);
-        // A terminal status is final: only a live execution moves on.
-        await this.prisma.execution.updateMany({
-          where: { id: run.executionId, status: { in: ['RUNNING', 'SUSPENDED'] } },
+        await ensureExecution(tx, run);
+        await tx.execution.update({
+          where: { id: run.executionId },
           data: {
             status: event.outcome,
             acceptsSteering: false,
@@ -35,22 +31,22 @@ export class ExecutionRecorder implements RunListener {
         break;
     }
   }
+}
 
-  /** A failure can come before the run started (a backend that refuses it): the row must exist then too. */
-  private async ensureExecution(run: RunState): Promise<void> {
-    await this.prisma.execution.upsert({
-      where: { id: run.executionId },
-      update: {},
-      create: {
-        id: run.executionId,
-        threadId: run.threadId,
-        agentId: run.agentId,
-        userId: run.userId,
-        parentExecutionId: run.parentExecutionId,
-        acceptedText: run.acceptedText,
-        status: 'RUNNING',
-        startedAt: new Date(),
-      },
-    });
-  }
+/** A failure can come before the run started (a backend that refuses it): the row must exist then too. */
+async function ensureExecution(tx: Prisma.TransactionClient, run: RunState): Promise<void> {
+  await tx.execution.upsert({
+    where: { id: run.executionId },
+    update: {},
+    create: {
+      id: run.executionId,
+      threadId: run.threadId,
+      agentId: run.agentId,
+      userId: run.userId,
+      parentExecutionId: run.parentExecutionId,
+      acceptedText: run.acceptedText,
+      status: 'RUNNING',
+      startedAt: new Date(),
+    },
+  });
 }

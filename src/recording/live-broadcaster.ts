@@ -2,7 +2,7 @@ import type { PrismaClient } from '../generated/prisma/client.ts';
 import { appendThreadEvents } from '../events/event-log.ts';
 import type { LiveBus } from '../events/live-bus.ts';
 import type { RunEventPayload } from '../events/run-event.ts';
-import type { RunListener, RunState, RuntimeEvent } from '../runtime/runtime-event.ts';
+import type { RunListener, RunState, RuntimeEvent, Settlement } from '../runtime/runtime-event.ts';
 
 /**
  * Turns runtime events into RunEvents for subscribers: deltas go out live only (their text is
@@ -14,7 +14,7 @@ export class LiveBroadcaster implements RunListener {
     private readonly bus: LiveBus,
   ) {}
 
-  async handle(event: RuntimeEvent, run: RunState): Promise<void> {
+  async handle(event: RuntimeEvent, run: RunState, settlement?: Settlement): Promise<void> {
     switch (event.type) {
       case 'text-delta':
         this.publishLive(run, {
@@ -52,7 +52,7 @@ export class LiveBroadcaster implements RunListener {
         });
         break;
       case 'provider-error':
-        await this.appendDurable(run, { type: 'ErrorEvent', ...event.failure });
+        await this.appendDurable(run, { type: 'ErrorEvent', ...event.failure }, settlement);
         break;
       case 'run-completed':
         // ExecutionFinished ends a turn of the thread; a suspension (the turn goes on later) and a
@@ -62,6 +62,7 @@ export class LiveBroadcaster implements RunListener {
           run.parentExecutionId || event.outcome === 'SUSPENDED'
             ? { type: 'ExecutionUpdated', status: event.outcome }
             : { type: 'ExecutionFinished', status: event.outcome },
+          settlement,
         );
         break;
       default:
@@ -75,10 +76,13 @@ export class LiveBroadcaster implements RunListener {
     ]);
   }
 
-  private async appendDurable(run: RunState, payload: RunEventPayload): Promise<void> {
-    const records = await this.prisma.$transaction((tx) =>
-      appendThreadEvents(tx, run.threadId, [{ executionId: run.executionId, payload }]),
-    );
+  private async appendDurable(run: RunState, payload: RunEventPayload, settlement?: Settlement): Promise<void> {
+    const event = [{ executionId: run.executionId, payload }];
+    if (settlement) {
+      settlement.publish.push(...(await appendThreadEvents(settlement.tx, run.threadId, event)));
+      return;
+    }
+    const records = await this.prisma.$transaction((tx) => appendThreadEvents(tx, run.threadId, event));
     this.bus.publishThreadEvents(records);
   }
 }

@@ -1,4 +1,5 @@
-import type { RecordedFailure, ToolCallState } from '../events/run-event.ts';
+import type { Prisma } from '../generated/prisma/client.ts';
+import type { RecordedFailure, RunEventRecord, ToolCallState } from '../events/run-event.ts';
 
 export type RunOutcome = 'COMPLETED' | 'FAILED' | 'CANCELLED' | 'SUSPENDED' | 'INTERRUPTED';
 
@@ -36,15 +37,30 @@ export interface RunState {
   reasoningLength: number;
 }
 
+/**
+ * The end of a run (its failure and its completion) is recorded in one transaction under the
+ * thread's session lock: listeners write through `tx` and leave events to publish after commit.
+ */
+export interface Settlement {
+  tx: Prisma.TransactionClient;
+  publish: RunEventRecord[];
+}
+
 export interface RunListener {
-  handle(event: RuntimeEvent, run: RunState): Promise<void> | void;
+  handle(event: RuntimeEvent, run: RunState, settlement?: Settlement): Promise<void> | void;
+  /** Waits for writes still in flight; called before the settlement transaction starts. */
+  drain?(): Promise<void>;
 }
 
 /** Delivers each event to every listener in order, so a later listener sees what earlier ones recorded. */
 export class ListenerChain {
   constructor(private readonly listeners: RunListener[]) {}
 
-  async emit(event: RuntimeEvent, run: RunState): Promise<void> {
-    for (const listener of this.listeners) await listener.handle(event, run);
+  async emit(event: RuntimeEvent, run: RunState, settlement?: Settlement): Promise<void> {
+    for (const listener of this.listeners) await listener.handle(event, run, settlement);
+  }
+
+  async drain(): Promise<void> {
+    for (const listener of this.listeners) await listener.drain?.();
   }
 }

@@ -123,10 +123,12 @@ builder.mutationField('editQueuedMessage', (t) =>
     errors: { types: QUEUE_ERRORS },
     description: 'Changes a pending message’s text (position and attachments stay); refused once it has started.',
     args: { queueId: t.arg.id({ required: true }), text: t.arg.string({ required: true }) },
-    resolve: async (query, _root, args, context) => {
-      const queueId = decodeId('queueId', String(args.queueId), 'QueueItem');
-      await context.parley.queue.edit(requireViewer(context), queueId, args.text);
-      return context.parley.db.prisma.queueItem.findUniqueOrThrow({ ...query, where: { id: queueId } });
+    resolve: (_query, _root, args, context) => {
+      return context.parley.queue.edit(
+        requireViewer(context),
+        decodeId('queueId', String(args.queueId), 'QueueItem'),
+        args.text,
+      );
     },
   }),
 );
@@ -175,15 +177,13 @@ builder.mutationField('reorderQueuedMessage', (t) =>
     },
     resolve: async (_root, args, context) => {
       const viewer = requireViewer(context);
-      const queueId = decodeId('queueId', String(args.queueId), 'QueueItem');
-      await context.parley.queue.reorder(
+      const { threadId } = await context.parley.queue.reorder(
         viewer,
-        queueId,
+        decodeId('queueId', String(args.queueId), 'QueueItem'),
         decodeId('targetQueueId', String(args.targetQueueId), 'QueueItem'),
         args.expectedQueueIds.map((id) => decodeId('expectedQueueIds', String(id), 'QueueItem')),
       );
-      const item = await context.parley.db.prisma.queueItem.findUniqueOrThrow({ where: { id: queueId } });
-      const view = await context.parley.conversations.queue(viewer, item.threadId);
+      const view = await context.parley.conversations.queue(viewer, threadId);
       return { threadId: view.thread.id, steerableExecutionId: view.steerableExecutionId };
     },
   }),
@@ -198,14 +198,12 @@ builder.mutationField('steerQueuedMessage', (t) =>
       'Reserves a pending message for that running execution, which takes it after its current model request ' +
       'and tool batch (MessageSteered). A request for an execution that is no longer running is refused.',
     args: { queueId: t.arg.id({ required: true }), executionId: t.arg.id({ required: true }) },
-    resolve: async (query, _root, args, context) => {
-      const queueId = decodeId('queueId', String(args.queueId), 'QueueItem');
-      await context.parley.queue.steer(
+    resolve: (_query, _root, args, context) => {
+      return context.parley.queue.steer(
         requireViewer(context),
-        queueId,
+        decodeId('queueId', String(args.queueId), 'QueueItem'),
         decodeId('executionId', String(args.executionId), 'Execution'),
       );
-      return context.parley.db.prisma.queueItem.findUniqueOrThrow({ ...query, where: { id: queueId } });
     },
   }),
 );

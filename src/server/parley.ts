@@ -110,7 +110,7 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
   );
   const kick = (threadId: string) => consumer.kick(threadId);
   const lease = new InstanceLease(prisma, instanceId, config.PARLEY_LEASE_MS, logger);
-  const interruptions = new Interruptions(prisma, bus, steering, flushPolicy, kick, logger);
+  const interruptions = new Interruptions(prisma, bus, flushPolicy, kick, logger);
   const suspensions = new SuspensionService(
     prisma,
     access,

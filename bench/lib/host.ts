@@ -1,0 +1,146 @@
+/**
+ * A Parley instance in a child process for the benchmarks (started by hosts.ts with `fork`).
+ * It is the real server (test/support/server.ts startTestServer → buildApp) with bench-only
+ * instrumentation that lives outside src/:
+ *   BENCH_RECORD_EMITS=1  wraps the real runAgent and records when each text-delta leaves the runtime
+ *   BENCH_COUNT_SQL=1     counts SQL statements by patching pg.Client.prototype.query
+ *   BENCH_NO_CONSUMER=1   stops this instance's queue consumer after start (it claims no runs)
+ * Commands arrive over the IPC channel: { id, cmd, args } → { id, ok, result | error }.
+ */
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import type { AgentRunInput } from '../../src/runtime/agent-runtime.ts';
+import { nowMs } from './stats.ts';
+
+const serverEnv = JSON.parse(process.env.BENCH_ENV ?? '{}') as Record<string, string>;
+
+// ---- SQL statement counter (installed before the server opens its pool) ----
+const sql = { total: 0, writes: 0, begins: 0, commits: 0, byTable: {} as Record<string, number>, texts: [] as string[], all: [] as string[] };
+if (process.env.BENCH_COUNT_SQL === '1') {
+  const original = pg.Client.prototype.query as (...args: unknown[]) => unknown;
+  (pg.Client.prototype as unknown as { query: unknown }).query = function (this: unknown, ...args: unknown[]) {
+    const first = args[0] as string | { text?: string } | undefined;
+    const text = (typeof first === 'string' ? first : first?.text ?? '').trim();
+    sql.total++;
+    if (sql.all.length < 120) sql.all.push(text.replace(/\s+/g, ' ').slice(0, 140));
+    const write = /^(INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+(?:"?\w+"?\.)?"?(\w+)"?/i.exec(text);
+    if (write) {
+      sql.writes++;
+      const key = `${write[1]!.split(/\s+/)[0]!.toUpperCase()} ${write[2]}`;
+      sql.byTable[key] = (sql.byTable[key] ?? 0) + 1;
+      if (sql.texts.length < 200) sql.texts.push(text.slice(0, 160));
+    } else if (/^BEGIN\b/i.test(text)) sql.begins++;
+    else if (/^COMMIT\b/i.test(text)) sql.commits++;
+    return original.apply(this, args);
+  };
+}
+
+// ---- emit recorder: [tag, offset, emittedAtMs] of every text-delta of a tagged run ----
+let emits: [string, number, number][] = [];
+const TAG = /\bTAG(\S+)/;
+
+const { startTestServer } = await import('../../test/support/server.ts');
+const { runAgent } = await import('../../src/runtime/agent-runtime.ts');
+
+const recordingRuntime = (input: AgentRunInput) => {
+  const lastUser = [...input.messages].reverse().find((message) => message.role === 'user');
+  const text = typeof lastUser?.content === 'string' ? lastUser.content : '';
+  const tag = TAG.exec(text)?.[1];
+  if (!tag) return runAgent(input);
+  let offset = 0;
+  return runAgent({
+    ...input,
+    emit: (event) => {
+      // The moment the runtime hands the chunk to the listener chain (recorder, conversation log,
+      // live broadcaster → pub/sub): "the chunk left the runtime".
+      if (event.type === 'text-delta') {
+        emits.push([tag, offset, nowMs()]);
+        offset += event.text.length;
+      }
+      return input.emit(event);
+    },
+  });
+};
+
+const server = await startTestServer({
+  backend: serverEnv.DATABASE_URL ? 'postgres' : 'pglite',
+  env: serverEnv,
+  dropSchemaOnStop: false,
+  overrides: process.env.BENCH_RECORD_EMITS === '1' ? { runtime: recordingRuntime } : {},
+});
+if (process.env.BENCH_NO_CONSUMER === '1') await server.parley.consumer.stop();
+
+const parley = server.parley;
+let fixture: { projectId: string; agentId: string } | null = null;
+
+async function ensureFixture() {
+  if (fixture) return fixture;
+  const project = await parley.directory.createProject(null, { name: `bench-${randomUUID().slice(0, 8)}` });
+  const agent = await parley.directory.createAgent(null, project.id, { name: 'bench agent', model: 'demo:default' });
+  fixture = { projectId: project.id, agentId: agent.id };
+  return fixture;
+}
+
+async function pool<T>(count: number, concurrency: number, work: (index: number) => Promise<T>): Promise<T[]> {
+  const results: T[] = new Array(count);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, count) }, async () => {
+      while (next < count) {
+        const index = next++;
+        results[index] = await work(index);
+      }
+    }),
+  );
+  return results;
+}
+
+/** `count` threads; one new user (member of the bench project) per `threadsPerUser` threads. */
+async function setupThreads(args: { count: number; threadsPerUser?: number }) {
+  const { projectId, agentId } = await ensureFixture();
+  const perUser = args.threadsPerUser ?? 1;
+  const users = await pool(Math.ceil(args.count / perUser), 8, async () => {
+    const { user, token } = await parley.directory.createUser({ email: `bench-${randomUUID().slice(0, 12)}@example.test` });
+    await parley.directory.addMember(null, { projectId, user: user.id, role: 'member' });
+    return { user, token };
+  });
+  return pool(args.count, 8, async (index) => {
+    const { user, token } = users[Math.floor(index / perUser)]!;
+    const thread = await parley.directory.createThread(user, { agentId });
+    return { threadId: thread.id, token, userId: user.id };
+  });
+}
+
+const commands: Record<string, (args: never) => unknown> = {
+  setupThreads,
+  fixture: () => ensureFixture(),
+  emits: () => {
+    const taken = emits;
+    emits = [];
+    return taken;
+  },
+  sqlCounts: (args: { reset?: boolean }) => {
+    const snapshot = JSON.parse(JSON.stringify(sql));
+    if (args?.reset) Object.assign(sql, { total: 0, writes: 0, begins: 0, commits: 0, byTable: {}, texts: [], all: [] });
+    return snapshot;
+  },
+  stop: async () => {
+    await server.stop();
+    setTimeout(() => process.exit(0), 50);
+    return true;
+  },
+};
+
+const reply = (message: unknown) => {
+  if (process.connected) process.send!(message, (error: Error | null) => void error);
+};
+process.on('message', async (message: { id: number; cmd: string; args: unknown }) => {
+  try {
+    const result = await commands[message.cmd]!(message.args as never);
+    reply({ id: message.id, ok: true, result });
+  } catch (error) {
+    reply({ id: message.id, ok: false, error: (error as Error).stack ?? String(error) });
+  }
+});
+process.on('disconnect', () => process.exit(0));
+process.send!({ type: 'ready', url: server.url, wsUrl: server.wsUrl, instanceId: parley.instanceId, pid: process.pid });

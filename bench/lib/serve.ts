@@ -1,0 +1,62 @@
+/** `node bin/parley.js serve` (or `npm start`) as a child process: time to the ready banner, stop by signal. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const REPO = fileURLToPath(new URL('../../', import.meta.url));
+
+export interface Served {
+  child: ChildProcess;
+  url: string;
+  readyMs: number;
+  stop(): Promise<void>;
+}
+
+export function serve(command: 'npm-start' | 'node', env: Record<string, string>, timeoutMs = 90_000): Promise<Served> {
+  const started = performance.now();
+  const [file, args] = command === 'npm-start' ? ['npm', ['start', '--silent']] : [process.execPath, ['bin/parley.js', 'serve']];
+  const child = spawn(file, args as string[], {
+    cwd: REPO,
+    env: { ...process.env, PORT: '0', PARLEY_LOG_LEVEL: 'silent', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    try {
+      process.kill(-child.pid!, 'SIGTERM');
+    } catch {
+      return;
+    }
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // gone
+      }
+    }, 10_000);
+    await exited;
+    clearTimeout(timer);
+  };
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => {
+      void stop();
+      reject(new Error(`server not ready after ${timeoutMs} ms: ${err.slice(-500)}`));
+    }, timeoutMs);
+    child.stderr!.on('data', (chunk) => (err += chunk));
+    child.stdout!.on('data', (chunk) => {
+      out += chunk;
+      const match = /Parley is running\. GraphiQL: (\S+)/.exec(out);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ child, url: match[1]!, readyMs: performance.now() - started, stop });
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code} before it was ready: ${err.slice(-500)}`));
+    });
+  });
+}

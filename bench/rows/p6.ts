@@ -1,0 +1,108 @@
+/**
+ * P6: resident memory per idle subscription. A `node bin/parley.js serve` child (PostgreSQL + Redis,
+ * production mode); the bench process opens 10,000 WebSocket connections, each with one runEvents
+ * subscription on its own idle thread (100 users × 100 threads, threads seeded with SQL). VmRSS of
+ * the server is read from /proc at 0, 2,500, 5,000, 7,500 and 10,000 subscriptions after settling;
+ * the figure is (RSS@10k − RSS@0) ÷ 10,000, the spread the slope of each quarter.
+ */
+import { readFileSync } from 'node:fs';
+import { benchDatabaseUrl, pgClient, REDIS_URL, startHost, type BenchThread } from '../lib/hosts.ts';
+import { inPool, openSubscription, RUN_EVENTS, type WsSubscription } from '../lib/clients.ts';
+import { serve } from '../lib/serve.ts';
+import { median, sleep, spread } from '../lib/stats.ts';
+import { log } from '../lib/log.ts';
+import type { Row } from '../lib/types.ts';
+
+const TARGET = Number(process.env.BENCH_P6_SUBSCRIPTIONS ?? 10_000);
+const USERS = 100;
+const STEPS = 4;
+/** Opening stops here (and the figure uses what was reached) so the row stays bounded on a slow machine. */
+const OPEN_BUDGET_MS = Number(process.env.BENCH_P6_BUDGET_MS ?? 100_000);
+
+function rssKb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]);
+}
+
+async function settledRss(pid: number): Promise<number> {
+  await sleep(2_500);
+  const samples: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    samples.push(rssKb(pid));
+    await sleep(200);
+  }
+  return median(samples);
+}
+
+export const p6: Row = async () => {
+  const databaseUrl = benchDatabaseUrl('p6');
+  const notes: string[] = [];
+  // Users, project and agent through the real directory service; threads by SQL (fast).
+  const host = await startHost({ DATABASE_URL: databaseUrl });
+  let threads: BenchThread[];
+  try {
+    const users = await host.call<BenchThread[]>('setupThreads', { count: USERS });
+    const db = await pgClient(databaseUrl);
+    try {
+      const perUser = Math.ceil(TARGET / USERS) - 1;
+      const { rows } = await db.query<{ id: string; ownerId: string }>(
+        `INSERT INTO thread (id, "agentId", "ownerId", kind, title, "updatedAt")
+         SELECT gen_random_uuid()::text, t."agentId", t."ownerId", 'TEST', 'idle', now()
+         FROM thread t CROSS JOIN generate_series(1, ${perUser}) RETURNING id, "ownerId"`,
+      );
+      const tokenOf = new Map(users.map((user) => [user.userId, user.token]));
+      threads = [...users, ...rows.map((row) => ({ threadId: row.id, userId: row.ownerId, token: tokenOf.get(row.ownerId)! }))].slice(0, TARGET);
+    } finally {
+      await db.end();
+    }
+  } finally {
+    await host.kill();
+  }
+  const server = await serve('node', { DATABASE_URL: databaseUrl, REDIS_URL });
+  const pid = server.child.pid!;
+  const subscriptions: WsSubscription[] = [];
+  const errors: unknown[] = [];
+  const points: { subscriptions: number; rssKb: number }[] = [];
+  try {
+    // Warm the code paths (auth, access, stream) with a few subscriptions, then close them.
+    const warm = await inPool(50, 10, (i) => openSubscription(server.url.replace(/^http/, 'ws'), threads[i]!.token, RUN_EVENTS, { threadId: threads[i]!.threadId }, () => {}));
+    await sleep(500);
+    for (const subscription of warm) subscription.close();
+    points.push({ subscriptions: 0, rssKb: await settledRss(pid) });
+    const wsUrl = server.url.replace(/^http/, 'ws');
+    const deadline = Date.now() + OPEN_BUDGET_MS;
+    for (let step = 1; step <= STEPS && Date.now() < deadline; step++) {
+      const from = Math.round(((step - 1) * threads.length) / STEPS);
+      const to = Math.round((step * threads.length) / STEPS);
+      try {
+        const opened = await inPool(to - from, 50, async (i) =>
+          Date.now() > deadline ? null : openSubscription(wsUrl, threads[from + i]!.token, RUN_EVENTS, { threadId: threads[from + i]!.threadId }, () => {}, (error) => errors.push(error)),
+        );
+        subscriptions.push(...opened.filter((x): x is WsSubscription => x !== null));
+      } catch (error) {
+        notes.push(`opening subscriptions stopped at ${subscriptions.length}: ${(error as Error).message}`);
+        break;
+      }
+      points.push({ subscriptions: subscriptions.length, rssKb: await settledRss(pid) });
+      log(`P6 ${subscriptions.length} subscriptions: RSS ${(points.at(-1)!.rssKb / 1024).toFixed(1)} MB`);
+    }
+  } finally {
+    for (const subscription of subscriptions) subscription.close();
+    await server.stop();
+  }
+  if (errors.length) notes.push(`subscription errors: ${errors.length} (first: ${JSON.stringify(errors[0]).slice(0, 200)})`);
+  const first = points[0]!;
+  const last = points.at(-1)!;
+  const perSubscriptionKb = (last.rssKb - first.rssKb) / Math.max(1, last.subscriptions);
+  const slopes = points.slice(1).map((point, i) => (point.rssKb - points[i]!.rssKb) / Math.max(1, point.subscriptions - points[i]!.subscriptions));
+  const measured = { ...spread(slopes), median: perSubscriptionKb };
+  if (last.subscriptions < TARGET) notes.push(`only ${last.subscriptions} of ${TARGET} subscriptions were opened within the ${OPEN_BUDGET_MS / 1000} s budget (machine load); the figure is per subscription at that count`);
+  notes.push(`RSS (MB) at ${points.map((p) => `${p.subscriptions}: ${(p.rssKb / 1024).toFixed(1)}`).join(', ')}; one WebSocket connection per subscription`);
+  return {
+    id: 'P6',
+    what: `resident memory per idle subscription at ${last.subscriptions} WebSocket subscriptions (child-process server, PostgreSQL + Redis)`,
+    metrics: [{ name: 'RSS per idle subscription', unit: 'KB', measured, budget: '≤ 20 KB', pass: perSubscriptionKb <= 20 }],
+    notes,
+    details: { points },
+  };
+};

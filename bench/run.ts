@@ -1,0 +1,128 @@
+/**
+ * `npm run bench [-- P1 P3 …] [--profile]`: runs the benchmark rows (all by default) on loopback
+ * against the machine's PostgreSQL and Redis, each row in a fresh schema, and writes BENCHMARKS.md
+ * and bench/results.json. `--profile` adds `--cpu-prof` to the server processes (bench/profiles/).
+ */
+import { mkdirSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { dropBenchSchemas, killAllChildren, RUN_ID } from './lib/hosts.ts';
+import type { Row, RowResult } from './lib/types.ts';
+import { renderMarkdown } from './lib/report.ts';
+
+const ROWS: Record<string, () => Promise<Row>> = {
+  P1: async () => (await import('./rows/p1.ts')).p1,
+  P2: async () => (await import('./rows/p2.ts')).p2,
+  P3: async () => (await import('./rows/p3.ts')).p3,
+  P4: async () => (await import('./rows/p4.ts')).p4,
+  P5: async () => (await import('./rows/p5.ts')).p5,
+  P6: async () => (await import('./rows/p6.ts')).p6,
+  P7: async () => (await import('./rows/p7.ts')).p7,
+};
+
+const args = process.argv.slice(2);
+const resultsFile = fileURLToPath(new URL('./results.json', import.meta.url));
+if (args.includes('--render')) {
+  // Re-renders BENCHMARKS.md from bench/results.json without running anything.
+  writeFileSync(fileURLToPath(new URL('../BENCHMARKS.md', import.meta.url)), renderMarkdown(JSON.parse(readFileSync(resultsFile, 'utf8'))));
+  process.exit(0);
+}
+const profile = args.includes('--profile');
+const selected = args.filter((arg) => !arg.startsWith('--')).map((arg) => arg.toUpperCase());
+for (const id of selected) if (!ROWS[id]) throw new Error(`unknown row ${id}; known: ${Object.keys(ROWS).join(', ')}`);
+const ids = selected.length ? selected : Object.keys(ROWS);
+
+const resultsPath = fileURLToPath(new URL('./results.json', import.meta.url));
+const markdownPath = fileURLToPath(new URL('../BENCHMARKS.md', import.meta.url));
+const profileDir = profile ? fileURLToPath(new URL(`./profiles/${RUN_ID}`, import.meta.url)) : undefined;
+if (profileDir) mkdirSync(profileDir, { recursive: true });
+
+// A hard stop for the whole run: bounded in time whatever happens.
+const HARD_LIMIT_MS = Number(process.env.BENCH_TIME_LIMIT_MS ?? 9.5 * 60_000);
+const hardStop = setTimeout(async () => {
+  console.error(`bench: time limit of ${HARD_LIMIT_MS / 1000} s reached, stopping`);
+  await killAllChildren().catch(() => {});
+  await dropBenchSchemas().catch(() => {});
+  try {
+    writeOutputs();
+  } catch {
+    // best effort
+  }
+  process.exit(2);
+}, HARD_LIMIT_MS);
+hardStop.unref();
+
+let interrupted = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, async () => {
+    if (interrupted) process.exit(130);
+    interrupted = true;
+    await killAllChildren().catch(() => {});
+    await dropBenchSchemas().catch(() => {});
+    process.exit(130);
+  });
+}
+
+const started = Date.now();
+const results: RowResult[] = [];
+/** Writes results.json and BENCHMARKS.md; rows not run this time keep their previous results. */
+function writeOutputs(): number {
+  // BENCH_NO_WRITE=1: a diagnostic run (e.g. with --profile) that leaves the recorded results alone.
+  if (process.env.BENCH_NO_WRITE === '1') return Math.round((Date.now() - started) / 100) / 10;
+  let previous: { rows?: RowResult[] } = {};
+  if (existsSync(resultsPath)) {
+    try {
+      previous = JSON.parse(readFileSync(resultsPath, 'utf8'));
+    } catch {
+      previous = {};
+    }
+  }
+  const merged = Object.keys(ROWS)
+    .map((id) => results.find((row) => row.id === id) ?? previous.rows?.find((row) => row.id === id))
+    .filter((row): row is RowResult => Boolean(row));
+  const output = {
+    runId: RUN_ID,
+    date: new Date().toISOString(),
+    durationS: Math.round((Date.now() - started) / 100) / 10,
+    machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, node: process.version, loadavgAtEnd: loadavg() },
+    rowsRunNow: results.map((row) => row.id),
+    rows: merged,
+  };
+  writeFileSync(resultsPath, `${JSON.stringify(output, null, 2)}\n`);
+  writeFileSync(markdownPath, renderMarkdown(output));
+  return output.durationS;
+}
+
+
+try {
+  for (const id of ids) {
+    if (interrupted) break;
+    const rowStarted = Date.now();
+    console.error(`bench: ${id} …`);
+    let result: RowResult;
+    try {
+      result = await (await ROWS[id]!())({ profileDir });
+    } catch (error) {
+      result = { id, what: '', metrics: [], notes: [], error: (error as Error).stack ?? String(error) };
+      await killAllChildren().catch(() => {});
+    }
+    result.durationS = Math.round((Date.now() - rowStarted) / 100) / 10;
+    results.push(result);
+    console.error(`bench: ${id} done in ${result.durationS} s${result.error ? ` (failed: ${result.error.split('\n')[0]})` : ''}`);
+    writeOutputs();
+    for (const metric of result.metrics) {
+      console.error(
+        `  ${metric.name}: ${metric.measured.median.toFixed(3)} ${metric.unit}` +
+          (metric.floor ? ` floor ${metric.floor.median.toFixed(3)} ratio ${metric.ratio!.median.toFixed(2)}` : '') +
+          ` budget ${metric.budget} → ${metric.pass === null ? 'report' : metric.pass ? 'PASS' : 'FAIL'}`,
+      );
+    }
+  }
+} finally {
+  await killAllChildren().catch(() => {});
+  await dropBenchSchemas().catch((error) => console.error('bench: dropping schemas failed', error));
+}
+
+const total = writeOutputs();
+console.error(`bench: wrote ${resultsPath} and ${markdownPath} in ${total} s`);
+process.exit(results.some((row) => row.error) ? 1 : 0);

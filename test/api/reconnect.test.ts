@@ -1,0 +1,343 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeId } from '../../src/schema/ids.ts';
+import { QueueDocument } from '../support/documents.ts';
+import {
+  RecoveryConversationDocument,
+  RecoveryExecutionDocument,
+  RecoveryResolveSuspensionDocument,
+  RecoverySendMessageDocument,
+} from '../support/recovery-documents.ts';
+import {
+  conversation,
+  cursorOf,
+  demoAgent,
+  finishedOf,
+  follow,
+  is,
+  isDurable,
+  messagesOf,
+  newThread,
+  ofKind,
+  queue,
+  replyTextsOf,
+  startedWith,
+  textOf,
+  type Follower,
+  type RecoveryEvent,
+  type RecoveryEvents,
+} from '../support/recovery.ts';
+import {
+  eventually,
+  integrationSkipReason,
+  request,
+  requestData,
+  startTestServer,
+  type Backend,
+  type TestServer,
+} from '../support/server.ts';
+
+const skipReason = integrationSkipReason();
+if (skipReason) console.log(skipReason);
+
+const backends: { backend: Backend; skip: boolean }[] = [
+  { backend: 'pglite', skip: false },
+  { backend: 'postgres', skip: skipReason !== null },
+];
+
+const wrap = (events: readonly RecoveryEvent[]): RecoveryEvents => events.map((runEvents) => ({ runEvents }));
+
+/** Durable events (integer cursors) must come once each, in order, with none missing from the first. */
+function expectGaplessDurable(events: readonly RecoveryEvent[], from = 1) {
+  const seqs = events.filter(isDurable).map((event) => Number(cursorOf(event)));
+  expect(seqs.length).toBeGreaterThan(0);
+  expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, index) => from + index));
+}
+
+describe.each(backends)('reconnecting clients on $backend', ({ backend, skip }) => {
+  let server: TestServer;
+  let token: string;
+  let agentId: string;
+  const followers: Follower[] = [];
+
+  beforeAll(async () => {
+    if (skip) return;
+    server = await startTestServer({ backend });
+    ({ token, agentId } = await demoAgent(server, 'Reconnect'));
+  });
+
+  afterAll(async () => {
+    await Promise.all(followers.map((follower) => follower.close()));
+    await server?.stop();
+  });
+
+  function watch(threadId: string, after: string | null = '0') {
+    const follower = follow(server, token, threadId, after);
+    followers.push(follower);
+    return follower;
+  }
+
+  async function send(threadId: string, text: string) {
+    const sent = (await requestData(server, RecoverySendMessageDocument, { threadId, text }, token)).sendMessage;
+    if (sent.__typename !== 'MessageQueued') throw new Error(JSON.stringify(sent));
+    return sent;
+  }
+
+  async function recordedReply(threadId: string, executionId: string) {
+    const messages = messagesOf(await conversation(server, token, threadId));
+    return textOf(messages.find((message) => message.role === 'ASSISTANT' && message.executionId === executionId));
+  }
+
+  /**
+   * Follows a thread as a flaky client: each connection is dropped (the WebSocket closed) once it
+   * has seen `deltasPerConnection` new text deltas, and the client reconnects with the last cursor
+   * it received, until the execution started by `text` has finished.
+   */
+  async function followWithDrops(
+    threadId: string,
+    text: string,
+    deltasPerConnection: number,
+    whenLive?: () => Promise<void>,
+  ) {
+    const all: RecoveryEvent[] = [];
+    let after = '0';
+    let drops = 0;
+    let executionId: string | null = null;
+    const done = () => executionId !== null && all.some(finishedOf(executionId));
+    while (!done()) {
+      const connection = follow(server, token, threadId, after);
+      if (whenLive) {
+        // The first connection has replayed the log so far (so it is live), then the run is started.
+        await connection.waitFor(is('ExecutionFinished'));
+        await whenLive();
+        whenLive = undefined;
+      }
+      let cut = 0;
+      await connection.sub.waitFor((events) => {
+        const seen = events.map((event) => event.runEvents);
+        executionId ??= [...all, ...seen].find(startedWith(text))?.executionId ?? null;
+        if (executionId === null) return false;
+        // The connection drops right after its k-th delta of the run: whatever came after it on
+        // this socket never reaches the client.
+        let deltas = 0;
+        const kth = seen.findIndex((event) => is('TextDelta')(event) && event.executionId === executionId && ++deltas === deltasPerConnection);
+        if (kth >= 0) cut = kth + 1;
+        else if (seen.some(finishedOf(executionId))) cut = seen.length;
+        else return false;
+        connection.sub.close();
+        return true;
+      });
+      await connection.close();
+      const received = connection.events().slice(0, cut);
+      all.push(...received);
+      after = cursorOf(received.at(-1)!);
+      if (!done()) drops++;
+    }
+    return { all, executionId: executionId!, drops };
+  }
+
+  it.skipIf(skip)('a client that drops mid-stream of /tokens 400 resumes from its last cursor without loss', async () => {
+    const threadId = await newThread(server, token, agentId);
+    // A first reply proves the subscription live before the fast run starts.
+    const warmUp = watch(threadId);
+    await send(threadId, 'warm up');
+    await warmUp.waitFor(is('ExecutionFinished'));
+    const flaky = followWithDrops(threadId, '/tokens 400', 1, async () => void (await send(threadId, '/tokens 400')));
+    const { all, executionId, drops } = await flaky;
+    expect(drops).toBeGreaterThanOrEqual(1);
+    expectGaplessDurable(all);
+    const text = replyTextsOf(wrap(all)).get(executionId);
+    const expected = Array.from({ length: 400 }, (_, index) => `t${index + 1} `).join('');
+    expect(text).toBe(expected);
+    expect(await recordedReply(threadId, executionId)).toBe(expected);
+    expect(all.find(finishedOf(executionId))!.status).toBe('COMPLETED');
+  });
+
+  it.skipIf(skip)('several drops during a /slow 3 run: no duplicate, no gap, the recorded reply', async () => {
+    const threadId = await newThread(server, token, agentId);
+    await send(threadId, '/slow 3');
+    const { all, executionId, drops } = await followWithDrops(threadId, '/slow 3', 2);
+    expect(drops).toBeGreaterThanOrEqual(3);
+    expectGaplessDurable(all);
+    expect(ofKind(all, 'ExecutionStarted')).toHaveLength(1);
+    expect(ofKind(all, 'ExecutionFinished')).toHaveLength(1);
+    const expected = `Counting: ${Array.from({ length: 12 }, (_, index) => index + 1).join(' ')}`;
+    expect(replyTextsOf(wrap(all)).get(executionId)).toBe(expected);
+    expect(await recordedReply(threadId, executionId)).toBe(expected);
+  });
+
+  it.skipIf(skip)('a reconnect after the run ended replays the snapshot of the reply and ExecutionFinished', async () => {
+    const threadId = await newThread(server, token, agentId);
+    const control = watch(threadId);
+    const first = follow(server, token, threadId, '0');
+    await send(threadId, '/slow 1 see you after the end');
+    await first.waitFor(is('TextDelta'));
+    await first.close();
+    const before = first.events();
+    const executionId = before.find(is('ExecutionStarted'))!.executionId!;
+    expect(before.some(finishedOf(executionId))).toBe(false);
+    await control.waitFor(finishedOf(executionId));
+
+    const again = watch(threadId, cursorOf(before.at(-1)!));
+    await again.waitFor(finishedOf(executionId));
+    const replayed = again.events();
+    const finishedAt = replayed.findIndex(finishedOf(executionId));
+    expect(replayed[finishedAt - 1]).toMatchObject({
+      __typename: 'MessageSnapshot',
+      executionId,
+      textLength: 'You said: "see you after the end"'.length,
+    });
+    expect(replayed.filter(is('TextDelta'))).toEqual([]);
+    const combined = [...before, ...replayed];
+    expectGaplessDurable(combined);
+    expect(replyTextsOf(wrap(combined)).get(executionId)).toBe('You said: "see you after the end"');
+    expect(replyTextsOf(wrap(combined)).get(executionId)).toBe(await recordedReply(threadId, executionId));
+  });
+
+  it.skipIf(skip)('a reload at any moment (conversation, then runEvents after its cursor) shows exactly the state', async () => {
+    const threadId = await newThread(server, token, agentId);
+    const control = watch(threadId);
+    await send(threadId, '/slow 2');
+    const started = await control.waitFor(is('ExecutionStarted'));
+    const executionId = started.executionId!;
+    const expected = `Counting: ${Array.from({ length: 8 }, (_, index) => index + 1).join(' ')}`;
+
+    const reloads: { cursor: string; partial: string; follower: Follower }[] = [];
+    for (const deltas of [0, 2, 5, 8]) {
+      await control.sub.waitFor((events) => events.filter((event) => event.runEvents.__typename === 'TextDelta').length >= deltas);
+      const state = await conversation(server, token, threadId);
+      const reply = messagesOf(state).find((message) => message.executionId === executionId && message.role === 'ASSISTANT');
+      const partial = textOf(reply);
+      expect(expected.startsWith(partial)).toBe(true);
+      if (state.activeExecutionId !== null) expect(state.activeExecutionId).toBe(executionId);
+      reloads.push({ cursor: state.eventCursor, partial, follower: watch(threadId, state.eventCursor) });
+    }
+    await control.waitFor(finishedOf(executionId));
+
+    for (const { cursor, partial, follower } of reloads) {
+      await follower.waitFor(finishedOf(executionId));
+      const events = follower.events();
+      // Nothing the reload already showed comes again; what follows it comes in order, without holes.
+      if (events.some(isDurable)) expectGaplessDurable(events, Number(cursor) + 1);
+      const texts = replyTextsOf(wrap(events));
+      // The client shows the recorded partial reply first, then follows it to the end.
+      const shown = texts.get(executionId) ?? '';
+      expect(partial + shown.slice(partial.length)).toBe(expected);
+      expect(shown).toBe(expected);
+    }
+    expect(await recordedReply(threadId, executionId)).toBe(expected);
+
+    // A reload when idle: following from its cursor brings only what happens next.
+    const idle = await conversation(server, token, threadId);
+    expect(idle.activeExecutionId).toBeNull();
+    const next = watch(threadId, idle.eventCursor);
+    const queued = await send(threadId, 'and then');
+    await next.waitFor(is('ExecutionFinished'));
+    expect(next.events()[0]).toMatchObject({ __typename: 'MessageQueued', queueId: queued.queueId });
+    expectGaplessDurable(next.events(), Number(idle.eventCursor) + 1);
+  });
+
+  it.skipIf(skip)('waiting subscriptions do not block history reads, queue operations or approvals', async () => {
+    const threadId = await newThread(server, token, agentId);
+    const others = await Promise.all(Array.from({ length: 4 }, () => newThread(server, token, agentId)));
+    const control = watch(threadId);
+    await send(threadId, '/approve with many watchers');
+    const opened = await control.waitFor(is('SuspensionOpened'));
+    // Many waiting subscriptions: on this thread, on idle threads, with and without a cursor.
+    const waiting: Follower[] = [];
+    for (let index = 0; index < 24; index++) {
+      const target = index % 3 === 0 ? threadId : others[index % others.length]!;
+      waiting.push(watch(target, index % 2 === 0 ? '0' : null));
+    }
+    // Each is set up (it has answered with the replayed log, or the connection is acknowledged).
+    await Promise.all(
+      waiting.filter((_, index) => index % 6 === 0).map((follower) => follower.waitFor(is('SuspensionOpened'))),
+    );
+
+    const reads = await Promise.all([
+      request(server, RecoveryConversationDocument, { threadId }, token),
+      request(server, QueueDocument, { threadId }, token),
+      ...others.map((other) => request(server, RecoveryConversationDocument, { threadId: other }, token)),
+    ]);
+    for (const read of reads) expect(read.errors).toBeUndefined();
+    expect((await conversation(server, token, threadId)).openSuspensions.map((s) => s.id)).toEqual([opened.suspensionId]);
+
+    const pending = await send(threadId, 'queued while watched');
+    expect((await queue(server, token, threadId)).items.map((item) => item.id)).toEqual([pending.queueId]);
+    const resolved = await requestData(
+      server,
+      RecoveryResolveSuspensionDocument,
+      { id: opened.suspensionId, decision: 'APPROVE' },
+      token,
+    );
+    expect(resolved.resolveSuspension.__typename).toBe('SuspensionResolved');
+    const next = await control.waitFor(startedWith('queued while watched'));
+    await control.waitFor(finishedOf(next.executionId!));
+    // Every watcher of the thread saw the approved run and the next one end.
+    await Promise.all(
+      waiting
+        .filter((_, index) => index % 3 === 0)
+        .map((follower) => follower.waitFor(finishedOf(next.executionId!))),
+    );
+    await eventually(async () => (await queue(server, token, threadId)).items.length === 0);
+    expect(await recordedReply(threadId, opened.executionId!)).toBe('Approved: with many watchers');
+  });
+});
+
+describe.skipIf(skipReason !== null)('resuming while a run is being finalized (PostgreSQL)', () => {
+  let server: TestServer;
+  let token: string;
+  let agentId: string;
+  const followers: Follower[] = [];
+
+  beforeAll(async () => {
+    server = await startTestServer({ backend: 'postgres' });
+    ({ token, agentId } = await demoAgent(server, 'Finalizing'));
+  });
+
+  afterAll(async () => {
+    await Promise.all(followers.map((follower) => follower.close()));
+    await server?.stop();
+  });
+
+  it('a client that reconnects after the status is final but before ExecutionFinished is logged still gets the reply', async () => {
+    const threadId = await newThread(server, token, agentId);
+    const live = follow(server, token, threadId);
+    followers.push(live);
+    await requestData(server, RecoverySendMessageDocument, { threadId, text: '/slow 1 the end of the reply' }, token);
+    const started = await live.waitFor(is('ExecutionStarted'));
+    const executionId = started.executionId!;
+    await live.waitFor(is('TextDelta'));
+    // The client dropped right after ExecutionStarted: its last cursor is that event's.
+    const lastCursor = cursorOf(started);
+
+    // A slow commit of the run's last event, made visible: a row lock on the thread holds back the
+    // append of ExecutionFinished (its seq comes from the thread row), nothing else of the run's end.
+    const url = new URL(server.env.DATABASE_URL!);
+    const schema = url.searchParams.get('schema')!;
+    url.searchParams.delete('schema');
+    const blocker = new pg.Client({ connectionString: url.toString() });
+    await blocker.connect();
+    try {
+      await blocker.query('BEGIN');
+      await blocker.query(`SET LOCAL search_path TO "${schema}"`);
+      await blocker.query('SELECT id FROM thread WHERE id = $1 FOR NO KEY UPDATE', [decodeId('threadId', threadId, 'Thread')]);
+      // The run has ended as far as its execution row goes.
+      await eventually(async () => {
+        const { node } = await requestData(server, RecoveryExecutionDocument, { id: executionId }, token);
+        return node.__typename === 'Execution' && node.status === 'COMPLETED';
+      });
+      const resumed = follow(server, token, threadId, lastCursor);
+      followers.push(resumed);
+      // The replay after the cursor has been read (QueueUpdated came back), ExecutionFinished is not in it.
+      await resumed.waitFor(is('QueueUpdated'));
+      await blocker.query('COMMIT');
+      await resumed.waitFor(finishedOf(executionId));
+      const texts = replyTextsOf(wrap(resumed.events()));
+      expect(texts.get(executionId)).toBe('You said: "the end of the reply"');
+    } finally {
+      await blocker.query('ROLLBACK').catch(() => {});
+      await blocker.end();
+    }
+  });
+});

@@ -1,0 +1,275 @@
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Database } from '../../src/db/database.ts';
+import { decodeId, encodeId } from '../../src/schema/ids.ts';
+import {
+  CancelExecutionDetailedDocument,
+  ConversationDocument,
+  CreateThreadDocument,
+  MultiExecutionDocument,
+  SendMessageDocument,
+} from '../support/documents.ts';
+import {
+  brief,
+  checkStream,
+  durableDelivery,
+  followThread,
+  seedAgent,
+  startInstance,
+  startRedis,
+  stopAllChildren,
+  type Instance,
+  type RedisServer,
+  type RunEvent,
+} from '../support/instances.ts';
+import { dropSchema, eventually, integrationSkipReason, isolatedEnv, requestData } from '../support/server.ts';
+
+const skipReason = integrationSkipReason();
+if (skipReason) console.log(skipReason);
+
+const BASE_ENV = {
+  PARLEY_LEASE_MS: '800',
+  PARLEY_CONSUMER_SWEEP_MS: '100',
+  PARLEY_TEXT_FLUSH_MS: '50',
+  PARLEY_SHUTDOWN_GRACE_MS: '500',
+  PARLEY_LOG_LEVEL: 'warn',
+};
+
+type Named = Instance & { id: string };
+
+/** The reply of `/slow 8`: 33 chunks, one about every 240 ms. */
+const COUNTING = `Counting: ${Array.from({ length: 32 }, (_, index) => index + 1).join(' ')}`;
+
+describe.skipIf(skipReason !== null)('Parley instances through a Redis outage (a redis-server of our own)', () => {
+  const run = randomUUID().slice(0, 6);
+  let redis: RedisServer;
+  let env: Record<string, string>;
+  let db: Database;
+  let token: string;
+  let agentId: string;
+  let instances: Named[] = [];
+  const timings: Record<string, number | string> = {};
+
+  const byId = (id: string | null | undefined) => instances.find((instance) => instance.id === id);
+  const newThread = async (via: Instance) => {
+    const created = await requestData(via, CreateThreadDocument, { agentId }, token);
+    if (created.createThread.__typename !== 'Thread') throw new Error(JSON.stringify(created));
+    return created.createThread.id;
+  };
+  const cursorOf = async (via: Instance, threadId: string) =>
+    (await requestData(via, ConversationDocument, { threadId }, token)).conversation.eventCursor;
+  const send = async (via: Instance, threadId: string, text: string) => {
+    const sent = await requestData(via, SendMessageDocument, { threadId, text }, token);
+    if (sent.sendMessage.__typename !== 'MessageQueued') throw new Error(JSON.stringify(sent));
+    return sent.sendMessage.queueId;
+  };
+  const recordedReply = async (via: Instance, threadId: string, executionId: string) => {
+    const { conversation } = await requestData(via, ConversationDocument, { threadId }, token);
+    return conversation.messages.edges
+      .map((edge) => edge.node)
+      .filter((message) => message.executionId === executionId && message.role === 'ASSISTANT')
+      .flatMap((message) => message.parts)
+      .map((part) => (part.__typename === 'TextPart' ? part.text : ''))
+      .join('');
+  };
+  const runningIn = (threadId: string) =>
+    eventually(() =>
+      db.prisma.execution.findFirst({
+        where: { threadId: decodeId('threadId', threadId, 'Thread'), status: 'RUNNING' },
+        select: { id: true, ownerInstanceId: true },
+      }),
+    );
+  const recordedTextLength = async (rawExecutionId: string) => {
+    const message = await db.prisma.message.findFirst({
+      where: { executionId: rawExecutionId, role: 'ASSISTANT' },
+      orderBy: { seq: 'desc' },
+      select: { parts: true },
+    });
+    const parts = (message?.parts ?? []) as { type: string; text?: string }[];
+    return parts.filter((part) => part.type === 'text').reduce((sum, part) => sum + (part.text?.length ?? 0), 0);
+  };
+  const readiness = async (instance: Instance) => {
+    const response = await fetch(new URL('/ready', instance.url));
+    return { status: response.status, body: (await response.json()) as { redis: boolean; database: boolean } };
+  };
+  const is =
+    <K extends RunEvent['__typename']>(kind: K, executionId?: string | null) =>
+    (event: RunEvent): event is Extract<RunEvent, { __typename: K }> =>
+      event.__typename === kind && (executionId === undefined || event.executionId === executionId);
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    env = { ...isolatedEnv('postgres'), REDIS_URL: redis.url };
+    const [a, b] = await Promise.all(
+      ['a', 'b'].map(async (name) => {
+        const id = `outage-${name}-${run}`;
+        return { ...(await startInstance({ ...env, ...BASE_ENV, PARLEY_INSTANCE_ID: id })), id };
+      }),
+    );
+    instances = [a, b];
+    db = await openDatabase({ databaseUrl: env.DATABASE_URL });
+    ({ token, agentId } = await seedAgent(db.prisma, 'Outage'));
+  }, 120_000);
+
+  afterAll(async () => {
+    console.log(`redis-outage timings: ${JSON.stringify(timings)}`);
+    await Promise.all(instances.map((instance) => instance.stop()));
+    await stopAllChildren();
+    await db?.close();
+    if (env) await dropSchema(env.DATABASE_URL);
+  }, 30_000);
+
+  it('lets a subscriber on one instance follow a run on the other through a Redis restart, without a gap or a duplicate', async () => {
+    const [a, b] = instances;
+    const threadId = await newThread(b);
+    const cursor = await cursorOf(b, threadId);
+    await send(b, threadId, '/slow 8');
+    const running = await runningIn(threadId);
+    const owner = byId(running.ownerInstanceId);
+    expect(owner, `owner ${running.ownerInstanceId}`).toBeDefined();
+    const watcher = owner === a ? b : a;
+    const follower = followThread(watcher, token, threadId, cursor);
+    try {
+      const started = await follower.waitFor(is('ExecutionStarted'));
+      const executionId = started.executionId!;
+      await eventually(async () => follower.events.filter(is('TextDelta', executionId)).length >= 2);
+      const deltasBefore = follower.events.filter(is('TextDelta')).length;
+      const haveBefore = checkStream(follower.events).get(executionId)!.length;
+      // Redis goes away while the run streams on: it stays down until the owner has recorded about
+      // five more chunks (over a second: longer than ioredis keeps commands in its offline queue, so
+      // live deltas are lost for good), then it comes back while the run still has seconds to go.
+      const t0 = performance.now();
+      await redis.stop();
+      await eventually(async () => (await recordedTextLength(running.id)) >= haveBefore + 14, 15_000);
+      timings.redisDownMs = Math.round(performance.now() - t0);
+      await redis.restart();
+      timings.redisRestartMs = Math.round(performance.now() - t0);
+      for (const instance of instances) await eventually(async () => (await readiness(instance)).status === 200);
+      timings.readyAfterRestartMs = Math.round(performance.now() - t0);
+      const textAtReady = await recordedTextLength(running.id);
+      const finished = await follower.waitFor(is('ExecutionFinished', executionId), 15_000);
+      timings.finishedAfterRestartMs = Math.round(performance.now() - t0);
+      expect(finished).toMatchObject({ status: 'COMPLETED' });
+
+      const events = [...follower.events];
+      // Throws on a repeated cursor or out-of-order seq; collects gaps and overlaps of the text.
+      const textProblems: string[] = [];
+      const texts = checkStream(events, textProblems);
+      const delivery = await durableDelivery(db.prisma, follower, decodeId('threadId', threadId, 'Thread'), Number(cursor));
+      expect(delivery.delivered).toEqual(delivery.log);
+      expect(await recordedReply(watcher, threadId, executionId)).toBe(COUNTING);
+      // The deltas lost while Redis was away must come back as a snapshot after the reconnect, so the
+      // client's text has no hole (soft: the rest below still runs and reports).
+      expect.soft(textProblems, `the reply as the subscriber shows it: "${texts.get(executionId)}"`).toEqual([]);
+      expect.soft(texts.get(executionId), events.map(brief).join(' | ')).toBe(COUNTING);
+
+      // Live delivery works again after the restart.
+      await send(b, threadId, '/tokens 5');
+      const next = await follower.waitFor((event) => is('ExecutionStarted')(event) && event.acceptedText === '/tokens 5', 15_000);
+      await follower.waitFor(is('ExecutionFinished', next.executionId), 15_000);
+      const all = checkStream(follower.events, []);
+      expect(all.get(next.executionId!)).toBe('t1 t2 t3 t4 t5 ');
+
+      const how =
+        follower.resubscriptions > 0
+          ? `the socket/subscription dropped ${follower.socketClosures}x and was resumed ${follower.resubscriptions}x with runEvents(after: lastCursor)`
+          : 'the subscription stayed open; the server caught up after Redis reconnected';
+      const snapshots = events.filter(is('MessageSnapshot', executionId)).length;
+      const deltas = events.filter(is('TextDelta', executionId)).length;
+      timings.outageRecovery =
+        `${how}; ${deltasBefore} deltas before Redis stopped, ${deltas} in all, ${snapshots} snapshot(s)` +
+        (textProblems.length > 0 ? `; text problems: ${textProblems.join('; ')}` : '; no gap');
+      console.log(
+        `redis restart: run on ${owner!.id}, subscriber on ${watcher.id}: ${timings.outageRecovery}; ` +
+          `Redis down ${timings.redisDownMs} ms (back after ${timings.redisRestartMs} ms, both /ready 200 after ${timings.readyAfterRestartMs} ms, ` +
+          `${textAtReady}/${COUNTING.length} characters recorded then), ExecutionFinished ${timings.finishedAfterRestartMs} ms after it went down`,
+      );
+    } finally {
+      await follower.close();
+    }
+  }, 60_000);
+
+  it('while Redis is down: /ready is 503, a Stop through the other instance still lands, and a sent message runs', async () => {
+    const threadId = await newThread(instances[0]);
+    await send(instances[1], threadId, '/slow 30');
+    const running = await runningIn(threadId);
+    const owner = byId(running.ownerInstanceId);
+    expect(owner, `owner ${running.ownerInstanceId}`).toBeDefined();
+    const other = instances.find((instance) => instance !== owner)!;
+    const executionId = (await requestData(other, ConversationDocument, { threadId }, token)).conversation.activeExecutionId!;
+    expect(decodeId('executionId', executionId, 'Execution')).toBe(running.id);
+
+    await redis.stop();
+    try {
+      for (const instance of instances) {
+        const ready = await eventually(async () => {
+          const probe = await readiness(instance);
+          return probe.status === 503 ? probe : null;
+        });
+        expect(ready.body).toMatchObject({ redis: false, database: true });
+      }
+
+      const t0 = performance.now();
+      const stop = await requestData(other, CancelExecutionDetailedDocument, { executionId }, token);
+      expect(stop.cancelExecution).toMatchObject({ __typename: 'CancelRequested', cancelRequested: true });
+      const cancelled = await eventually(async () => {
+        const { node } = await requestData(other, MultiExecutionDocument, { id: executionId }, token);
+        return node.__typename === 'Execution' && node.status !== 'RUNNING' ? node : null;
+      }, 10_000);
+      timings.stopWhileRedisDownMs = Math.round(performance.now() - t0);
+      expect(cancelled).toMatchObject({ status: 'CANCELLED' });
+
+      const t1 = performance.now();
+      await send(other, threadId, 'sent while redis is down');
+      const ran = await eventually(
+        () =>
+          db.prisma.execution.findFirst({
+            where: {
+              threadId: decodeId('threadId', threadId, 'Thread'),
+              acceptedText: 'sent while redis is down',
+              status: 'COMPLETED',
+            },
+            select: { id: true, ownerInstanceId: true },
+          }),
+        10_000,
+      );
+      timings.messageWhileRedisDownMs = Math.round(performance.now() - t1);
+      expect(await recordedReply(other, threadId, encodeId('Execution', ran.id))).toBe('You said: "sent while redis is down"');
+      for (const instance of instances) expect((await readiness(instance)).status).toBe(503);
+      console.log(
+        `redis down: run on ${owner!.id}, Stop via ${other.id} CANCELLED after ${timings.stopWhileRedisDownMs} ms; ` +
+          `message sent via ${other.id} ran on ${ran.ownerInstanceId} within ${timings.messageWhileRedisDownMs} ms`,
+      );
+    } finally {
+      if (!redis.running()) await redis.restart();
+    }
+
+    const t2 = performance.now();
+    for (const instance of instances) {
+      const ready = await eventually(async () => {
+        const probe = await readiness(instance);
+        return probe.status === 200 ? probe : null;
+      });
+      expect(ready.body).toMatchObject({ redis: true, database: true });
+    }
+    timings.readyAgainMs = Math.round(performance.now() - t2);
+
+    // What happened during the outage is all in the log: a subscriber from the start sees it in order.
+    const follower = followThread(instances[0], token, threadId, '0');
+    try {
+      const last = await follower.waitFor(
+        (event) => is('ExecutionFinished')(event) && event.executionId !== executionId,
+        15_000,
+      );
+      expect(last).toMatchObject({ status: 'COMPLETED' });
+      const events = [...follower.events];
+      checkStream(events);
+      expect(events.filter(is('ExecutionFinished')).map((event) => event.status)).toEqual(['CANCELLED', 'COMPLETED']);
+      const delivery = await durableDelivery(db.prisma, follower, decodeId('threadId', threadId, 'Thread'), 0);
+      expect(delivery.delivered).toEqual(delivery.log);
+    } finally {
+      await follower.close();
+    }
+  }, 60_000);
+});
