@@ -60,12 +60,14 @@ stream and GraphQL execution, graphql-ws) and nothing of the demo model's own pa
 AI SDK's stream transforms, which a real provider would replace.`,
   P2: `One instance (PostgreSQL, in-process pub/sub — the same pub/sub as the floor), emit times recorded as in
 P1, subscribers in the bench process (one WebSocket each). A ladder of concurrent streams (25, 50, 100,
-200, 300, 400, 600, 800, 1000, 1200 streams × 50 chunks/s, 6 s each). A step *sustains* its load when
-p99 ≤ 100 ms, no chunk is lost, all its streams were running together for ≥ 2 s, and ≥ 80 % of the
-offered events/s were delivered in that window (the window runs from the last stream's first chunk to
-the first stream's last chunk: the rate at which every stream of the step was being delivered at once).
+200, 300, 400, 600, 800, 1000, 1200 streams × 50 chunks/s, 4 s each). A step *sustains* its load when
+p99 ≤ 100 ms, no chunk is lost, and all its streams were running together for ≥ 2 s (the window runs
+from the last stream's first chunk to the first stream's last chunk); its delivered events/s = chunks
+emitted in that window and received ÷ the window's length: the rate at which every stream of the step
+was being delivered at once. A step whose streams never all run together (runs start more slowly than
+they end) does not sustain that concurrency.
 A round's figure is the delivered events/s of its highest sustained step; later rounds start one step
-below the previous round's best. Time-boxed (100 s Parley, 45 s floor).
+below the previous round's best. Time-boxed (75 s Parley, 55 s floor; the number of rounds completed is in the notes).
 *Floor:* the same ladder against a bare graphql-yoga + graphql-ws server wired like src/server/app.ts
 (\`useServer\` + \`yoga.getEnveloped\`), one \`echo(topic)\` subscription on yoga's in-memory \`createPubSub\`,
 events of the same size produced in the server process by the same \`setTimeout\` chains.`,
@@ -109,24 +111,111 @@ user/project/agent, token) from spawn to the "Parley is running" banner on stdou
 banner. Three rounds each; the servers are stopped with SIGTERM between rounds.`,
 };
 
-export const FINDINGS = `## Budgets missed: what stands in the way, and the fixes in src/
+export const FINDINGS = `## Budgets missed: what stands in the way, and what to change in src/
 
-See the bottom of this file's generating report (the final report of the benchmark issue) for the full
-discussion; the short version per row:
+Evidence: statement counts from the server's pg client (P3, P4, P5 notes), \`node --cpu-prof\` profiles of
+the server processes (\`npm run bench -- P3 --profile\`, \`-- P1 --profile\`; summarize with
+bench/profile-summary.ts). No file under src/ was changed by the benchmark work.
 
-- **P3 / P4(a) / subscription set-up — too many sequential SQL round trips per request.** One
-  \`sendMessage\` costs the statement count shown in the P3 notes (the floor: 3). A CPU profile of the
-  server under the P3 load (\`--profile\`) is ~40 % idle and spends its busy time in socket writes, Prisma's
-  WebAssembly query compiler and @prisma/client: the server waits on serial round trips (and on its
-  10-connection pool, held by interactive transactions), it is not CPU-bound.
-- **P4(b) — N+1 in the replay.** \`streamThreadEvents\` (src/events/run-event-stream.ts, \`replayed()\`) runs
-  \`recordedSnapshot()\` — one \`message.findFirst\` — for every replayed ExecutionFinished: 1,000 events of
-  250 turns cost ~258 statements.
-- **P5 — fixed per-turn writes, not streaming.** The 1,000 tokens themselves cost 3 \`UPDATE message\`
-  (the 2,000-character flushes); the rest are per turn: every \`appendThreadEvents\` is an
-  \`UPDATE thread\` + an \`INSERT thread_event\`, plus queue item insert/update/delete, execution insert and
-  update, user and assistant message inserts.
-- **Idle subscriptions are not released on close** (seen as a MaxListenersExceededWarning in P4): the
-  \`streamThreadEvents\` async generator waits in \`await new Promise(wake)\`; graphql-ws's \`return()\` on
-  an async generator is queued until the next \`yield\`, so a closed subscription keeps its pub/sub
-  listener (and, with Redis, its channel) until the thread's next event.`;
+1. **Too many sequential SQL round trips per request (P3 sendMessage, P4 page, subscription set-up,
+   P2's run start rate).** One \`sendMessage\` = **16 statements** (the floor: 3): token → user 2
+   (\`userForToken\`, api_token then user), \`access.thread\` 3 (thread, agent, membership) — **done twice**
+   (\`QueueService.enqueueOrAnswer\` and again in \`enqueue\`) —, open question 1, then the transaction 7
+   (BEGIN, \`SELECT … FOR UPDATE\`, tail position, INSERT queue_item, UPDATE thread, INSERT thread_event,
+   COMMIT), each a round trip through Prisma's client engine. The P3 profile of the server is ~40 % idle,
+   ~19 % in socket writes, ~11 % in Prisma's WebAssembly query compiler and ~9 % in @prisma/client: it waits
+   on serial round trips and on its 10-connection pool (held for 7 round trips per transaction), it is not
+   CPU-bound. The conversation page costs 7 statements (auth 2, access 3, active execution 1, page 1).
+   Fixes, in order of gain:
+   - \`src/queue/queue-service.ts\` \`enqueueOrAnswer\`: pass the \`thread\` it already checked into a private
+     \`enqueueChecked(user, thread, …)\` instead of calling \`enqueue\`, which runs \`access.thread\` again
+     (−3 statements, ≈ −20 %).
+   - \`src/auth/access.ts\` \`thread()\`: one query — \`findFirst({ where: { id, …visibleThreadsWhere },
+     include: { agent: { include: { project: { select: { memberships: { where: { userId }, select: { role: true } } } } } } } })\`
+     with Prisma's \`relationJoins\` preview feature (or one \`$queryRaw\` joining thread, agent, membership),
+     and \`projectRole\` computed from it (−2 per access check: sendMessage −4, page −2, subscribe −2).
+   - \`src/auth/tokens.ts\` \`userForToken\` (used by \`authenticate\` in src/server/app.ts): one statement
+     (\`relationJoins\`/raw join) and a short-lived in-process cache keyed by token hash (e.g. 30 s, dropped
+     on token revocation) (−2 per request/subscription).
+   - \`src/queue/queue-service.ts\` \`insert\` + \`src/events/event-log.ts\` \`appendThreadEvents\`: one
+     statement for the whole enqueue — a CTE that locks the thread, bumps \`lastEventSeq\`, inserts the
+     item at \`max(position)+1\` and inserts the event (\`$queryRaw\` inside the same \`withSessionLock\`):
+     the transaction goes from 7 round trips to 4 (BEGIN, lock, CTE, COMMIT), or 3 if the lock is the
+     CTE's first step.
+   Expected: sendMessage 16 → ~6 statements and ~half the connection hold time: p50 ≈ 2.5–3× lower
+   (the ratio would still be above 3× on this machine unless Prisma's per-statement cost goes too; for
+   the hot paths \`$queryRaw\`/TypedSQL avoids the query compiler). Page 7 → 3–4 statements.
+
+2. **N+1 in the replay (P4 runEvents after: 1,000 events = 257 statements).** \`src/events/run-event-stream.ts\`,
+   \`streamThreadEvents\` → \`replayed()\` calls \`recordedSnapshot()\` (one \`message.findFirst\`) for every
+   replayed ExecutionFinished. Fix: after \`readThreadEvents\`, collect the executionIds of the
+   ExecutionFinished events of the batch and load their replies in one query
+   (\`message.findMany({ where: { executionId: { in: ids }, role: 'ASSISTANT' }, orderBy: { seq: 'desc' } })\`,
+   first per execution), then yield from the map; same for the gap-filling calls. Expected: 257 → ~6
+   statements and the replay from ~40× to ~2–3× the floor (the rest is GraphQL execution of 1,250
+   payloads and 250 snapshots).
+
+3. **P5: 16 writes per reply, but only 3 are the 1,000 tokens** (the three 2,000-character
+   \`UPDATE message\` flushes — the batching works). The other 13 are per turn: INSERT queue_item, UPDATE
+   thread ×3 + INSERT thread_event ×3 (each \`appendThreadEvents\`: MessageQueued, ExecutionStarted +
+   QueueUpdated, ExecutionFinished), INSERT execution, INSERT message ×2 (user, assistant), DELETE
+   queue_item, UPDATE execution, UPDATE queue_item. Fixes: (a) \`appendThreadEvents\` as one CTE statement
+   (UPDATE thread … RETURNING feeding the INSERT): −3; (b) \`src/execution/run-launcher.ts\` \`run()\` →
+   \`steering.release()\` (src/execution/steering.ts) issues an \`updateMany\` on queue_item at every run end
+   even when nothing was reserved: skip it when the run took no reservation (track it in memory or
+   check \`acceptsSteering\` reservations count first): −1; (c) the final text flush, the execution's
+   finish UPDATE and the ExecutionFinished append can share one transaction/CTE; (d) the assistant
+   message can be inserted with the user message at admission (\`src/execution/admission.ts\`, one INSERT
+   with two rows). Expected: 16 → 9–10 per 1,000-token reply.
+
+4. **P6: ~37 KB RSS per idle subscription (budget 20 KB).** Per subscription the server holds a
+   WebSocket with its buffers, a graphql-ws context, a Yoga envelope and GraphQL context (with the
+   Prisma \`User\` row from authentication), the \`streamThreadEvents\` async generator with its \`pump\`
+   loop, buffer and pending promise, a pub/sub listener, and — with Redis — a channel subscription per
+   thread; RSS also holds not-yet-collected garbage of the set-up queries (no GC is forced). What to do:
+   take a heap snapshot of the server at 10,000 (\`node --heapsnapshot-signal=SIGUSR2 bin/parley.js serve\`,
+   then \`kill -USR2\`) and compare retained sizes by constructor; the likely wins are (a) one pub/sub
+   listener per thread topic per instance with an in-process fan-out to that thread's subscribers
+   (src/events/live-bus.ts / run-event-stream.ts) instead of one Redis-event-target listener per
+   subscriber, and (b) not retaining the GraphQL context and envelope of an idle subscription beyond
+   what the stream needs. Both are needed to get near 20 KB; the snapshot says how much each weighs.
+
+5. **Closed subscriptions are not released until the thread's next event** (MaxListenersExceededWarning
+   "11 thread:<id> listeners" in P4, after 11 replays were closed). \`streamThreadEvents\` is an async
+   generator parked in \`await new Promise(wake)\`; graphql-ws calls \`return()\` on close, which for an
+   async generator is queued behind that await, so the \`finally\` (unsubscribe, \`stopResync\`) only runs
+   when another event arrives on the thread — for idle threads, never. Memory and Redis channels leak
+   per closed subscription. Fix in src/events/run-event-stream.ts: return an explicit AsyncIterator (or a
+   \`Repeater\` from @repeaterjs/repeater, which Yoga already depends on) whose \`return()\` sets \`ended\`,
+   calls \`waiter.wake?.()\` and \`subscription.return?.()\` at once, so the wait resolves and the finally runs.
+
+6. **P1 (p50 ~10×, p99 ~16× raw Redis) and P2 (~0.17× the bare Yoga echo).** No chunk is lost and
+   the p50 stays in single-digit milliseconds, but the budget is relative to one Redis hop. Profiles of
+   both instances under P1 (\`npm run bench -- P1 --profile\`, 60 streams):
+   - **B (runs the replies) is CPU-saturated: ~79 % busy**, of which **~26 % is Prisma** (≈14.5 % its
+     WebAssembly query compiler, ≈12 % @prisma/client) plus ≈5 % \`writeUtf8String\`/≈4 % \`writev\` into
+     pg — the conversation log's flushes: \`ConversationLog.flush\` (src/recording/conversation-log.ts)
+     rewrites the whole \`parts\` JSON of every running reply every 250 ms through a Prisma \`update\`
+     (60 runs → 240 full-JSON UPDATEs/s; the bytes sent grow with the reply, O(n²) over a long one);
+     ≈15 % is the AI SDK's web streams (\`streamText\` transforms, node:internal/webstreams) and ≈2 % \`ai\`.
+     A chunk emitted while the event loop is busy with a flush waits behind it: that queueing is the
+     p99 tail. Fix: make the flush cheap — one \`$executeRaw\` that appends the new text
+     (e.g. keep the streamed text in its own column and \`SET text = text || $delta\`, or \`jsonb_set\` of
+     the last text part) instead of re-sending the whole parts array through the query compiler; and
+     publish the live delta before awaiting the recorder/log listeners (src/execution/run-recording.ts
+     / the listener order in src/execution/run-launcher.ts: put \`LiveBroadcaster\` first for
+     \`text-delta\`, it does not depend on what the others record except \`assistantMessageId\`, which
+     could be assigned at admission). Expected: p50 close to the floor + one GraphQL hop (≈2–3×), p99
+     down with B's CPU.
+   - **A (serves the subscribers) is ~48 % busy**: ≈10 % \`writev\` (one WebSocket write per event per
+     subscriber), ≈13 % Prisma (its share of sendMessage and subscription set-up), ≈3 %
+     @graphql-tools/executor, ≈1 % each graphql-ws, @repeaterjs/repeater, redis-event-target and
+     run-event-stream. The GraphQL hop itself is modest; fixes 1 and 5 matter more here. Small wins:
+     resolve the \`RunEvent\` union with \`resolveType\` only (drop the per-type \`isTypeOf\` closures in
+     src/schema/run-events.ts) and encode the event's global ids once per event rather than per
+     subscriber.
+   - **P2:** the live path keeps p99 < 30 ms at every step Parley reached; what limits it is that **runs
+     cannot be started fast enough for 100 streams of 4 s to run together** (16-statement sendMessage,
+     plus admission's own transaction per run in src/execution/admission.ts, plus B-side flush load as
+     above). Fixes 1 and the cheap flush are what raise P2; the floor itself tops out near 10,000 events/s
+     on this machine (the client process is part of both).`;

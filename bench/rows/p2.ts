@@ -13,10 +13,10 @@ import type { RowResult, Row } from '../lib/types.ts';
 
 const LADDER = [25, 50, 100, 200, 300, 400, 600, 800, 1000, 1200];
 const RATE = 50;
-const SECONDS = 6;
+const SECONDS = 4;
 /** Wall-clock budgets: the ladders stop climbing (keeping the rounds done) once spent. */
-const PARLEY_BUDGET_MS = Number(process.env.BENCH_P2_PARLEY_BUDGET_MS ?? 100_000);
-const FLOOR_BUDGET_MS = 45_000;
+const PARLEY_BUDGET_MS = Number(process.env.BENCH_P2_PARLEY_BUDGET_MS ?? 75_000);
+const FLOOR_BUDGET_MS = 55_000;
 /** Streams must all be running together for at least this long for a step to count. */
 const MIN_WINDOW_MS = 2_000;
 const ROUNDS = 3;

@@ -24,6 +24,11 @@ export interface LiveBus {
    * durable log. Returns an unsubscribe function.
    */
   onResync(listener: () => void): () => void;
+  /**
+   * Resolves once a thread's channel really receives (Redis confirms SUBSCRIBE asynchronously):
+   * a subscriber reads the log only after this, so nothing falls between log and channel.
+   */
+  threadChannelReady(threadId: string): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
   kind: 'memory' | 'redis';
@@ -42,6 +47,7 @@ export function createLiveBus(redisUrl: string | undefined, logger: Logger): Liv
       pubsub,
       publishThreadEvents: (events) => events.forEach((event) => pubsub.publish('thread', event.threadId, event)),
       onResync,
+      threadChannelReady: async () => {},
       ping: async () => {},
       close: async () => {},
     };
@@ -75,9 +81,14 @@ export function createLiveBus(redisUrl: string | undefined, logger: Logger): Liv
   const publishClient = {
     publish: (channel: string, message: string) => publisher.publish(channel, message).catch(swallow('publish')),
   } as unknown as Redis;
+  const subscriptions = new Map<string, Promise<unknown>>();
   const subscribeClient = {
     on: (event: 'message', listener: (channel: string, message: string) => void) => subscriber.on(event, listener),
-    subscribe: (channel: string) => subscriber.subscribe(channel).catch(swallow('subscribe')),
+    subscribe: (channel: string) => {
+      const subscribed = subscriber.subscribe(channel).catch(swallow('subscribe'));
+      subscriptions.set(channel, subscribed);
+      return subscribed;
+    },
     unsubscribe: (channel: string) => subscriber.unsubscribe(channel).catch(swallow('unsubscribe')),
   } as unknown as Redis;
   const pubsub = createPubSub<LiveTopics>({
@@ -88,6 +99,11 @@ export function createLiveBus(redisUrl: string | undefined, logger: Logger): Liv
     pubsub,
     publishThreadEvents: (events) => events.forEach((event) => pubsub.publish('thread', event.threadId, event)),
     onResync,
+    threadChannelReady: async (threadId) => {
+      const channel = `thread:${threadId}`;
+      if (!subscriptions.has(channel)) await new Promise((resolve) => setImmediate(resolve));
+      await subscriptions.get(channel);
+    },
     ping: async () => {
       await publisher.ping();
     },

@@ -154,6 +154,7 @@ export async function* streamThreadEvents(options: {
   }
 
   try {
+    await bus.threadChannelReady(threadId);
     if (requested === null) {
       const thread = await prisma.thread.findUniqueOrThrow({ where: { id: threadId }, select: { lastEventSeq: true } });
       lastSeq = thread.lastEventSeq;

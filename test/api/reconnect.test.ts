@@ -300,7 +300,7 @@ describe.skipIf(skipReason !== null)('resuming while a run is being finalized (P
     await server?.stop();
   });
 
-  it('a client that reconnects after the status is final but before ExecutionFinished is logged still gets the reply', async () => {
+  it('a run ends atomically: while its settlement waits for the thread lock it is still running, and a client resuming then gets the whole reply', async () => {
     const threadId = await newThread(server, token, agentId);
     const live = follow(server, token, threadId);
     followers.push(live);
@@ -311,8 +311,8 @@ describe.skipIf(skipReason !== null)('resuming while a run is being finalized (P
     // The client dropped right after ExecutionStarted: its last cursor is that event's.
     const lastCursor = cursorOf(started);
 
-    // A slow commit of the run's last event, made visible: a row lock on the thread holds back the
-    // append of ExecutionFinished (its seq comes from the thread row), nothing else of the run's end.
+    // A row lock on the thread holds back the run's settlement (status, final text, ExecutionFinished
+    // are committed together under that lock): nobody can see half an ending.
     const url = new URL(server.env.DATABASE_URL!);
     const schema = url.searchParams.get('schema')!;
     url.searchParams.delete('schema');
@@ -322,15 +322,13 @@ describe.skipIf(skipReason !== null)('resuming while a run is being finalized (P
       await blocker.query('BEGIN');
       await blocker.query(`SET LOCAL search_path TO "${schema}"`);
       await blocker.query('SELECT id FROM thread WHERE id = $1 FOR NO KEY UPDATE', [decodeId('threadId', threadId, 'Thread')]);
-      // The run has ended as far as its execution row goes.
-      await eventually(async () => {
-        const { node } = await requestData(server, RecoveryExecutionDocument, { id: executionId }, token);
-        return node.__typename === 'Execution' && node.status === 'COMPLETED';
-      });
+      // Everything has streamed; the run now waits to settle.
+      await live.waitFor(() => replyTextsOf(wrap(live.events())).get(executionId) === 'You said: "the end of the reply"');
+      const { node } = await requestData(server, RecoveryExecutionDocument, { id: executionId }, token);
+      expect(node).toMatchObject({ __typename: 'Execution', status: 'RUNNING' });
       const resumed = follow(server, token, threadId, lastCursor);
       followers.push(resumed);
-      // The replay after the cursor has been read (QueueUpdated came back), ExecutionFinished is not in it.
-      await resumed.waitFor(is('QueueUpdated'));
+      await resumed.waitFor(is('MessageSnapshot'));
       await blocker.query('COMMIT');
       await resumed.waitFor(finishedOf(executionId));
       const texts = replyTextsOf(wrap(resumed.events()));
