@@ -157,16 +157,19 @@ bench/profile-summary.ts). No file under src/ was changed by the benchmark work.
 
 3. **P5: 16 writes per reply, but only 3 are the 1,000 tokens** (the three 2,000-character
    \`UPDATE message\` flushes — the batching works). The other 13 are per turn: INSERT queue_item, UPDATE
-   thread ×3 + INSERT thread_event ×3 (each \`appendThreadEvents\`: MessageQueued, ExecutionStarted +
+   thread ×3 + INSERT thread_event ×3 (each \`appendThreadEvents\` call: MessageQueued, ExecutionStarted +
    QueueUpdated, ExecutionFinished), INSERT execution, INSERT message ×2 (user, assistant), DELETE
-   queue_item, UPDATE execution, UPDATE queue_item. Fixes: (a) \`appendThreadEvents\` as one CTE statement
-   (UPDATE thread … RETURNING feeding the INSERT): −3; (b) \`src/execution/run-launcher.ts\` \`run()\` →
-   \`steering.release()\` (src/execution/steering.ts) issues an \`updateMany\` on queue_item at every run end
-   even when nothing was reserved: skip it when the run took no reservation (track it in memory or
-   check \`acceptsSteering\` reservations count first): −1; (c) the final text flush, the execution's
-   finish UPDATE and the ExecutionFinished append can share one transaction/CTE; (d) the assistant
-   message can be inserted with the user message at admission (\`src/execution/admission.ts\`, one INSERT
-   with two rows). Expected: 16 → 9–10 per 1,000-token reply.
+   queue_item, UPDATE execution, UPDATE queue_item. (An \`INSERT instance\` in the by-table list is the
+   lease heartbeat; the idle window subtracts it.) The turn is already 4 transactions (enqueue,
+   admission, … , the end-of-run settlement). Fixes: (a) \`appendThreadEvents\` (src/events/event-log.ts)
+   as one CTE statement (\`WITH t AS (UPDATE thread … RETURNING "lastEventSeq") INSERT INTO thread_event
+   SELECT …\`): −3; (b) \`ReservationReturn.handle\` (src/execution/steering.ts) runs
+   \`queueItem.updateMany\` in every root run's settlement even when nothing was ever reserved for it:
+   skip it unless a reservation exists (a flag set when \`steerQueuedMessage\`/\`take\` touches the run, or
+   fold it into the settlement CTE): −1; (c) insert the assistant message together with the user
+   message at admission (src/execution/admission.ts, one INSERT with two rows) instead of at the first
+   flush: −1; (d) in the settlement, the last text flush and the execution's final UPDATE can be one
+   statement (\`UPDATE … FROM\` / CTE): −1. Expected: 16 → 10 per 1,000-token reply.
 
 4. **P6: ~37 KB RSS per idle subscription (budget 20 KB).** Per subscription the server holds a
    WebSocket with its buffers, a graphql-ws context, a Yoga envelope and GraphQL context (with the
