@@ -26,3 +26,28 @@ export function tokenFromAuthorization(value: unknown): string | null {
   const match = /^\s*(?:bearer\s+)?(\S+)\s*$/i.exec(value);
   return match ? match[1]! : null;
 }
+
+/**
+ * Remembers token lookups for a few seconds: a client sends its token with every request and
+ * subscription, and tokens are never changed in place (a new token is a new row).
+ */
+export class TokenAuthenticator {
+  private readonly cache = new Map<string, { user: Awaited<ReturnType<typeof userForToken>>; expiresAt: number }>();
+
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly ttlMs = 5_000,
+    private readonly maxEntries = 10_000,
+  ) {}
+
+  async authenticate(authorization: unknown) {
+    const token = tokenFromAuthorization(authorization);
+    if (!token) return null;
+    const cached = this.cache.get(token);
+    if (cached && cached.expiresAt > Date.now()) return cached.user;
+    const user = await userForToken(this.prisma, token);
+    if (this.cache.size >= this.maxEntries) this.cache.clear();
+    this.cache.set(token, { user, expiresAt: Date.now() + this.ttlMs });
+    return user;
+  }
+}

@@ -28,13 +28,36 @@ const SNAPSHOT_WAIT_MS = 1_500;
  * text is delivered so that the client's text never has a hole: a delta beyond what the client
  * has waits for a fresh snapshot from the instance that runs the execution.
  */
-export async function* streamThreadEvents(options: {
+export function streamThreadEvents(options: StreamOptions): AsyncIterableIterator<DeliveredRunEvent> {
+  // An async generator parked in an await cannot run its `return()` until its next event, which on
+  // a quiet thread may never come: closing wakes it so it unsubscribes at once.
+  const closed = new AbortController();
+  const events = threadEvents(options, closed.signal);
+  return {
+    next: () => events.next(),
+    return: (value?: unknown) => {
+      closed.abort();
+      return events.return(value as never);
+    },
+    throw: (error?: unknown) => {
+      closed.abort();
+      return events.throw(error);
+    },
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
+}
+
+interface StreamOptions {
   prisma: PrismaClient;
   bus: LiveBus;
   running: RunningExecutions;
   threadId: string;
   after: string | null;
-}): AsyncGenerator<DeliveredRunEvent> {
+}
+
+async function* threadEvents(options: StreamOptions, closed: AbortSignal): AsyncGenerator<DeliveredRunEvent> {
   const { prisma, bus, running, threadId } = options;
   const requested = options.after === null ? null : parseCursor(options.after);
   const subscription = bus.pubsub.subscribe('thread', threadId)[Symbol.asyncIterator]();
@@ -42,6 +65,7 @@ export async function* streamThreadEvents(options: {
   const buffered: (RunEventRecord | null)[] = [];
   const waiter: { wake: (() => void) | null } = { wake: null };
   const wake = () => waiter.wake?.();
+  closed.addEventListener('abort', wake);
   let ended = false;
   const stopResync = bus.onResync(() => {
     buffered.push(null);
@@ -94,16 +118,20 @@ export async function* streamThreadEvents(options: {
     return { ...event, payload: { ...payload, text: payload.text.slice(known - payload.offset), offset: known } };
   };
 
-  async function* replayed(event: RunEventRecord): AsyncGenerator<DeliveredRunEvent> {
-    // A replayed run end comes with the reply as recorded, since its live deltas are gone.
-    if (event.payload.type === 'ExecutionFinished' && event.executionId) {
-      const snapshot = await recordedSnapshot(prisma, threadId, event.executionId);
+  /** Replays logged events; each replayed run end comes with its reply as recorded (its deltas are gone). */
+  async function* replay(events: RunEventRecord[]): AsyncGenerator<DeliveredRunEvent> {
+    const finished = events.flatMap((event) =>
+      event.payload.type === 'ExecutionFinished' && event.executionId ? [event.executionId] : [],
+    );
+    const replies = await recordedSnapshots(prisma, threadId, finished);
+    for (const event of events) {
+      const snapshot = event.payload.type === 'ExecutionFinished' ? replies.get(event.executionId ?? '') : undefined;
       if (snapshot) {
         applySnapshot(snapshot);
         yield deliver(snapshot);
       }
+      yield deliver(event);
     }
-    yield deliver(event);
   }
 
   async function* live(event: RunEventRecord): AsyncGenerator<DeliveredRunEvent> {
@@ -160,7 +188,7 @@ export async function* streamThreadEvents(options: {
       lastSeq = thread.lastEventSeq;
     } else {
       lastSeq = requested.seq;
-      for (const event of await readThreadEvents(prisma, threadId, lastSeq)) yield* replayed(event);
+      yield* replay(await readThreadEvents(prisma, threadId, lastSeq));
     }
     for (const snapshot of await runningSnapshots(prisma, running, threadId)) {
       applySnapshot(snapshot);
@@ -171,20 +199,18 @@ export async function* streamThreadEvents(options: {
       while (buffered.length > 0) {
         const event = buffered.shift()!;
         if (event === null) {
-          for (const missed of await readThreadEvents(prisma, threadId, lastSeq)) yield* replayed(missed);
+          yield* replay(await readThreadEvents(prisma, threadId, lastSeq));
         } else if (event.seq === null) {
           yield* live(event);
         } else if (event.seq > lastSeq) {
           if (event.seq > lastSeq + 1) {
-            for (const missed of await readThreadEvents(prisma, threadId, lastSeq, event.seq - 1)) {
-              yield* replayed(missed);
-            }
+            yield* replay(await readThreadEvents(prisma, threadId, lastSeq, event.seq - 1));
           }
           yield deliver(event);
         }
       }
       yield* expired();
-      if (ended) return;
+      if (ended || closed.aborted) return;
       await new Promise<void>((resolve) => {
         waiter.wake = resolve;
         const nextDeadline = Math.min(...[...held.values()].map((waiting) => waiting.deadline));
@@ -193,6 +219,7 @@ export async function* streamThreadEvents(options: {
       waiter.wake = null;
     }
   } finally {
+    closed.removeEventListener('abort', wake);
     stopResync();
     await subscription.return?.();
     await pump;
@@ -260,6 +287,26 @@ async function freshestSnapshot(
   const local = running.get(executionId)?.snapshot?.();
   if (local?.messageId) return snapshotRecord(threadId, executionId, local.messageId, local.parts);
   return recordedSnapshot(prisma, threadId, executionId);
+}
+
+/** The recorded replies of several executions in one query. */
+async function recordedSnapshots(
+  prisma: PrismaClient,
+  threadId: string,
+  executionIds: string[],
+): Promise<Map<string, RunEventRecord>> {
+  if (executionIds.length === 0) return new Map();
+  const replies = await prisma.message.findMany({
+    where: { executionId: { in: executionIds }, role: 'ASSISTANT' },
+    orderBy: { seq: 'asc' },
+    select: { id: true, parts: true, executionId: true },
+  });
+  return new Map(
+    replies.map((reply) => [
+      reply.executionId!,
+      snapshotRecord(threadId, reply.executionId!, reply.id, reply.parts as MessagePart[]),
+    ]),
+  );
 }
 
 async function recordedSnapshot(prisma: PrismaClient, threadId: string, executionId: string): Promise<RunEventRecord | null> {

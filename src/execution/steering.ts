@@ -49,6 +49,9 @@ export class Steering {
 export class ReservationReturn implements RunListener {
   async handle(event: RuntimeEvent, run: RunState, settlement?: Settlement): Promise<void> {
     if (event.type !== 'run-completed' || !settlement || run.parentExecutionId) return;
+    // Under the session lock no steer can commit meanwhile, so a read decides whether to write.
+    const reserved = await settlement.tx.queueItem.count({ where: { steeringExecutionId: run.executionId } });
+    if (reserved === 0) return;
     const released = await settlement.tx.queueItem.updateMany({
       where: { steeringExecutionId: run.executionId },
       data: { steeringExecutionId: null },

@@ -65,13 +65,24 @@ export class QueueService {
     input: { threadId: string; text: string; idempotencyKey?: string | null; attachments?: readonly NewAttachment[] },
   ): Promise<RunEventRecord> {
     const text = validateMessageText(input.text, this.limits);
+    validateAttachments(input.attachments ?? [], this.limits);
+    const thread = await this.access.thread(user, input.threadId, 'agent:execute');
+    return this.enqueueChecked(user, thread.id, { ...input, text });
+  }
+
+  /** enqueue, for a thread whose access and input were checked already. */
+  private async enqueueChecked(
+    user: User,
+    threadId: string,
+    input: { text: string; idempotencyKey?: string | null; attachments?: readonly NewAttachment[] },
+  ): Promise<RunEventRecord> {
+    const { text } = input;
     const attachments = input.attachments ?? [];
-    validateAttachments(attachments, this.limits);
     const idempotencyKey = input.idempotencyKey ?? null;
     if (idempotencyKey !== null && (idempotencyKey.length === 0 || idempotencyKey.length > MAX_IDEMPOTENCY_KEY_CHARS)) {
       throw new InvalidInputError('idempotencyKey', `must be 1 to ${MAX_IDEMPOTENCY_KEY_CHARS} characters.`);
     }
-    const thread = await this.access.thread(user, input.threadId, 'agent:execute');
+    const thread = { id: threadId };
     // Keys are namespaced by who chose them, so a client's key can never pose as a retry's.
     const storedKey = idempotencyKey === null ? null : `client:${idempotencyKey}`;
     return this.commit(thread.id, (tx) => this.insert(tx, thread.id, user.id, text, storedKey, 'tail', attachments));
@@ -87,7 +98,7 @@ export class QueueService {
     const thread = await this.access.thread(user, input.threadId, 'agent:execute');
     // An answer to a question card is text only; with files it is a new message.
     const answered = input.attachments?.length ? null : await this.questions.answerOpenQuestion(thread.id, text);
-    return answered ?? this.enqueue(user, input);
+    return answered ?? this.enqueueChecked(user, thread.id, { ...input, text });
   }
 
   /**

@@ -5,7 +5,7 @@ import { useServer } from 'graphql-ws/use/ws';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import pino, { type Logger } from 'pino';
 import { WebSocketServer } from 'ws';
-import { tokenFromAuthorization, userForToken } from '../auth/tokens.ts';
+import { TokenAuthenticator } from '../auth/tokens.ts';
 import type { Config } from '../config.ts';
 import { DomainError } from '../domain/errors.ts';
 import type { GraphQLContext } from '../schema/context.ts';
@@ -60,10 +60,8 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   const demo = options.bootstrapDemo ? await bootstrapDemo(parley) : null;
   const rateLimiter = new MutationRateLimiter(config.PARLEY_MUTATIONS_PER_MINUTE);
 
-  const authenticate = async (authorization: unknown) => {
-    const token = tokenFromAuthorization(authorization);
-    return token ? userForToken(parley.db.prisma, token) : null;
-  };
+  const tokens = new TokenAuthenticator(parley.db.prisma);
+  const authenticate = (authorization: unknown) => tokens.authenticate(authorization);
 
   const limitsPlugin: Plugin<GraphQLContext> = {
     onValidate({ addValidationRule }) {
