@@ -113,112 +113,57 @@ banner. Three rounds each; the servers are stopped with SIGTERM between rounds.`
 
 export const FINDINGS = `## Budgets missed: what stands in the way, and what to change in src/
 
-Evidence: statement counts from the server's pg client (P3, P4, P5 notes), \`node --cpu-prof\` profiles of
+Evidence: statement counts from the server's pg client (P3, P4, P5 notes) and \`node --cpu-prof\` profiles of
 the server processes (\`npm run bench -- P3 --profile\`, \`-- P1 --profile\`; summarize with
-bench/profile-summary.ts). No file under src/ was changed by the benchmark work.
+bench/profile-summary.ts).
 
-1. **Too many sequential SQL round trips per request (P3 sendMessage, P4 page, subscription set-up,
-   P2's run start rate).** One \`sendMessage\` = **16 statements** (the floor: 3): token → user 2
-   (\`userForToken\`, api_token then user), \`access.thread\` 3 (thread, agent, membership) — **done twice**
-   (\`QueueService.enqueueOrAnswer\` and again in \`enqueue\`) —, open question 1, then the transaction 7
-   (BEGIN, \`SELECT … FOR UPDATE\`, tail position, INSERT queue_item, UPDATE thread, INSERT thread_event,
-   COMMIT), each a round trip through Prisma's client engine. The P3 profile of the server is ~40 % idle,
-   ~19 % in socket writes, ~11 % in Prisma's WebAssembly query compiler and ~9 % in @prisma/client: it waits
-   on serial round trips and on its 10-connection pool (held for 7 round trips per transaction), it is not
-   CPU-bound. The conversation page costs 7 statements (auth 2, access 3, active execution 1, page 1).
-   Fixes, in order of gain:
-   - \`src/queue/queue-service.ts\` \`enqueueOrAnswer\`: pass the \`thread\` it already checked into a private
-     \`enqueueChecked(user, thread, …)\` instead of calling \`enqueue\`, which runs \`access.thread\` again
-     (−3 statements, ≈ −20 %).
-   - \`src/auth/access.ts\` \`thread()\`: one query — \`findFirst({ where: { id, …visibleThreadsWhere },
-     include: { agent: { include: { project: { select: { memberships: { where: { userId }, select: { role: true } } } } } } } })\`
-     with Prisma's \`relationJoins\` preview feature (or one \`$queryRaw\` joining thread, agent, membership),
-     and \`projectRole\` computed from it (−2 per access check: sendMessage −4, page −2, subscribe −2).
-   - \`src/auth/tokens.ts\` \`userForToken\` (used by \`authenticate\` in src/server/app.ts): one statement
-     (\`relationJoins\`/raw join) and a short-lived in-process cache keyed by token hash (e.g. 30 s, dropped
-     on token revocation) (−2 per request/subscription).
-   - \`src/queue/queue-service.ts\` \`insert\` + \`src/events/event-log.ts\` \`appendThreadEvents\`: one
-     statement for the whole enqueue — a CTE that locks the thread, bumps \`lastEventSeq\`, inserts the
-     item at \`max(position)+1\` and inserts the event (\`$queryRaw\` inside the same \`withSessionLock\`):
-     the transaction goes from 7 round trips to 4 (BEGIN, lock, CTE, COMMIT), or 3 if the lock is the
-     CTE's first step.
-   Expected: sendMessage 16 → ~6 statements and ~half the connection hold time: p50 ≈ 2.5–3× lower
-   (the ratio would still be above 3× on this machine unless Prisma's per-statement cost goes too; for
-   the hot paths \`$queryRaw\`/TypedSQL avoids the query compiler). Page 7 → 3–4 statements.
+### Fixed after the first measurement (before → after, same machine, ratios against same-run floors)
 
-2. **N+1 in the replay (P4 runEvents after: 1,000 events = 257 statements).** \`src/events/run-event-stream.ts\`,
-   \`streamThreadEvents\` → \`replayed()\` calls \`recordedSnapshot()\` (one \`message.findFirst\`) for every
-   replayed ExecutionFinished. Fix: after \`readThreadEvents\`, collect the executionIds of the
-   ExecutionFinished events of the batch and load their replies in one query
-   (\`message.findMany({ where: { executionId: { in: ids }, role: 'ASSISTANT' }, orderBy: { seq: 'desc' } })\`,
-   first per execution), then yield from the map; same for the gap-filling calls. Expected: 257 → ~6
-   statements and the replay from ~40× to ~2–3× the floor (the rest is GraphQL execution of 1,250
-   payloads and 250 snapshots).
+- **Replay N+1** (P4 replay, 1,000 events: 257 statements): \`streamThreadEvents\` loaded the recorded reply
+  of every replayed ExecutionFinished with its own query; it now loads a batch's replies in one query
+  (src/events/run-event-stream.ts \`replay\`/\`recordedSnapshots\`). Replay 435 ms (47×) → 79 ms (10.6×).
+- **Closed subscriptions leaked until their thread's next event** (MaxListenersExceededWarning in P4): the
+  stream was an async generator parked in an await, so graphql-ws's \`return()\` waited behind it. The
+  stream is now an explicit iterator whose \`return()\` wakes the generator, which unsubscribes at once.
+- **sendMessage checked access twice** (\`enqueueOrAnswer\` then \`enqueue\`; −3 statements) and looked the
+  token up on every request (now a 5-second in-process cache in \`TokenAuthenticator\`, −2 per request
+  and subscription). P3 p50 855 ms (63×) → 425 ms (53×, the floor moved with the machine's load).
+- **A reservation write in every run's end** (\`ReservationReturn\`, src/execution/steering.ts) now happens
+  only when something is reserved (a read under the session lock decides): P5 16 → 15.
+- **Text flushes** default to 1 s / 4,000 characters (were 250 ms / 2,000): a subscriber joining
+  mid-stream gets the running instance's in-memory reply, so the flush only bounds what a crash or a
+  \`conversation\` read can be behind. With it P1 p50 went from ~10× to ~3.5× and p99 from ~16× to ~10× the
+  raw Redis hop (also a quieter machine).
 
-3. **P5: 16 writes per reply, but only 3 are the 1,000 tokens** (the three 2,000-character
-   \`UPDATE message\` flushes — the batching works). The other 13 are per turn: INSERT queue_item, UPDATE
-   thread ×3 + INSERT thread_event ×3 (each \`appendThreadEvents\` call: MessageQueued, ExecutionStarted +
-   QueueUpdated, ExecutionFinished), INSERT execution, INSERT message ×2 (user, assistant), DELETE
-   queue_item, UPDATE execution, UPDATE queue_item. (An \`INSERT instance\` in the by-table list is the
-   lease heartbeat; the idle window subtracts it.) The turn is already 4 transactions (enqueue,
-   admission, … , the end-of-run settlement). Fixes: (a) \`appendThreadEvents\` (src/events/event-log.ts)
-   as one CTE statement (\`WITH t AS (UPDATE thread … RETURNING "lastEventSeq") INSERT INTO thread_event
-   SELECT …\`): −3; (b) \`ReservationReturn.handle\` (src/execution/steering.ts) runs
-   \`queueItem.updateMany\` in every root run's settlement even when nothing was ever reserved for it:
-   skip it unless a reservation exists (a flag set when \`steerQueuedMessage\`/\`take\` touches the run, or
-   fold it into the settlement CTE): −1; (c) insert the assistant message together with the user
-   message at admission (src/execution/admission.ts, one INSERT with two rows) instead of at the first
-   flush: −1; (d) in the settlement, the last text flush and the execution's final UPDATE can be one
-   statement (\`UPDATE … FROM\` / CTE): −1. Expected: 16 → 10 per 1,000-token reply.
+### Still standing in the way
 
-4. **P6: ~37 KB RSS per idle subscription (budget 20 KB).** Per subscription the server holds a
-   WebSocket with its buffers, a graphql-ws context, a Yoga envelope and GraphQL context (with the
-   Prisma \`User\` row from authentication), the \`streamThreadEvents\` async generator with its \`pump\`
-   loop, buffer and pending promise, a pub/sub listener, and — with Redis — a channel subscription per
-   thread; RSS also holds not-yet-collected garbage of the set-up queries (no GC is forced). What to do:
-   take a heap snapshot of the server at 10,000 (\`node --heapsnapshot-signal=SIGUSR2 bin/parley.js serve\`,
-   then \`kill -USR2\`) and compare retained sizes by constructor; the likely wins are (a) one pub/sub
-   listener per thread topic per instance with an in-process fan-out to that thread's subscribers
-   (src/events/live-bus.ts / run-event-stream.ts) instead of one Redis-event-target listener per
-   subscriber, and (b) not retaining the GraphQL context and envelope of an idle subscription beyond
-   what the stream needs. Both are needed to get near 20 KB; the snapshot says how much each weighs.
-
-5. **Closed subscriptions are not released until the thread's next event** (MaxListenersExceededWarning
-   "11 thread:<id> listeners" in P4, after 11 replays were closed). \`streamThreadEvents\` is an async
-   generator parked in \`await new Promise(wake)\`; graphql-ws calls \`return()\` on close, which for an
-   async generator is queued behind that await, so the \`finally\` (unsubscribe, \`stopResync\`) only runs
-   when another event arrives on the thread — for idle threads, never. Memory and Redis channels leak
-   per closed subscription. Fix in src/events/run-event-stream.ts: return an explicit AsyncIterator (or a
-   \`Repeater\` from @repeaterjs/repeater, which Yoga already depends on) whose \`return()\` sets \`ended\`,
-   calls \`waiter.wake?.()\` and \`subscription.return?.()\` at once, so the wait resolves and the finally runs.
-
-6. **P1 (p50 ~10×, p99 ~16× raw Redis) and P2 (~0.17× the bare Yoga echo).** No chunk is lost and
-   the p50 stays in single-digit milliseconds, but the budget is relative to one Redis hop. Profiles of
-   both instances under P1 (\`npm run bench -- P1 --profile\`, 60 streams):
-   - **B (runs the replies) is CPU-saturated: ~79 % busy**, of which **~26 % is Prisma** (≈14.5 % its
-     WebAssembly query compiler, ≈12 % @prisma/client) plus ≈5 % \`writeUtf8String\`/≈4 % \`writev\` into
-     pg — the conversation log's flushes: \`ConversationLog.flush\` (src/recording/conversation-log.ts)
-     rewrites the whole \`parts\` JSON of every running reply every 250 ms through a Prisma \`update\`
-     (60 runs → 240 full-JSON UPDATEs/s; the bytes sent grow with the reply, O(n²) over a long one);
-     ≈15 % is the AI SDK's web streams (\`streamText\` transforms, node:internal/webstreams) and ≈2 % \`ai\`.
-     A chunk emitted while the event loop is busy with a flush waits behind it: that queueing is the
-     p99 tail. Fix: make the flush cheap — one \`$executeRaw\` that appends the new text
-     (e.g. keep the streamed text in its own column and \`SET text = text || $delta\`, or \`jsonb_set\` of
-     the last text part) instead of re-sending the whole parts array through the query compiler; and
-     publish the live delta before awaiting the recorder/log listeners (src/execution/run-recording.ts
-     / the listener order in src/execution/run-launcher.ts: put \`LiveBroadcaster\` first for
-     \`text-delta\`, it does not depend on what the others record except \`assistantMessageId\`, which
-     could be assigned at admission). Expected: p50 close to the floor + one GraphQL hop (≈2–3×), p99
-     down with B's CPU.
-   - **A (serves the subscribers) is ~48 % busy**: ≈10 % \`writev\` (one WebSocket write per event per
-     subscriber), ≈13 % Prisma (its share of sendMessage and subscription set-up), ≈3 %
-     @graphql-tools/executor, ≈1 % each graphql-ws, @repeaterjs/repeater, redis-event-target and
-     run-event-stream. The GraphQL hop itself is modest; fixes 1 and 5 matter more here. Small wins:
-     resolve the \`RunEvent\` union with \`resolveType\` only (drop the per-type \`isTypeOf\` closures in
-     src/schema/run-events.ts) and encode the event's global ids once per event rather than per
-     subscriber.
-   - **P2:** the live path keeps p99 < 30 ms at every step Parley reached; what limits it is that **runs
-     cannot be started fast enough for 100 streams of 4 s to run together** (16-statement sendMessage,
-     plus admission's own transaction per run in src/execution/admission.ts, plus B-side flush load as
-     above). Fixes 1 and the cheap flush are what raise P2; the floor itself tops out near 10,000 events/s
-     on this machine (the client process is part of both).`;
+1. **Prisma round trips and the query compiler on the hot paths (P3, P4 page, P2's run start rate).** An
+   enqueue is still a 7-round-trip transaction (BEGIN, \`SELECT … FOR UPDATE\`, tail position, INSERT
+   queue_item, UPDATE thread, INSERT thread_event, COMMIT) plus access checks (thread, agent, membership:
+   3 statements; one join would do), and every statement pays Prisma's WebAssembly query compiler
+   (≈11–14 % of server CPU in the profiles). Each sendMessage also starts a run in the same process
+   (admission, the demo reply, the settlement), which competes for the same 2 cores. What would remove
+   it: \`src/auth/access.ts\` \`thread()\` as one joined query; \`src/events/event-log.ts\`
+   \`appendThreadEvents\` and \`src/queue/queue-service.ts\` \`insert\` as one CTE statement through
+   \`$queryRaw\` (lock, bump \`lastEventSeq\`, insert item and event): 7 → 3–4 round trips; the same CTE
+   for admission. Expected p50 ≈ 2–3× lower; reaching 3× a bare INSERT also needs the hot paths off the
+   query compiler (TypedSQL / \`$queryRaw\`).
+2. **P5: 15 writes per reply, only 2–3 of them the 1,000 tokens** (the batched text flushes work). The rest
+   are per turn: INSERT queue_item, UPDATE thread + INSERT thread_event for each of the three event
+   appends (MessageQueued; ExecutionStarted + QueueUpdated; ExecutionFinished), INSERT execution,
+   INSERT message ×2, DELETE queue_item, UPDATE execution, the final UPDATE message. What would remove
+   it: \`appendThreadEvents\` as one CTE statement (−3), the assistant message inserted with the user
+   message at admission (−1), the final text flush and the execution's final UPDATE as one statement in
+   the settlement (−1): 15 → 10.
+3. **P6 (~40 KB per idle subscription; 37–44 KB across runs).** Per subscription the server holds the WebSocket and its
+   buffers, graphql-ws and Yoga contexts (with the authenticated \`User\` row), the stream's generator,
+   buffer and pump, and one pub/sub listener (with Redis one channel per thread). Next step: a heap
+   snapshot at 10,000 (\`node --heapsnapshot-signal=SIGUSR2 bin/parley.js serve\`); the likely wins are one
+   listener per thread topic per instance with in-process fan-out (src/events/live-bus.ts) and not
+   retaining an idle subscription's GraphQL context beyond what the stream needs.
+4. **P1 / P2.** The instance running replies spends ≈15 % of its CPU in the AI SDK's web-stream
+   transforms and the rest of the flush cost in Prisma; the subscriber instance mostly in socket
+   writes. Publishing the live delta before the recording listeners (the broadcaster first for
+   \`text-delta\`) and resolving the \`RunEvent\` union with \`resolveType\` only (no per-type \`isTypeOf\`,
+   src/schema/run-events.ts) are the next small wins. P2 is limited by how fast runs start (item 1),
+   not by delivery: the live path keeps p99 < 30 ms at every load Parley reached.`;
