@@ -183,14 +183,25 @@ async function* threadEvents(options: StreamOptions, closed: AbortSignal): Async
 
   try {
     await bus.threadChannelReady(threadId);
+    // Running replies are read before the log: a run that ends in between is then in the replay,
+    // with its recorded reply; read after, it would be in neither.
+    // (Live only: the position is read first, so a run that ends after it still ends live.)
     if (requested === null) {
       const thread = await prisma.thread.findUniqueOrThrow({ where: { id: threadId }, select: { lastEventSeq: true } });
       lastSeq = thread.lastEventSeq;
-    } else {
-      lastSeq = requested.seq;
-      yield* replay(await readThreadEvents(prisma, threadId, lastSeq));
     }
-    for (const snapshot of await runningSnapshots(prisma, running, threadId)) {
+    const runningReplies = await runningSnapshots(prisma, running, threadId);
+    const endedInReplay = new Set<string>();
+    if (requested !== null) {
+      lastSeq = requested.seq;
+      const logged = await readThreadEvents(prisma, threadId, lastSeq);
+      for (const event of logged) {
+        if (event.payload.type === 'ExecutionFinished' && event.executionId) endedInReplay.add(event.executionId);
+      }
+      yield* replay(logged);
+    }
+    for (const snapshot of runningReplies) {
+      if (endedInReplay.has(snapshot.executionId ?? '')) continue;
       applySnapshot(snapshot);
       yield deliver(snapshot);
     }
