@@ -252,7 +252,7 @@ describe.each(backends)('queue invariants under random operations on $backend', 
           (final.eventCursor === '0' || events.some((event) => isDurable(event) && Number(cursorOf(event)) >= Number(final.eventCursor))) &&
           ofKind(events, 'ExecutionStarted').every((started) => finished.has(started.executionId))
         );
-      });
+      }, 60_000);
       const events: RecoveryEvent[] = watcher.events();
 
       // Every accepted message that was not removed ran exactly once, with its latest text; removed ones never.
