@@ -93,7 +93,7 @@ export class RunRecording {
       const current = await tx.execution.findUnique({ where: { id: this.run.executionId }, select: { status: true } });
       // Someone else already ended it (an interruption by another instance, a Stop of a suspension).
       if (current && current.status !== 'RUNNING') return [];
-      const settlement: Settlement = { tx, publish: [] };
+      const settlement: Settlement = { tx, publish: [], executionExists: current !== null };
       const final = beforeSettle ? await beforeSettle(tx, outcome, settlement) : outcome;
       if (failure) await this.chain.emit({ type: 'provider-error', failure }, this.run, settlement);
       await this.chain.emit({ type: 'run-completed', outcome: final, usage }, this.run, settlement);

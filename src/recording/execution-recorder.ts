@@ -8,14 +8,14 @@ export class ExecutionRecorder implements RunListener {
     const { tx } = settlement;
     switch (event.type) {
       case 'provider-error':
-        await ensureExecution(tx, run);
+        await ensureExecution(settlement, run);
         await tx.execution.update({
           where: { id: run.executionId },
           data: { error: event.failure as unknown as Prisma.InputJsonValue, errorReason: event.failure.reason },
         });
         break;
       case 'run-completed':
-        await ensureExecution(tx, run);
+        await ensureExecution(settlement, run);
         await tx.execution.update({
           where: { id: run.executionId },
           data: {
@@ -34,11 +34,11 @@ export class ExecutionRecorder implements RunListener {
 }
 
 /** A failure can come before the run started (a backend that refuses it): the row must exist then too. */
-async function ensureExecution(tx: Prisma.TransactionClient, run: RunState): Promise<void> {
-  await tx.execution.upsert({
-    where: { id: run.executionId },
-    update: {},
-    create: {
+async function ensureExecution(settlement: Settlement, run: RunState): Promise<void> {
+  if (settlement.executionExists) return;
+  settlement.executionExists = true;
+  await settlement.tx.execution.create({
+    data: {
       id: run.executionId,
       threadId: run.threadId,
       agentId: run.agentId,

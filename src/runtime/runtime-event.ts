@@ -44,6 +44,8 @@ export interface RunState {
 export interface Settlement {
   tx: Prisma.TransactionClient;
   publish: RunEventRecord[];
+  /** False when the run failed before its execution row was written (a backend refusing it). */
+  executionExists: boolean;
 }
 
 export interface RunListener {
