@@ -42,6 +42,19 @@ function pgliteConnection(db: PGlite): MigrationConnection {
   };
 }
 
+/**
+ * CREATE SCHEMA IF NOT EXISTS is not safe against a concurrent twin (two instances starting at
+ * once): the loser gets a unique violation on the catalog, which here means "it exists now".
+ */
+async function createSchema(pool: pg.Pool, schema: string): Promise<void> {
+  try {
+    await pool.query(`CREATE SCHEMA IF NOT EXISTS "${schema.replaceAll('"', '')}"`);
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code !== '23505' && code !== '42P06') throw error;
+  }
+}
+
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   if ('databaseUrl' in target) {
     // `?schema=name` (Prisma's convention) selects a schema other than public, e.g. one per test suite.
@@ -53,7 +66,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
       max: 10,
       options: `-c search_path="${schema.replaceAll('"', '')}"`,
     });
-    if (schema !== 'public') await pool.query(`CREATE SCHEMA IF NOT EXISTS "${schema.replaceAll('"', '')}"`);
+    if (schema !== 'public') await createSchema(pool, schema);
     const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { schema }) });
     const withConnection = async <T>(work: (connection: MigrationConnection) => Promise<T>) => {
       const client = await pool.connect();
