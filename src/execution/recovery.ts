@@ -1,6 +1,5 @@
 import type { Logger } from 'pino';
 import type { Execution, PrismaClient } from '../generated/prisma/client.ts';
-import { ReasonedError } from '../errors/taxonomy.ts';
 import type { LiveBus } from '../events/live-bus.ts';
 import type { Locale } from '../i18n/catalog.ts';
 import { ConversationLog, type FlushPolicy } from '../recording/conversation-log.ts';
@@ -48,8 +47,6 @@ export class InstanceLease {
     await this.prisma.instance.deleteMany({ where: { id: this.instanceId } });
   }
 }
-
-export const INTERRUPTED_MESSAGE_KEY = 'error.interrupted';
 
 /**
  * Finalizes executions whose instance died: INTERRUPTED, with one ErrorPart and one ErrorEvent
@@ -115,14 +112,7 @@ export class Interruptions {
       },
       execution.user.locale as Locale,
     );
-    await recording.interrupt(
-      new ReasonedError({
-        reason: 'APPLICATION_ERROR',
-        retryable: true,
-        message: `instance ${execution.ownerInstanceId ?? '(none)'} stopped while running this execution`,
-        messageKey: INTERRUPTED_MESSAGE_KEY,
-      }),
-    );
+    await recording.interrupt(`instance ${execution.ownerInstanceId ?? '(none)'} stopped while running this execution`);
     this.logger.warn({ executionId: execution.id, instance: execution.ownerInstanceId }, 'execution interrupted');
     this.kick(execution.threadId);
   }

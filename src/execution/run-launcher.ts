@@ -4,7 +4,7 @@ import type { Agent, Prisma, PrismaClient, User } from '../generated/prisma/clie
 import { appendThreadEvents } from '../events/event-log.ts';
 import type { LiveBus } from '../events/live-bus.ts';
 import type { RetryPolicy } from '../errors/retry-policy.ts';
-import { ApplicationError, ReasonedError } from '../errors/taxonomy.ts';
+import { ApplicationError } from '../errors/taxonomy.ts';
 import type { Locale } from '../i18n/catalog.ts';
 import type { ModelRegistry } from '../models/registry.ts';
 import { textOf, type MessagePart } from '../conversation/parts.ts';
@@ -344,14 +344,7 @@ function answeredQuestion(messages: ModelMessage[]): RuntimeEvent | null {
 /** A Stop cancels; a server shutdown hands the run back as interrupted, with its error. */
 async function finishAborted(recording: RunRecording, signal: AbortSignal, usage: RunUsage): Promise<void> {
   if (signal.reason instanceof ServerShutdown) {
-    await recording.interrupt(
-      new ReasonedError({
-        reason: 'APPLICATION_ERROR',
-        retryable: true,
-        message: 'the server shut down while running this execution',
-        messageKey: 'error.interrupted',
-      }),
-    );
+    await recording.interrupt('the server shut down while running this execution');
   } else {
     await recording.finish('CANCELLED', usage);
   }

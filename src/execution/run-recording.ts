@@ -9,6 +9,7 @@ import type {
   RuntimeEvent,
   Settlement,
 } from '../runtime/runtime-event.ts';
+import { ReasonedError } from '../errors/taxonomy.ts';
 import type { RecordedFailure } from '../events/run-event.ts';
 import { recordedFailureOf } from './run-failure.ts';
 import { withSessionLock, type Tx } from './session-lock.ts';
@@ -42,10 +43,6 @@ export class RunRecording {
     private readonly locale: Locale,
   ) {}
 
-  get isCompleted(): boolean {
-    return this.completed;
-  }
-
   /**
    * A loop may report its own failure and end (as one that reports RunCompleted before it
    * rethrows does): they are recorded as one settlement, and what it throws afterwards is ignored.
@@ -67,8 +64,17 @@ export class RunRecording {
     await this.settle('FAILED', usage, this.reportedFailure ?? recordedFailureOf(error, this.locale));
   }
 
-  /** The run's instance died or shut down: recorded like a failure, with status INTERRUPTED. */
-  async interrupt(error: unknown): Promise<void> {
+  /**
+   * The run's instance died or shut down: recorded like a failure (retryable, `error.interrupted`),
+   * with status INTERRUPTED. `detail` says what happened, for logs and a details view.
+   */
+  async interrupt(detail: string): Promise<void> {
+    const error = new ReasonedError({
+      reason: 'APPLICATION_ERROR',
+      retryable: true,
+      message: detail,
+      messageKey: 'error.interrupted',
+    });
     await this.settle('INTERRUPTED', NO_USAGE, recordedFailureOf(error, this.locale));
   }
 

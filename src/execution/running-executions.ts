@@ -38,7 +38,4 @@ export class RunningExecutions {
     return [...this.byId.values()];
   }
 
-  get size(): number {
-    return this.byId.size;
-  }
 }
