@@ -39,6 +39,8 @@ const envSchema = z.object({
   PARLEY_RETRY_BASE_DELAY_S: positiveNumber.default(1),
   PARLEY_RETRY_MAX_DELAY_S: positiveNumber.default(30),
   PARLEY_RETRY_DEADLINE_S: positiveNumber.default(120),
+  PARLEY_LIVE_CHANNEL_TIMEOUT_MS: positiveInt.default(10_000),
+  PARLEY_WS_INIT_TIMEOUT_MS: positiveInt.default(10_000),
   PARLEY_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
   OPENAI_API_KEY: z.string().min(1).optional(),
   OPENAI_BASE_URL: optionalUrl(['http:', 'https:']),

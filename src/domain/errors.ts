@@ -1,5 +1,12 @@
 /** Expected failures of domain operations. GraphQL maps each to a typed error or an `extensions.code`. */
-export type ErrorCode = 'UNAUTHENTICATED' | 'FORBIDDEN' | 'NOT_FOUND' | 'BAD_USER_INPUT' | 'CONFLICT' | 'RATE_LIMITED';
+export type ErrorCode =
+  | 'UNAUTHENTICATED'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'BAD_USER_INPUT'
+  | 'CONFLICT'
+  | 'RATE_LIMITED'
+  | 'SERVICE_UNAVAILABLE';
 
 export class DomainError extends Error {
   constructor(
@@ -47,6 +54,19 @@ export class ConflictError extends DomainError {
 export class RateLimitedError extends DomainError {
   constructor(readonly retryAfterS: number) {
     super(`Too many requests; try again in ${retryAfterS}s.`, 'RATE_LIMITED');
+  }
+}
+
+/**
+ * A service Parley depends on is out of reach for now (e.g. Redis for live delivery): nothing was
+ * lost, and the same request is expected to work after `retryAfterS`.
+ */
+export class ServiceUnavailableError extends DomainError {
+  constructor(
+    readonly service: string,
+    readonly retryAfterS: number,
+  ) {
+    super(`The ${service} is unavailable for now; try again in ${retryAfterS}s.`, 'SERVICE_UNAVAILABLE');
   }
 }
 

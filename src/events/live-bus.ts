@@ -2,6 +2,7 @@ import { createPubSub, type PubSub } from '@graphql-yoga/subscription';
 import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { ServiceUnavailableError } from '../domain/errors.ts';
 import type { RunEventRecord } from './run-event.ts';
 
 export type LiveTopics = {
@@ -20,44 +21,90 @@ export interface LiveBus {
   pubsub: PubSub<LiveTopics>;
   publishThreadEvents(events: RunEventRecord[]): void;
   /**
-   * Called when delivery may have had a gap (Redis reconnected): subscribers catch up from the
-   * durable log. Returns an unsubscribe function.
+   * Resolves once a thread's channel really receives (Redis confirms SUBSCRIBE asynchronously): a
+   * subscriber reads the log only after this, so nothing falls between log and channel. Rejects
+   * with a ServiceUnavailableError when the confirmation does not come within `timeoutMs`.
+   * Call it after subscribing to the thread's topic.
+   */
+  threadChannelReady(threadId: string, timeoutMs: number): Promise<void>;
+  /**
+   * Called when live delivery stopped (the Redis connection was lost): from then on a subscriber
+   * has neither its channel nor anything else telling it about new events, so it must either get
+   * them back (`onResync`) or end within its bound. Returns an unsubscribe function.
+   */
+  onOutage(listener: () => void): () => void;
+  /**
+   * Called when live delivery works again after an outage, once every channel is confirmed again:
+   * subscribers catch up from the durable log (they may have missed events meanwhile).
    */
   onResync(listener: () => void): () => void;
-  /**
-   * Resolves once a thread's channel really receives (Redis confirms SUBSCRIBE asynchronously):
-   * a subscriber reads the log only after this, so nothing falls between log and channel.
-   */
-  threadChannelReady(threadId: string): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
   kind: 'memory' | 'redis';
 }
 
-export function createLiveBus(redisUrl: string | undefined, logger: Logger): LiveBus {
-  const resyncListeners = new Set<() => void>();
-  const onResync = (listener: () => void) => {
-    resyncListeners.add(listener);
-    return () => resyncListeners.delete(listener);
+function listenerSet() {
+  const listeners = new Set<() => void>();
+  return {
+    add(listener: () => void) {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+    fire() {
+      for (const listener of [...listeners]) listener();
+    },
   };
+}
+
+export function createLiveBus(redisUrl: string | undefined, logger: Logger): LiveBus {
   if (!redisUrl) {
     const pubsub = createPubSub<LiveTopics>();
     return {
       kind: 'memory',
       pubsub,
       publishThreadEvents: (events) => events.forEach((event) => pubsub.publish('thread', event.threadId, event)),
-      onResync,
       threadChannelReady: async () => {},
+      onOutage: () => () => {},
+      onResync: () => () => {},
       ping: async () => {},
       close: async () => {},
     };
   }
+  return createRedisLiveBus(redisUrl, logger);
+}
+
+/** A promise with its resolver, for a channel that waits for its SUBSCRIBE to be confirmed. */
+function confirmation() {
+  let resolve!: () => void;
+  const promise = new Promise<void>((done) => (resolve = done));
+  return { promise, resolve, confirmed: false };
+}
+
+// Durable events whose PUBLISH failed, kept to publish again once Redis is back (subscribers drop
+// what they already have by its seq). Bounded: past it, subscribers still catch up from the log.
+const MAX_REPUBLISH = 10_000;
+
+function isDurable(message: string): boolean {
+  try {
+    return typeof (JSON.parse(message) as RunEventRecord).seq === 'number';
+  } catch {
+    return false;
+  }
+}
+
+function createRedisLiveBus(redisUrl: string, logger: Logger): LiveBus {
+  const outages = listenerSet();
+  const resyncs = listenerSet();
   // Subscribing puts an ioredis connection in subscriber mode, so publishing needs its own.
   // Commands fail fast while Redis is away: every durable event is in the database, and a
   // subscriber catches up from there when Redis is back, so nothing may wait on Redis.
   const options = { maxRetriesPerRequest: 1, retryStrategy: (times: number) => Math.min(50 * 2 ** times, 2_000) };
   const publisher = new Redis(redisUrl, options);
-  const subscriber = new Redis(redisUrl, options);
+  // Channels are subscribed again by `subscribeAll` below, which knows when that is confirmed;
+  // ioredis' own re-subscription would not tell.
+  const subscriber = new Redis(redisUrl, { ...options, autoResubscribe: false });
   const reportErrors = (role: string) => {
     let lastReport = 0;
     return (error: Error) => {
@@ -68,28 +115,87 @@ export function createLiveBus(redisUrl: string | undefined, logger: Logger): Liv
   };
   publisher.on('error', reportErrors('publish'));
   subscriber.on('error', reportErrors('subscribe'));
+
+  /** Every channel some subscriber of this instance listens to, with the state of its SUBSCRIBE. */
+  const channels = new Map<string, ReturnType<typeof confirmation>>();
+
+  // SUBSCRIBE goes out only on a ready connection. ioredis writes it at once while its handshake is
+  // still under way (the command is allowed while Redis loads); the handshake's ready check (INFO)
+  // then fails on a connection in subscriber mode, ioredis reconnects and drops the subscription
+  // without re-sending it: the channel would stay silent for good.
+  const subscribeWhenReady = (channel: string, entry: ReturnType<typeof confirmation>) => {
+    if (subscriber.status !== 'ready') return;
+    subscriber.subscribe(channel).then(
+      () => {
+        if (channels.get(channel) !== entry) return;
+        entry.confirmed = true;
+        entry.resolve();
+      },
+      // The connection went away after it was sent: the next 'ready' subscribes it again.
+      (error: unknown) => logger.debug({ err: error, channel }, 'Redis SUBSCRIBE failed; sent again on reconnect'),
+    );
+  };
+
+  /** Subscribes every wanted channel on a (re)connected subscriber; resolves once all are confirmed. */
+  const subscribeAll = async () => {
+    const wanted = [...channels.entries()];
+    if (wanted.length === 0) return;
+    await subscriber.subscribe(...wanted.map(([channel]) => channel));
+    for (const [channel, entry] of wanted) {
+      if (channels.get(channel) !== entry || entry.confirmed) continue;
+      entry.confirmed = true;
+      entry.resolve();
+    }
+  };
+
+  let connected = false;
   let everReady = false;
   subscriber.on('ready', () => {
-    if (everReady) {
-      logger.info('Redis is back; subscribers catch up from the event log');
-      for (const listener of resyncListeners) listener();
-    }
+    connected = true;
+    const reconnected = everReady;
     everReady = true;
+    if (reconnected) logger.info('Redis is back; subscribers catch up from the event log');
+    subscribeAll().then(
+      () => {
+        if (reconnected) resyncs.fire();
+      },
+      (error: unknown) => logger.warn({ err: error }, 'Redis SUBSCRIBE failed; sent again on the next reconnect'),
+    );
   });
-  const swallow = (what: string) => (error: unknown) => logger.debug({ err: error }, `Redis ${what} failed`);
+  subscriber.on('close', () => {
+    if (!connected) return;
+    connected = false;
+    for (const [channel, entry] of channels) if (entry.confirmed) channels.set(channel, confirmation());
+    outages.fire();
+  });
+
+  const republish: { channel: string; message: string }[] = [];
+  publisher.on('ready', () => {
+    for (const { channel, message } of republish.splice(0)) publish(channel, message);
+  });
+  const publish = (channel: string, message: string) =>
+    publisher.publish(channel, message).catch((error: unknown) => {
+      logger.debug({ err: error, channel }, 'Redis PUBLISH failed');
+      // Only durable thread events (with a seq) can be deduplicated by subscribers; the rest is
+      // live-only, and an old snapshot sent late would take text away from the client.
+      if (channel.startsWith('thread:') && republish.length < MAX_REPUBLISH && isDurable(message)) {
+        republish.push({ channel, message });
+      }
+    });
+
   // The event target fires and forgets these calls; their failures must not become unhandled rejections.
-  const publishClient = {
-    publish: (channel: string, message: string) => publisher.publish(channel, message).catch(swallow('publish')),
-  } as unknown as Redis;
-  const subscriptions = new Map<string, Promise<unknown>>();
+  const publishClient = { publish } as unknown as Redis;
   const subscribeClient = {
     on: (event: 'message', listener: (channel: string, message: string) => void) => subscriber.on(event, listener),
     subscribe: (channel: string) => {
-      const subscribed = subscriber.subscribe(channel).catch(swallow('subscribe'));
-      subscriptions.set(channel, subscribed);
-      return subscribed;
+      const entry = confirmation();
+      channels.set(channel, entry);
+      subscribeWhenReady(channel, entry);
     },
-    unsubscribe: (channel: string) => subscriber.unsubscribe(channel).catch(swallow('unsubscribe')),
+    unsubscribe: (channel: string) => {
+      channels.delete(channel);
+      subscriber.unsubscribe(channel).catch((error: unknown) => logger.debug({ err: error, channel }, 'Redis UNSUBSCRIBE failed'));
+    },
   } as unknown as Redis;
   const pubsub = createPubSub<LiveTopics>({
     eventTarget: createRedisEventTarget({ publishClient, subscribeClient }),
@@ -98,12 +204,22 @@ export function createLiveBus(redisUrl: string | undefined, logger: Logger): Liv
     kind: 'redis',
     pubsub,
     publishThreadEvents: (events) => events.forEach((event) => pubsub.publish('thread', event.threadId, event)),
-    onResync,
-    threadChannelReady: async (threadId) => {
-      const channel = `thread:${threadId}`;
-      if (!subscriptions.has(channel)) await new Promise((resolve) => setImmediate(resolve));
-      await subscriptions.get(channel);
+    threadChannelReady: async (threadId, timeoutMs) => {
+      const entry = channels.get(`thread:${threadId}`);
+      if (!entry) throw new Error(`threadChannelReady(${threadId}) before subscribing to the thread`);
+      if (entry.confirmed) return;
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new ServiceUnavailableError('live delivery', 1)), timeoutMs);
+      });
+      try {
+        await Promise.race([entry.promise, timedOut]);
+      } finally {
+        clearTimeout(timer);
+      }
     },
+    onOutage: outages.add,
+    onResync: resyncs.add,
     ping: async () => {
       await publisher.ping();
     },

@@ -1,7 +1,7 @@
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import type { MessagePart } from '../conversation/parts.ts';
 import type { RunningExecutions } from '../execution/running-executions.ts';
-import { InvalidInputError } from '../domain/errors.ts';
+import { InvalidInputError, ServiceUnavailableError } from '../domain/errors.ts';
 import { readThreadEvents } from './event-log.ts';
 import type { LiveBus } from './live-bus.ts';
 import type { RunEventRecord } from './run-event.ts';
@@ -55,6 +55,11 @@ interface StreamOptions {
   running: RunningExecutions;
   threadId: string;
   after: string | null;
+  /**
+   * How long a subscriber may be without its live channel (at its start, or through a Redis
+   * outage) before it ends with a retryable ServiceUnavailableError: never silent for longer.
+   */
+  liveChannelTimeoutMs: number;
 }
 
 async function* threadEvents(options: StreamOptions, closed: AbortSignal): AsyncGenerator<DeliveredRunEvent> {
@@ -67,7 +72,14 @@ async function* threadEvents(options: StreamOptions, closed: AbortSignal): Async
   const wake = () => waiter.wake?.();
   closed.addEventListener('abort', wake);
   let ended = false;
+  // Since when live delivery has been lost (a Redis outage), if it is.
+  let liveLostAt: number | null = null;
+  const stopOutage = bus.onOutage(() => {
+    liveLostAt ??= Date.now();
+    wake();
+  });
   const stopResync = bus.onResync(() => {
+    liveLostAt = null;
     buffered.push(null);
     wake();
   });
@@ -182,7 +194,7 @@ async function* threadEvents(options: StreamOptions, closed: AbortSignal): Async
   }
 
   try {
-    await bus.threadChannelReady(threadId);
+    await bus.threadChannelReady(threadId, options.liveChannelTimeoutMs);
     // Running replies are read before the log: a run that ends in between is then in the replay,
     // with its recorded reply; read after, it would be in neither.
     // (Live only: the position is read first, so a run that ends after it still ends live.)
@@ -222,15 +234,25 @@ async function* threadEvents(options: StreamOptions, closed: AbortSignal): Async
       }
       yield* expired();
       if (ended || closed.aborted) return;
+      if (liveLostAt !== null && Date.now() - liveLostAt >= options.liveChannelTimeoutMs) {
+        throw new ServiceUnavailableError('live delivery', 1);
+      }
+      // Events that came while expired() yielded must not wait for the next one to wake us.
+      if (buffered.length > 0) continue;
+      let timer: NodeJS.Timeout | undefined;
       await new Promise<void>((resolve) => {
         waiter.wake = resolve;
-        const nextDeadline = Math.min(...[...held.values()].map((waiting) => waiting.deadline));
-        if (Number.isFinite(nextDeadline)) setTimeout(resolve, Math.max(0, nextDeadline - Date.now()));
+        const deadlines = [...held.values()].map((waiting) => waiting.deadline);
+        if (liveLostAt !== null) deadlines.push(liveLostAt + options.liveChannelTimeoutMs);
+        const nextDeadline = Math.min(...deadlines);
+        if (Number.isFinite(nextDeadline)) timer = setTimeout(resolve, Math.max(0, nextDeadline - Date.now()));
       });
+      clearTimeout(timer);
       waiter.wake = null;
     }
   } finally {
     closed.removeEventListener('abort', wake);
+    stopOutage();
     stopResync();
     await subscription.return?.();
     await pump;

@@ -3,10 +3,40 @@ import { parseCursor, streamThreadEvents } from '../events/run-event-stream.ts';
 import type { RecordedFailure, RunEventPayload, RunEventType } from '../events/run-event.ts';
 import type { MessagePart } from '../conversation/parts.ts';
 import type { ErrorReason } from '../errors/taxonomy.ts';
+import { DomainError } from '../domain/errors.ts';
 import { requireViewer } from './context.ts';
 import { builder, type BuilderTypes } from './builder.ts';
 import { ErrorReasonEnum, ExecutionStatusEnum, MessagePartUnion, ToolCallStateEnum, failureFields } from './conversation.ts';
 import { decodeId, encodeId, encodeOptionalId } from './ids.ts';
+
+/**
+ * A stream that ends with a domain error (e.g. live delivery unavailable) delivers it as its last
+ * result, so that it reaches the client as a GraphQL error with its `extensions.code` (through the
+ * same masking as any resolver error), then completes; a thrown iterator error would lose the code.
+ */
+function endingAsResult(
+  events: AsyncIterableIterator<DeliveredRunEvent>,
+): AsyncIterableIterator<DeliveredRunEvent | DomainError> {
+  // Not an async generator: its return() would wait for the next event, on a quiet thread forever.
+  let ended = false;
+  return {
+    async next() {
+      if (ended) return { done: true, value: undefined };
+      try {
+        return await events.next();
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        ended = true;
+        return { done: false, value: error };
+      }
+    },
+    return: (value?: unknown) => events.return!(value),
+    throw: (error?: unknown) => events.throw!(error),
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
+}
 
 type EventOf<T extends RunEventType> = DeliveredRunEvent & { payload: Extract<RunEventPayload, { type: T }> };
 
@@ -125,14 +155,20 @@ builder.subscriptionField('runEvents', (t) =>
           decodeId('threadId', String(args.threadId), 'Thread'),
           'agent:read',
         );
-        return streamThreadEvents({
-          prisma: context.parley.db.prisma,
-          bus: context.parley.bus,
-          running: context.parley.running,
-          threadId: thread.id,
-          after: args.after ?? null,
-        });
+        return endingAsResult(
+          streamThreadEvents({
+            prisma: context.parley.db.prisma,
+            bus: context.parley.bus,
+            running: context.parley.running,
+            threadId: thread.id,
+            after: args.after ?? null,
+            liveChannelTimeoutMs: context.parley.config.PARLEY_LIVE_CHANNEL_TIMEOUT_MS,
+          }),
+        );
       },
-      resolve: (event: DeliveredRunEvent) => event as never,
+      resolve: (event: DeliveredRunEvent | DomainError) => {
+        if (event instanceof DomainError) throw event;
+        return event as never;
+      },
     }),
 );

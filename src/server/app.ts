@@ -4,7 +4,7 @@ import { GraphQLError, type ExecutionArgs } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import pino, { type Logger } from 'pino';
-import { WebSocketServer } from 'ws';
+import { WebSocketServer, type WebSocket } from 'ws';
 import { TokenAuthenticator } from '../auth/tokens.ts';
 import type { Config } from '../config.ts';
 import { DomainError } from '../domain/errors.ts';
@@ -45,7 +45,8 @@ function maskError(logger: Logger) {
     const path = error instanceof GraphQLError ? error.path : undefined;
     const cause = rootCause(error);
     if (cause instanceof DomainError) {
-      return new GraphQLError(cause.message, { path, extensions: { code: cause.code } });
+      const retryAfterS = 'retryAfterS' in cause ? { retryAfterS: cause.retryAfterS } : {};
+      return new GraphQLError(cause.message, { path, extensions: { code: cause.code, ...retryAfterS } });
     }
     // Errors GraphQL raised (parse, validation, a variable a scalar refused) are meant for the client.
     if (cause instanceof Error && 'extensions' in cause) return error as Error;
@@ -132,8 +133,11 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   const wsServer = new WebSocketServer({ server, path: '/graphql', maxPayload: config.PARLEY_MAX_REQUEST_BYTES });
   // The HTTP server reports its own listen errors (e.g. a port in use); ws only re-emits them.
   wsServer.on('error', (error) => logger.debug({ err: error }, 'websocket server error'));
+  wsServer.on('connection', (socket) => closeUnlessInitialised(socket, config.PARLEY_WS_INIT_TIMEOUT_MS));
   const wsHandle = useServer(
     {
+      // closeUnlessInitialised does this, without closing a socket whose connection_init is already here.
+      connectionInitWaitTimeout: 0,
       execute: (args: ExecutionArgs) => (args.rootValue as { execute: (a: ExecutionArgs) => unknown }).execute(args) as never,
       subscribe: (args: ExecutionArgs) =>
         (args.rootValue as { subscribe: (a: ExecutionArgs) => unknown }).subscribe(args) as never,
@@ -202,6 +206,28 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
       await parley.close();
     },
   };
+}
+
+/**
+ * Closes a socket that has not sent `connection_init` within the timeout (4408, as graphql-ws
+ * would). graphql-ws' own timer can fire after a long event-loop stall even though the message has
+ * arrived meanwhile (timers run before pending I/O), closing a healthy client on a busy machine;
+ * here the check runs after pending I/O (setImmediate), so only a socket that really sent nothing
+ * is closed.
+ */
+function closeUnlessInitialised(socket: WebSocket, timeoutMs: number): void {
+  let initialised = false;
+  socket.once('message', () => {
+    initialised = true;
+  });
+  const timer = setTimeout(
+    () =>
+      setImmediate(() => {
+        if (!initialised && socket.readyState === socket.OPEN) socket.close(4408, 'Connection initialisation timeout');
+      }),
+    timeoutMs,
+  );
+  socket.once('close', () => clearTimeout(timer));
 }
 
 async function readiness(parley: Parley): Promise<{ database: boolean; redis: boolean }> {

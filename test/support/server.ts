@@ -181,7 +181,7 @@ export function subscribe<TResult, TVariables extends Record<string, unknown>>(
         notify();
       },
       error: (error) => {
-        errors.push(error);
+        errors.push(describeSubscriptionError(error));
         notify();
       },
       complete: notify,
@@ -203,7 +203,11 @@ export function subscribe<TResult, TVariables extends Record<string, unknown>>(
         };
         const timer = setTimeout(() => {
           cleanup();
-          reject(new Error(`timed out after ${timeoutMs} ms; events so far: ${JSON.stringify(events)}`));
+          reject(
+            new Error(
+              `timed out after ${timeoutMs} ms; events so far: ${JSON.stringify(events)}; errors: ${JSON.stringify(errors)}`,
+            ),
+          );
         }, timeoutMs);
         const cleanup = () => {
           clearTimeout(timer);
@@ -215,6 +219,19 @@ export function subscribe<TResult, TVariables extends Record<string, unknown>>(
     },
     close: dispose,
   };
+}
+
+/**
+ * What a subscription ended with, readable in a failure message: a closed socket arrives as a
+ * CloseEvent, whose fields are getters that JSON.stringify would print as `{}`.
+ */
+function describeSubscriptionError(error: unknown): unknown {
+  if (error && typeof error === 'object' && 'code' in error && 'reason' in error && !('message' in error)) {
+    const { code, reason, wasClean } = error as { code: number; reason: string; wasClean?: boolean };
+    return { socketClosed: { code, reason: String(reason), wasClean } };
+  }
+  if (error instanceof Error) return { message: error.message, stack: error.stack?.split('\n').slice(0, 4).join(' | ') };
+  return error;
 }
 
 /** Polls until `probe` returns a truthy value (for state that settles asynchronously, e.g. after a run). */

@@ -1,0 +1,214 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { demoAgent, follow, is, isDurable, newThread, replyTextsOf } from '../support/recovery.ts';
+import { SendMessageDocument } from '../support/documents.ts';
+import { decodeId } from '../../src/schema/ids.ts';
+import { eventually, integrationSkipReason, requestData, startTestServer, TEST_REDIS_URL, type TestServer } from '../support/server.ts';
+import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
+
+/**
+ * A subscription is never silent: it either receives every durable event after its cursor, or it
+ * ends with an error the client can act on (SERVICE_UNAVAILABLE, retryable: resubscribe from the
+ * last cursor). Each case injects the delay that would otherwise have left it waiting forever.
+ */
+
+const skipReason = integrationSkipReason();
+if (skipReason) console.log(skipReason);
+
+/** Blocks this process' event loop, as a loaded machine does to a server now and then. */
+function stallEventLoop(ms: number): void {
+  const until = Date.now() + ms;
+  while (Date.now() < until);
+}
+
+function openRawSocket(wsUrl: string): Promise<{ socket: WebSocket; messages: unknown[]; closed: Promise<{ code: number; reason: string }> }> {
+  const socket = new WebSocket(wsUrl, 'graphql-transport-ws');
+  const messages: unknown[] = [];
+  socket.on('message', (data) => messages.push(JSON.parse(String(data))));
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    socket.once('close', (code, reason) => resolve({ code, reason: String(reason) })),
+  );
+  return new Promise((resolve, reject) => {
+    socket.once('open', () => resolve({ socket, messages, closed }));
+    socket.once('error', reject);
+  });
+}
+
+async function until(predicate: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe('the WebSocket handshake on a busy server', () => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startTestServer({ env: { PARLEY_WS_INIT_TIMEOUT_MS: '300' } });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('acknowledges a connection_init that arrived while the event loop was stalled past the init timeout', async () => {
+    const { socket, messages, closed } = await openRawSocket(server.wsUrl);
+    socket.send(JSON.stringify({ type: 'connection_init', payload: {} }));
+    // The server's init timer expires during the stall while the message waits in the socket: a
+    // timer that runs before pending I/O would close a healthy client here (4408).
+    stallEventLoop(600);
+    const outcome = await Promise.race([
+      closed.then((close) => `closed ${close.code} ${close.reason}`),
+      until(() => messages.length > 0, 'connection_ack').then(() => JSON.stringify(messages[0])),
+    ]);
+    expect(outcome).toBe(JSON.stringify({ type: 'connection_ack' }));
+    socket.close();
+  });
+
+  it('closes a socket that never initialises with 4408 after the timeout', async () => {
+    const { closed } = await openRawSocket(server.wsUrl);
+    expect(await closed).toEqual({ code: 4408, reason: 'Connection initialisation timeout' });
+  });
+});
+
+describe.skipIf(skipReason !== null)('live delivery through a misbehaving Redis', () => {
+  let proxy: TcpProxy;
+  let server: TestServer;
+  let token: string;
+  let agentId: string;
+
+  beforeAll(async () => {
+    const redis = new URL(TEST_REDIS_URL!);
+    proxy = await startTcpProxy({ host: redis.hostname, port: Number(redis.port || 6379) });
+    server = await startTestServer({
+      backend: 'postgres',
+      env: { REDIS_URL: proxy.url('redis:'), PARLEY_LIVE_CHANNEL_TIMEOUT_MS: '1500' },
+    });
+    ({ token, agentId } = await demoAgent(server, 'Liveness'));
+    // The instance's own channels (queue kicks, relays) are subscribed: its subscriber is tagged.
+    await until(() => proxy.open('subscribe') === 1, 'the subscriber connection');
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await proxy?.close();
+  });
+
+  /** Waits (reading the database, not Redis) until the thread has `count` finished executions. */
+  const ended = (threadId: string, count: number) =>
+    eventually(async () => {
+      const finished = await server.parley.db.prisma.execution.count({
+        where: { threadId: decodeId('threadId', threadId, 'Thread'), status: { notIn: ['RUNNING', 'SUSPENDED'] } },
+      });
+      return finished >= count;
+    });
+
+  const send = async (threadId: string, text: string) => {
+    const sent = await requestData(server, SendMessageDocument, { threadId, text }, token);
+    if (sent.sendMessage.__typename !== 'MessageQueued') throw new Error(JSON.stringify(sent));
+    return sent.sendMessage;
+  };
+
+  it('a subscriber whose SUBSCRIBE is confirmed late still gets every event once, in order', async () => {
+    const threadId = await newThread(server, token, agentId);
+    proxy.hold();
+    const follower = follow(server, token, threadId, '0');
+    try {
+      // The whole run happens while the subscriber waits for its confirmation.
+      const queued = await send(threadId, '/tokens 3');
+      await ended(threadId, 1);
+      proxy.release();
+      const finished = await follower.waitFor(is('ExecutionFinished'));
+      expect(finished.status).toBe('COMPLETED');
+      const durable = follower.events().filter(isDurable);
+      expect(durable.map((event) => event.__typename)).toEqual([
+        'MessageQueued',
+        'ExecutionStarted',
+        'QueueUpdated',
+        'ExecutionFinished',
+      ]);
+      expect(durable[0]).toMatchObject({ queueId: queued.queueId });
+      expect(new Set(durable.map((event) => event.cursor)).size).toBe(durable.length);
+      expect(replyTextsOf(follower.sub.events).get(finished.executionId!)).toBe('t1 t2 t3 ');
+    } finally {
+      proxy.release();
+      await follower.close();
+    }
+  });
+
+  it('a subscriber whose SUBSCRIBE is never confirmed ends with SERVICE_UNAVAILABLE, and resubscribing catches up', async () => {
+    const threadId = await newThread(server, token, agentId);
+    proxy.hold();
+    const follower = follow(server, token, threadId, '0');
+    try {
+      await send(threadId, 'while the channel is unconfirmed');
+      await expect(follower.sub.waitFor(() => false)).rejects.toThrow(/SERVICE_UNAVAILABLE/);
+      const [error] = follower.sub.errors as { extensions?: { code?: string; retryAfterS?: number } }[];
+      expect(error?.extensions).toEqual({ code: 'SERVICE_UNAVAILABLE', retryAfterS: 1 });
+    } finally {
+      proxy.release();
+      await follower.close();
+    }
+    const again = follow(server, token, threadId, '0');
+    try {
+      const finished = await again.waitFor(is('ExecutionFinished'));
+      expect(finished.status).toBe('COMPLETED');
+      expect(again.events().filter(is('MessageQueued'))).toHaveLength(1);
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('events whose PUBLISH failed are published again once Redis is back: the run’s end still arrives', async () => {
+    const threadId = await newThread(server, token, agentId);
+    const follower = follow(server, token, threadId, '0');
+    try {
+      await send(threadId, '/tokens 2');
+      await follower.waitFor(is('ExecutionFinished'));
+      // Only the publishing connection goes: the subscriber stays connected and would never be
+      // told to catch up from the log.
+      proxy.refuse();
+      proxy.cut('publish');
+      await send(threadId, '/slow 1 while the publisher is away');
+      await ended(threadId, 2);
+      const finishedCount = () => follower.events().filter(is('ExecutionFinished')).length;
+      expect(finishedCount()).toBe(1);
+      proxy.accept();
+      await follower.waitFor((event) => is('ExecutionFinished')(event) && finishedCount() === 2);
+      const durable = follower.events().filter(isDurable).map((event) => Number(event.cursor));
+      expect(durable).toEqual(durable.map((_, index) => index + 1));
+    } finally {
+      proxy.accept();
+      await follower.close();
+    }
+  });
+
+  it('a Redis outage longer than the bound ends the subscription with SERVICE_UNAVAILABLE; a shorter one is caught up', async () => {
+    const threadId = await newThread(server, token, agentId);
+    const follower = follow(server, token, threadId, '0');
+    try {
+      await send(threadId, '/tokens 1');
+      await follower.waitFor(is('ExecutionFinished'));
+      proxy.refuse();
+      proxy.cut();
+      await expect(follower.sub.waitFor(() => false, 10_000)).rejects.toThrow(/SERVICE_UNAVAILABLE/);
+    } finally {
+      proxy.accept();
+      await follower.close();
+    }
+
+    await until(() => proxy.open('subscribe') === 1, 'the subscriber to reconnect');
+    await eventually(async () => (await fetch(server.url.replace('/graphql', '/ready'))).ok);
+    const short = follow(server, token, threadId, '0');
+    try {
+      await short.waitFor(is('ExecutionFinished'));
+      proxy.cut();
+      await send(threadId, 'sent during a short outage');
+      const last = await short.waitFor(is('ExecutionFinished', () => short.events().filter(is('ExecutionFinished')).length === 2));
+      expect(last.status).toBe('COMPLETED');
+      expect(short.sub.errors).toEqual([]);
+    } finally {
+      await short.close();
+    }
+  });
+});
