@@ -1,6 +1,7 @@
-import type { RecordedFailure, ToolCallState } from '../events/run-event.ts';
+import type { RecordedFailure } from '../errors/recorded-failure.ts';
+import type { ToolCallState } from '../events/run-event.ts';
 
-/** The typed parts of a Message, stored as JSON on `message.parts` (SPEC §3). */
+/** The typed parts of a Message, stored as JSON on `message.parts`. */
 export type MessagePart =
   | { type: 'text'; text: string }
   | { type: 'reasoning'; text: string }

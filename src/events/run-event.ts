@@ -1,4 +1,4 @@
-import type { ClassifiedFailure } from '../errors/taxonomy.ts';
+import type { RecordedFailure } from '../errors/recorded-failure.ts';
 
 export type ExecutionStatusName =
   | 'RUNNING'
@@ -8,14 +8,6 @@ export type ExecutionStatusName =
   | 'CANCELLED'
   | 'INTERRUPTED'
   | 'REFUSED';
-
-/** The failure taxonomy as persisted on an ErrorPart, `Execution.error` and an ErrorEvent (SPEC §5). */
-export interface RecordedFailure extends Omit<ClassifiedFailure, 'messageKey' | 'messageParams'> {
-  /** Localized, in the language of the run's user. */
-  message: string;
-  messageKey: string;
-  params: Record<string, string | number | null>;
-}
 
 export type ToolCallState = 'CALLED' | 'SUCCEEDED' | 'FAILED' | 'AWAITING_APPROVAL' | 'AWAITING_ANSWER' | 'DENIED';
 

@@ -9,9 +9,8 @@ import type {
   RuntimeEvent,
   Settlement,
 } from '../runtime/runtime-event.ts';
+import { recordedFailureOf, type RecordedFailure } from '../errors/recorded-failure.ts';
 import { ReasonedError } from '../errors/taxonomy.ts';
-import type { RecordedFailure } from '../events/run-event.ts';
-import { recordedFailureOf } from './run-failure.ts';
 import { withSessionLock, type Tx } from './session-lock.ts';
 
 export interface RecordingDeps {

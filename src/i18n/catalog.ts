@@ -1,5 +1,3 @@
-import type { ClassifiedFailure } from '../errors/taxonomy.ts';
-
 export type Locale = 'en' | 'de';
 export const LOCALES: readonly Locale[] = ['en', 'de'];
 
@@ -114,60 +112,4 @@ const PROVIDER_DISPLAY_NAMES: Record<string, string> = {
 
 export function providerDisplayName(provider: string): string {
   return PROVIDER_DISPLAY_NAMES[provider.toLowerCase()] ?? provider;
-}
-
-export interface LocalizedFailure {
-  messageKey: MessageKey;
-  messageParams: MessageParams;
-  message: string;
-}
-
-/**
- * The user-facing copy of a failure: its own messageKey when it names one (an
- * ApplicationError), otherwise the actionable copy for its reason. The key and params
- * are returned too so that a stored ErrorPart can be re-rendered in another language.
- */
-export function localizeFailure(failure: ClassifiedFailure, locale: Locale): LocalizedFailure {
-  const { messageKey, messageParams } = failureMessageKey(failure);
-  return { messageKey, messageParams, message: translate(locale, messageKey, messageParams) };
-}
-
-export function failureMessageKey(failure: ClassifiedFailure): { messageKey: MessageKey; messageParams: MessageParams } {
-  if (failure.messageKey !== undefined) {
-    return { messageKey: failure.messageKey, messageParams: failure.messageParams ?? {} };
-  }
-  const provider = failure.provider === null ? null : providerDisplayName(failure.provider);
-  switch (failure.reason) {
-    case 'TRANSPORT':
-      return { messageKey: 'error.transport', messageParams: {} };
-    case 'RATE_LIMIT':
-      // Whole seconds: "retry in 0.02s" reads like a bug, and the wait is an estimate anyway.
-      return failure.retryAfterS === null
-        ? { messageKey: 'error.rate_limit.no_delay', messageParams: {} }
-        : { messageKey: 'error.rate_limit', messageParams: { retryAfterS: Math.ceil(failure.retryAfterS) } };
-    case 'QUOTA_EXCEEDED':
-      return provider === null
-        ? { messageKey: 'error.quota_exceeded.unknown_provider', messageParams: {} }
-        : { messageKey: 'error.quota_exceeded', messageParams: { provider } };
-    case 'AUTHENTICATION':
-      return provider === null
-        ? { messageKey: 'error.authentication.unknown_provider', messageParams: {} }
-        : { messageKey: 'error.authentication', messageParams: { provider } };
-    case 'AUTHORIZATION':
-      return provider === null
-        ? { messageKey: 'error.authorization.unknown_provider', messageParams: {} }
-        : { messageKey: 'error.authorization', messageParams: { provider } };
-    case 'CONTEXT_LENGTH':
-      return { messageKey: 'error.context_length', messageParams: {} };
-    case 'CONTENT_POLICY':
-      return { messageKey: 'error.content_policy', messageParams: {} };
-    case 'INVALID_REQUEST':
-      return { messageKey: 'error.invalid_request', messageParams: {} };
-    case 'PROVIDER_INTERNAL':
-      return { messageKey: 'error.provider_internal', messageParams: {} };
-    case 'UNKNOWN':
-      return { messageKey: 'error.unknown', messageParams: {} };
-    case 'APPLICATION_ERROR':
-      return { messageKey: 'error.application_error', messageParams: {} };
-  }
 }

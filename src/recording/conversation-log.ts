@@ -1,6 +1,6 @@
 import type { Prisma, PrismaClient } from '../generated/prisma/client.ts';
 import type { MessagePart } from '../conversation/parts.ts';
-import type { RecordedFailure } from '../events/run-event.ts';
+import type { RecordedFailure } from '../errors/recorded-failure.ts';
 import type { RunListener, RunState, RuntimeEvent, Settlement } from '../runtime/runtime-event.ts';
 
 /** Recorded text and reasoning of one delegation (each); more is shown live but not recovered. */

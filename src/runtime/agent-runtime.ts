@@ -1,7 +1,7 @@
 import { stepCountIs, streamText, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
 import { classify } from '../errors/classify.ts';
 import { nextRetryDelayS, sleepCancellable, type RetryPolicy } from '../errors/retry-policy.ts';
-import { ApplicationError, type ClassifiedFailure } from '../errors/taxonomy.ts';
+import { AgentRunFailure, ApplicationError } from '../errors/taxonomy.ts';
 import type { RunOutcome, RunUsage, RuntimeEvent } from './runtime-event.ts';
 
 export interface AgentRunInput {
@@ -35,17 +35,6 @@ export interface AgentRunResult {
   /** The conversation as the model saw it, responses included: a suspended run's checkpoint. */
   messages: ModelMessage[];
   pending: PendingToolCall | null;
-}
-
-/** A classified failure of the agent loop; the run recording turns it into the run's one error. */
-export class AgentRunFailure extends Error {
-  constructor(
-    readonly failure: ClassifiedFailure,
-    options?: ErrorOptions,
-  ) {
-    super(failure.detail || failure.reason, options);
-    this.name = 'AgentRunFailure';
-  }
 }
 
 class ToolCrash extends Error {}

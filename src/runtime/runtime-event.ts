@@ -1,5 +1,6 @@
 import type { Prisma } from '../generated/prisma/client.ts';
-import type { RecordedFailure, RunEventRecord, ToolCallState } from '../events/run-event.ts';
+import type { RecordedFailure } from '../errors/recorded-failure.ts';
+import type { RunEventRecord, ToolCallState } from '../events/run-event.ts';
 
 export type RunOutcome = 'COMPLETED' | 'FAILED' | 'CANCELLED' | 'SUSPENDED' | 'INTERRUPTED';
 

@@ -1,6 +1,6 @@
 import type { MessagePart } from '../conversation/parts.ts';
 import { ERROR_REASONS } from '../errors/taxonomy.ts';
-import type { RecordedFailure } from '../events/run-event.ts';
+import type { RecordedFailure } from '../errors/recorded-failure.ts';
 import { requireViewer } from './context.ts';
 import { builder, type BuilderTypes } from './builder.ts';
 import { decodeId, encodeId, encodeOptionalId } from './ids.ts';

@@ -1,6 +1,7 @@
 import type { DeliveredRunEvent } from '../events/run-event-stream.ts';
 import { parseCursor, streamThreadEvents } from '../events/run-event-stream.ts';
-import type { RecordedFailure, RunEventPayload, RunEventType } from '../events/run-event.ts';
+import type { RecordedFailure } from '../errors/recorded-failure.ts';
+import type { RunEventPayload, RunEventType } from '../events/run-event.ts';
 import type { MessagePart } from '../conversation/parts.ts';
 import type { ErrorReason } from '../errors/taxonomy.ts';
 import { DomainError } from '../domain/errors.ts';

@@ -3,11 +3,11 @@ import {
   LOCALES,
   MESSAGES,
   isMessageKey,
-  localizeFailure,
   placeholdersOf,
   translate,
   type MessageKey,
 } from '../../src/i18n/catalog.ts';
+import { localizeFailure } from '../../src/errors/recorded-failure.ts';
 import { ERROR_REASONS, type ClassifiedFailure, type ErrorReason } from '../../src/errors/taxonomy.ts';
 
 const EN_KEYS = Object.keys(MESSAGES.en) as MessageKey[];

@@ -1,0 +1,106 @@
+import { providerDisplayName, translate, type Locale, type MessageKey, type MessageParams } from '../i18n/catalog.ts';
+import { classify } from './classify.ts';
+import { AgentRunFailure, ApplicationError, ReasonedError, type ClassifiedFailure } from './taxonomy.ts';
+
+/** The failure taxonomy as persisted on an ErrorPart, `Execution.error` and an ErrorEvent. */
+export interface RecordedFailure extends Omit<ClassifiedFailure, 'messageKey' | 'messageParams'> {
+  /** Localized, in the language of the run's user. */
+  message: string;
+  messageKey: string;
+  params: Record<string, string | number | null>;
+}
+
+/**
+ * Turns whatever ended a run into the one failure record every listener stores and shows. Provider
+ * failures were classified at the agent boundary (AgentRunFailure); an error that carries its own
+ * reason keeps it; anything else (a backend that refuses the run, an agent loop that throws) is an
+ * APPLICATION_ERROR.
+ */
+export function recordedFailureOf(error: unknown, locale: Locale): RecordedFailure {
+  let classified: ClassifiedFailure;
+  if (error instanceof AgentRunFailure) classified = error.failure;
+  else if (error instanceof ReasonedError) classified = classify(error);
+  else {
+    classified = classify(
+      new ApplicationError({
+        message: error instanceof Error ? error.message : String(error),
+        messageKey: 'error.application_error',
+        cause: error,
+      }),
+    );
+  }
+  return withLocalizedMessage(classified, locale);
+}
+
+function withLocalizedMessage(classified: ClassifiedFailure, locale: Locale): RecordedFailure {
+  const { messageKey, messageParams, message } = localizeFailure(classified, locale);
+  return {
+    reason: classified.reason,
+    retryable: classified.retryable,
+    retryAfterS: classified.retryAfterS,
+    provider: classified.provider,
+    httpStatus: classified.httpStatus,
+    providerCode: classified.providerCode,
+    requestId: classified.requestId,
+    detail: classified.detail,
+    message,
+    messageKey,
+    params: messageParams,
+  };
+}
+
+export interface LocalizedFailure {
+  messageKey: MessageKey;
+  messageParams: MessageParams;
+  message: string;
+}
+
+/**
+ * The user-facing copy of a failure: its own messageKey when it names one (an
+ * ApplicationError), otherwise the actionable copy for its reason. The key and params
+ * are returned too so that a stored ErrorPart can be re-rendered in another language.
+ */
+export function localizeFailure(failure: ClassifiedFailure, locale: Locale): LocalizedFailure {
+  const { messageKey, messageParams } = failureMessageKey(failure);
+  return { messageKey, messageParams, message: translate(locale, messageKey, messageParams) };
+}
+
+function failureMessageKey(failure: ClassifiedFailure): { messageKey: MessageKey; messageParams: MessageParams } {
+  if (failure.messageKey !== undefined) {
+    return { messageKey: failure.messageKey, messageParams: failure.messageParams ?? {} };
+  }
+  const provider = failure.provider === null ? null : providerDisplayName(failure.provider);
+  switch (failure.reason) {
+    case 'TRANSPORT':
+      return { messageKey: 'error.transport', messageParams: {} };
+    case 'RATE_LIMIT':
+      // Whole seconds: "retry in 0.02s" reads like a bug, and the wait is an estimate anyway.
+      return failure.retryAfterS === null
+        ? { messageKey: 'error.rate_limit.no_delay', messageParams: {} }
+        : { messageKey: 'error.rate_limit', messageParams: { retryAfterS: Math.ceil(failure.retryAfterS) } };
+    case 'QUOTA_EXCEEDED':
+      return provider === null
+        ? { messageKey: 'error.quota_exceeded.unknown_provider', messageParams: {} }
+        : { messageKey: 'error.quota_exceeded', messageParams: { provider } };
+    case 'AUTHENTICATION':
+      return provider === null
+        ? { messageKey: 'error.authentication.unknown_provider', messageParams: {} }
+        : { messageKey: 'error.authentication', messageParams: { provider } };
+    case 'AUTHORIZATION':
+      return provider === null
+        ? { messageKey: 'error.authorization.unknown_provider', messageParams: {} }
+        : { messageKey: 'error.authorization', messageParams: { provider } };
+    case 'CONTEXT_LENGTH':
+      return { messageKey: 'error.context_length', messageParams: {} };
+    case 'CONTENT_POLICY':
+      return { messageKey: 'error.content_policy', messageParams: {} };
+    case 'INVALID_REQUEST':
+      return { messageKey: 'error.invalid_request', messageParams: {} };
+    case 'PROVIDER_INTERNAL':
+      return { messageKey: 'error.provider_internal', messageParams: {} };
+    case 'UNKNOWN':
+      return { messageKey: 'error.unknown', messageParams: {} };
+    case 'APPLICATION_ERROR':
+      return { messageKey: 'error.application_error', messageParams: {} };
+  }
+}
