@@ -1,5 +1,6 @@
 import type { RecordedFailure } from '../errors/recorded-failure.ts';
-import type { ToolCallState } from '../events/run-event.ts';
+
+export type ToolCallState = 'CALLED' | 'SUCCEEDED' | 'FAILED' | 'AWAITING_APPROVAL' | 'AWAITING_ANSWER' | 'DENIED';
 
 /** The typed parts of a Message, stored as JSON on `message.parts`. */
 export type MessagePart =

@@ -1,15 +1,6 @@
+import type { ToolCallState } from '../conversation/parts.ts';
 import type { RecordedFailure } from '../errors/recorded-failure.ts';
-
-export type ExecutionStatusName =
-  | 'RUNNING'
-  | 'SUSPENDED'
-  | 'COMPLETED'
-  | 'FAILED'
-  | 'CANCELLED'
-  | 'INTERRUPTED'
-  | 'REFUSED';
-
-export type ToolCallState = 'CALLED' | 'SUCCEEDED' | 'FAILED' | 'AWAITING_APPROVAL' | 'AWAITING_ANSWER' | 'DENIED';
+import type { ExecutionStatus } from '../generated/prisma/enums.ts';
 
 /**
  * Everything a `runEvents` subscriber can receive. Durable kinds are appended to the thread event log
@@ -34,9 +25,9 @@ export type RunEventPayload =
   | { type: 'MessageSteered'; queueIds: string[]; texts: string[] }
   | { type: 'RetryScheduled'; attempt: number; delayS: number; reason: string }
   | ({ type: 'ErrorEvent' } & RecordedFailure)
-  | { type: 'ExecutionFinished'; status: ExecutionStatusName }
+  | { type: 'ExecutionFinished'; status: ExecutionStatus }
   | { type: 'QueueUpdated' }
-  | { type: 'ExecutionUpdated'; status: ExecutionStatusName }
+  | { type: 'ExecutionUpdated'; status: ExecutionStatus }
   | { type: 'MessageSnapshot'; messageId: string; parts: unknown; textLength: number };
 
 export type RunEventType = RunEventPayload['type'];

@@ -1,6 +1,7 @@
 import type { Prisma } from '../generated/prisma/client.ts';
+import type { ToolCallState } from '../conversation/parts.ts';
 import type { RecordedFailure } from '../errors/recorded-failure.ts';
-import type { RunEventRecord, ToolCallState } from '../events/run-event.ts';
+import type { RunEventRecord } from '../events/run-event.ts';
 
 export type RunOutcome = 'COMPLETED' | 'FAILED' | 'CANCELLED' | 'SUSPENDED' | 'INTERRUPTED';
 
