@@ -1,10 +1,10 @@
 import type { Agent, Execution, Prisma, PrismaClient, User } from '../generated/prisma/client.ts';
+import { withSessionLock, type Tx } from '../db/session-lock.ts';
 import { appendThreadEvents } from '../events/event-log.ts';
 import type { RunEventRecord } from '../events/run-event.ts';
 import { translate, type Locale, type MessageKey } from '../i18n/catalog.ts';
 import type { MessagePart } from '../conversation/parts.ts';
 import type { RunningExecution, RunningExecutions } from './running-executions.ts';
-import { withSessionLock, type Tx } from './session-lock.ts';
 
 export interface AdmittedRun {
   execution: Execution;

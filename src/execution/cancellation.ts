@@ -1,11 +1,11 @@
 import type { PrismaClient, User } from '../generated/prisma/client.ts';
+import { withSessionLock, type Tx } from '../db/session-lock.ts';
 import type { AccessPolicy } from '../auth/access.ts';
 import { ConflictError, InvalidInputError, NotFoundError } from '../domain/errors.ts';
 import { appendThreadEvents } from '../events/event-log.ts';
 import type { LiveBus } from '../events/live-bus.ts';
 import type { RunEventRecord } from '../events/run-event.ts';
 import type { RunningExecutions } from './running-executions.ts';
-import { withSessionLock, type Tx } from './session-lock.ts';
 
 export const STOP_REASON = 'stopped by the user';
 

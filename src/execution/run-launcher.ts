@@ -26,7 +26,7 @@ import { buildTools, type DelegationResult } from '../runtime/tools.ts';
 import type { AdmittedRun } from './admission.ts';
 import { RunRecording } from './run-recording.ts';
 import { ServerShutdown, type RunningExecutions } from './running-executions.ts';
-import type { Tx } from './session-lock.ts';
+import type { Tx } from '../db/session-lock.ts';
 import { ReservationReturn, type Steering } from './steering.ts';
 
 export interface RunLauncherDeps {

@@ -11,7 +11,7 @@ import type {
 } from '../runtime/runtime-event.ts';
 import { recordedFailureOf, type RecordedFailure } from '../errors/recorded-failure.ts';
 import { ReasonedError } from '../errors/taxonomy.ts';
-import { withSessionLock, type Tx } from './session-lock.ts';
+import { withSessionLock, type Tx } from '../db/session-lock.ts';
 
 export interface RecordingDeps {
   prisma: PrismaClient;

@@ -2,7 +2,7 @@ import type { PrismaClient } from '../generated/prisma/client.ts';
 import { appendThreadEvents } from '../events/event-log.ts';
 import type { LiveBus } from '../events/live-bus.ts';
 import type { RunListener, RunState, RuntimeEvent, Settlement } from '../runtime/runtime-event.ts';
-import { withSessionLock } from './session-lock.ts';
+import { withSessionLock } from '../db/session-lock.ts';
 
 export interface SteeredMessage {
   queueId: string;

@@ -1,5 +1,6 @@
 import type { ModelMessage } from 'ai';
 import type { PrismaClient, Suspension, User } from '../generated/prisma/client.ts';
+import { withSessionLock } from '../db/session-lock.ts';
 import type { AccessPolicy } from '../auth/access.ts';
 import { ConflictError, InvalidInputError, NotFoundError } from '../domain/errors.ts';
 import { appendThreadEvents } from '../events/event-log.ts';
@@ -8,7 +9,6 @@ import type { RunEventRecord } from '../events/run-event.ts';
 import type { AdmittedRun } from './admission.ts';
 import type { Checkpoint } from './run-launcher.ts';
 import type { RunningExecutions } from './running-executions.ts';
-import { withSessionLock } from './session-lock.ts';
 
 export type Resolution = { decision: 'APPROVE' | 'DENY' } | { answer: string };
 

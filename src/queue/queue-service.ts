@@ -4,7 +4,7 @@ import { ConflictError, InvalidInputError, NotFoundError, QueueChangedError } fr
 import { appendThreadEvents } from '../events/event-log.ts';
 import type { LiveBus } from '../events/live-bus.ts';
 import type { NewRunEvent, RunEventRecord } from '../events/run-event.ts';
-import { withSessionLock, type Tx } from '../execution/session-lock.ts';
+import { withSessionLock, type Tx } from '../db/session-lock.ts';
 import type { SuspensionService } from '../execution/suspensions.ts';
 
 export interface QueueLimits {
