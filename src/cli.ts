@@ -216,7 +216,7 @@ async function withDirectory(
     import('./db/database.ts'),
     import('./directory/directory-service.ts'),
     import('./models/registry.ts'),
-    import('./server/parley.ts'),
+    import('./parley.ts'),
   ]);
   const models = new ModelRegistry(providerSettingsFrom(config));
   const db = await openDatabase(databaseTarget(config));

@@ -1,6 +1,6 @@
 import type { User } from '../generated/prisma/client.ts';
 import { UnauthenticatedError } from '../domain/errors.ts';
-import type { Parley } from '../server/parley.ts';
+import type { Parley } from '../parley.ts';
 
 export interface GraphQLContext {
   parley: Parley;

@@ -13,7 +13,7 @@ import { schema } from '../schema/index.ts';
 import { bootstrapDemo, type DemoBootstrap } from './bootstrap.ts';
 import { depthLimitRule, MutationRateLimiter } from './limits.ts';
 import { ServerShutdown } from '../execution/running-executions.ts';
-import { openParley, type Parley, type ParleyOverrides } from './parley.ts';
+import { openParley, type Parley, type ParleyOverrides } from '../parley.ts';
 
 export interface App {
   /** Listens on config.PORT (0 = a free port) and starts this instance's queue consumer. */

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { encodeId } from '../schema/ids.ts';
 import { TOOL_NAMES } from '../runtime/tools.ts';
-import type { Parley } from './parley.ts';
+import type { Parley } from '../parley.ts';
 
 export interface DemoBootstrap {
   token: string | null;

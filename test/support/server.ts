@@ -7,7 +7,7 @@ import pino from 'pino';
 import WebSocket from 'ws';
 import { loadConfig } from '../../src/config.ts';
 import { buildApp, type App } from '../../src/server/app.ts';
-import type { Parley, ParleyOverrides } from '../../src/server/parley.ts';
+import type { Parley, ParleyOverrides } from '../../src/parley.ts';
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL || undefined;

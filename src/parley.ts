@@ -1,23 +1,23 @@
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { AccessPolicy } from '../auth/access.ts';
-import type { Config } from '../config.ts';
-import { ConversationService } from '../conversation/conversation-service.ts';
-import { openDatabase, type Database, type DatabaseTarget } from '../db/database.ts';
-import { DirectoryService } from '../directory/directory-service.ts';
-import type { RetryPolicy } from '../errors/retry-policy.ts';
-import { createLiveBus, type LiveBus } from '../events/live-bus.ts';
-import { Admission } from '../execution/admission.ts';
-import { QueueConsumer } from '../execution/queue-consumer.ts';
-import { RunLauncher, type RunLauncherDeps } from '../execution/run-launcher.ts';
-import { RunningExecutions, ServerShutdown } from '../execution/running-executions.ts';
-import { CancellationService } from '../execution/cancellation.ts';
-import { InstanceLease, Interruptions } from '../execution/recovery.ts';
-import { Steering } from '../execution/steering.ts';
-import { SuspensionService } from '../execution/suspensions.ts';
-import { ModelRegistry, parseProvidersJson, type ProviderSettings } from '../models/registry.ts';
-import { QueueService } from '../queue/queue-service.ts';
+import { AccessPolicy } from './auth/access.ts';
+import type { Config } from './config.ts';
+import { ConversationService } from './conversation/conversation-service.ts';
+import { openDatabase, type Database, type DatabaseTarget } from './db/database.ts';
+import { DirectoryService } from './directory/directory-service.ts';
+import type { RetryPolicy } from './errors/retry-policy.ts';
+import { createLiveBus, type LiveBus } from './events/live-bus.ts';
+import { Admission } from './execution/admission.ts';
+import { QueueConsumer } from './execution/queue-consumer.ts';
+import { RunLauncher, type RunLauncherDeps } from './execution/run-launcher.ts';
+import { RunningExecutions, ServerShutdown } from './execution/running-executions.ts';
+import { CancellationService } from './execution/cancellation.ts';
+import { InstanceLease, Interruptions } from './execution/recovery.ts';
+import { Steering } from './execution/steering.ts';
+import { SuspensionService } from './execution/suspensions.ts';
+import { ModelRegistry, parseProvidersJson, type ProviderSettings } from './models/registry.ts';
+import { QueueService } from './queue/queue-service.ts';
 
 /** Everything one Parley instance consists of, wired once; GraphQL and the CLI both use it. */
 export interface Parley {
