@@ -2,12 +2,8 @@ import type { Logger } from 'pino';
 import type { Execution, PrismaClient } from '../generated/prisma/client.ts';
 import type { LiveBus } from '../events/live-bus.ts';
 import type { Locale } from '../i18n/catalog.ts';
-import { ConversationLog, type FlushPolicy } from '../recording/conversation-log.ts';
-import { ExecutionRecorder } from '../recording/execution-recorder.ts';
-import { LiveBroadcaster } from '../recording/live-broadcaster.ts';
-import { ListenerChain } from '../runtime/runtime-event.ts';
-import { RunRecording } from './run-recording.ts';
-import { ReservationReturn } from './steering.ts';
+import type { FlushPolicy } from '../recording/conversation-log.ts';
+import { rootRunRecording } from '../recording/root-run-recording.ts';
 
 /** This instance's lease: a row renewed by a heartbeat. An expired lease means the instance died. */
 export class InstanceLease {
@@ -78,40 +74,23 @@ export class Interruptions {
   }
 
   private async interrupt(execution: Execution & { user: { locale: string } }): Promise<void> {
-    const chain = new ListenerChain([
-      new ExecutionRecorder(),
-      new ConversationLog(this.prisma, this.flushPolicy, (error) =>
+    const { recording } = rootRunRecording({ prisma: this.prisma, bus: this.bus, flushPolicy: this.flushPolicy }, execution, {
+      locale: execution.user.locale as Locale,
+      onFlushError: (error) =>
         this.logger.error({ err: error, executionId: execution.id }, 'recording an interruption failed'),
-      ),
-      new ReservationReturn(),
-      new LiveBroadcaster(this.prisma, this.bus),
-      {
-        // Its delegated children died with it.
-        handle: async (event, _run, settlement) => {
-          if (event.type !== 'run-completed' || !settlement) return;
-          await settlement.tx.execution.updateMany({
-            where: { parentExecutionId: execution.id, status: { in: ['RUNNING', 'SUSPENDED'] } },
-            data: { status: 'INTERRUPTED', finishedAt: new Date() },
-          });
+      extraListeners: [
+        {
+          // Its delegated children died with it.
+          handle: async (event, _run, settlement) => {
+            if (event.type !== 'run-completed' || !settlement) return;
+            await settlement.tx.execution.updateMany({
+              where: { parentExecutionId: execution.id, status: { in: ['RUNNING', 'SUSPENDED'] } },
+              data: { status: 'INTERRUPTED', finishedAt: new Date() },
+            });
+          },
         },
-      },
-    ]);
-    const recording = new RunRecording(
-      { prisma: this.prisma, bus: this.bus },
-      chain,
-      {
-        executionId: execution.id,
-        threadId: execution.threadId,
-        agentId: execution.agentId,
-        userId: execution.userId,
-        parentExecutionId: null,
-        acceptedText: execution.acceptedText,
-        assistantMessageId: null,
-        textLength: 0,
-        reasoningLength: 0,
-      },
-      execution.user.locale as Locale,
-    );
+      ],
+    });
     await recording.interrupt(`instance ${execution.ownerInstanceId ?? '(none)'} stopped while running this execution`);
     this.logger.warn({ executionId: execution.id, instance: execution.ownerInstanceId }, 'execution interrupted');
     this.kick(execution.threadId);

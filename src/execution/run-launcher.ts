@@ -1,6 +1,7 @@
 import type { ModelMessage } from 'ai';
 import type { Logger } from 'pino';
 import type { Agent, Prisma, PrismaClient, User } from '../generated/prisma/client.ts';
+import type { Tx } from '../db/session-lock.ts';
 import { appendThreadEvents } from '../events/event-log.ts';
 import type { LiveBus } from '../events/live-bus.ts';
 import type { RetryPolicy } from '../errors/retry-policy.ts';
@@ -8,26 +9,19 @@ import { ApplicationError } from '../errors/taxonomy.ts';
 import type { Locale } from '../i18n/catalog.ts';
 import type { ModelRegistry } from '../models/registry.ts';
 import { textOf, type MessagePart } from '../conversation/parts.ts';
-import { ConversationLog, type FlushPolicy } from '../recording/conversation-log.ts';
+import type { ConversationLog, FlushPolicy } from '../recording/conversation-log.ts';
 import { DelegationCard } from '../recording/delegation-card.ts';
 import { ExecutionRecorder } from '../recording/execution-recorder.ts';
 import { LiveBroadcaster } from '../recording/live-broadcaster.ts';
+import { rootRunRecording, runStateOf } from '../recording/root-run-recording.ts';
+import { ListenerChain, type RunState, type Settlement } from '../recording/run-listener.ts';
+import { RunRecording } from '../recording/run-recording.ts';
 import { runAgent, type AgentRunResult, type PendingToolCall } from '../runtime/agent-runtime.ts';
-import {
-  ListenerChain,
-  type RunListener,
-  type RunOutcome,
-  type RunState,
-  type RunUsage,
-  type RuntimeEvent,
-  type Settlement,
-} from '../runtime/runtime-event.ts';
+import type { RunOutcome, RunUsage, RuntimeEvent } from '../runtime/runtime-event.ts';
 import { buildTools, type DelegationResult } from '../runtime/tools.ts';
 import type { AdmittedRun } from './admission.ts';
-import { RunRecording } from './run-recording.ts';
 import { ServerShutdown, type RunningExecutions } from './running-executions.ts';
-import type { Tx } from '../db/session-lock.ts';
-import { ReservationReturn, type Steering } from './steering.ts';
+import type { Steering } from './steering.ts';
 
 export interface RunLauncherDeps {
   prisma: PrismaClient;
@@ -54,10 +48,9 @@ const ROOT_ONLY_TOOLS = new Set(['approve_action', 'ask_user', 'delegate']);
 const MAX_STEPS = 16;
 
 interface RunSetup {
-  state: RunState;
+  recording: RunRecording;
   agent: Agent;
   user: User;
-  listeners: RunListener[];
   signal: AbortSignal;
   messages: () => Promise<ModelMessage[]>;
   /** The parent's reply log, which a root run offers to the children it delegates to. */
@@ -85,18 +78,18 @@ export class RunLauncher {
    */
   async run(admitted: AdmittedRun, resumeWith?: ModelMessage[]): Promise<void> {
     const answered = resumeWith ? answeredQuestion(resumeWith) : null;
-    const { prisma, bus, running, logger } = this.deps;
+    const { running, logger } = this.deps;
     const { execution, agent, user, handle } = admitted;
-    const conversationLog = new ConversationLog(prisma, this.deps.flushPolicy, (error) =>
-      logger.error({ err: error, executionId: execution.id }, 'recording streamed text failed'),
-    );
+    const { recording, conversationLog } = rootRunRecording(this.deps, execution, {
+      locale: user.locale as Locale,
+      onFlushError: (error) => logger.error({ err: error, executionId: execution.id }, 'recording streamed text failed'),
+    });
     handle.snapshot = () => conversationLog.snapshot();
     try {
       await this.execute({
-        state: newRunState(execution.id, execution.threadId, agent, user, null, execution.acceptedText),
+        recording,
         agent,
         user,
-        listeners: [new ExecutionRecorder(), conversationLog, new ReservationReturn(), new LiveBroadcaster(prisma, bus)],
         signal: handle.controller.signal,
         messages: async () => resumeWith ?? this.history(execution.threadId, execution.id),
         delegationLog: conversationLog,
@@ -109,8 +102,8 @@ export class RunLauncher {
   }
 
   private async execute(setup: RunSetup): Promise<AgentRunResult | null> {
-    const { state, agent, user, signal } = setup;
-    const recording = new RunRecording(this.deps, new ListenerChain(setup.listeners), state, user.locale as Locale);
+    const { recording, agent, signal } = setup;
+    const state = recording.run;
     try {
       // A Stop that came while the execution was being admitted: it never starts.
       if (signal.aborted) {
@@ -210,10 +203,10 @@ export class RunLauncher {
     const { prisma, bus } = this.deps;
     const child = await prisma.execution.create({
       data: {
-        threadId: parent.state.threadId,
+        threadId: parent.recording.run.threadId,
         agentId: parent.agent.id,
         userId: parent.user.id,
-        parentExecutionId: parent.state.executionId,
+        parentExecutionId: parent.recording.run.executionId,
         acceptedText: message,
         status: 'RUNNING',
         acceptsSteering: false,
@@ -221,23 +214,23 @@ export class RunLauncher {
         startedAt: new Date(),
       },
     });
-    const state = newRunState(child.id, child.threadId, parent.agent, parent.user, parent.state.executionId, message);
-    state.assistantMessageId = parent.state.assistantMessageId;
+    const state = runStateOf(child);
+    state.assistantMessageId = parent.recording.run.assistantMessageId;
     let failure: string | null = null;
+    const chain = new ListenerChain([
+      new ExecutionRecorder(),
+      new DelegationCard(parentLog, toolCallId),
+      {
+        handle: (event) => {
+          if (event.type === 'run-failed') failure = event.failure.message;
+        },
+      },
+      new LiveBroadcaster(prisma, bus),
+    ]);
     const result = await this.execute({
-      state,
+      recording: new RunRecording(this.deps, chain, state, parent.user.locale as Locale),
       agent: parent.agent,
       user: parent.user,
-      listeners: [
-        new ExecutionRecorder(),
-        new DelegationCard(parentLog, toolCallId),
-        {
-          handle: (event) => {
-            if (event.type === 'provider-error') failure = event.failure.message;
-          },
-        },
-        new LiveBroadcaster(prisma, bus),
-      ],
       signal,
       messages: async () => [{ role: 'user', content: message }],
       delegationLog: null,
@@ -294,27 +287,6 @@ export class RunLauncher {
     }
     return messages;
   }
-}
-
-function newRunState(
-  executionId: string,
-  threadId: string,
-  agent: Agent,
-  user: User,
-  parentExecutionId: string | null,
-  acceptedText: string,
-): RunState {
-  return {
-    executionId,
-    threadId,
-    agentId: agent.id,
-    userId: user.id,
-    parentExecutionId,
-    acceptedText,
-    assistantMessageId: null,
-    textLength: 0,
-    reasoningLength: 0,
-  };
 }
 
 /** The text of the assistant's final answer in a run's response messages. */

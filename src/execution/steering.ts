@@ -1,7 +1,6 @@
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import { appendThreadEvents } from '../events/event-log.ts';
 import type { LiveBus } from '../events/live-bus.ts';
-import type { RunListener, RunState, RuntimeEvent, Settlement } from '../runtime/runtime-event.ts';
 import { withSessionLock } from '../db/session-lock.ts';
 
 export interface SteeredMessage {
@@ -9,7 +8,7 @@ export interface SteeredMessage {
   text: string;
 }
 
-/** Moves reserved queue items into their running execution, and returns unused reservations. */
+/** Moves reserved queue items into their running execution; the run's settlement returns the rest (ReservationReturn). */
 export class Steering {
   constructor(
     private readonly prisma: PrismaClient,
@@ -42,23 +41,5 @@ export class Steering {
     });
     this.bus.publishThreadEvents(events);
     return taken;
-  }
-}
-
-/** In a run's settlement: reserved messages it did not take go back to their saved positions. */
-export class ReservationReturn implements RunListener {
-  async handle(event: RuntimeEvent, run: RunState, settlement?: Settlement): Promise<void> {
-    if (event.type !== 'run-completed' || !settlement || run.parentExecutionId) return;
-    // Under the session lock no steer can commit meanwhile, so a read decides whether to write.
-    const reserved = await settlement.tx.queueItem.count({ where: { steeringExecutionId: run.executionId } });
-    if (reserved === 0) return;
-    const released = await settlement.tx.queueItem.updateMany({
-      where: { steeringExecutionId: run.executionId },
-      data: { steeringExecutionId: null },
-    });
-    if (released.count === 0) return;
-    settlement.publish.push(
-      ...(await appendThreadEvents(settlement.tx, run.threadId, [{ executionId: null, payload: { type: 'QueueUpdated' } }])),
-    );
   }
 }

@@ -1,7 +1,8 @@
 import type { Prisma, PrismaClient } from '../generated/prisma/client.ts';
 import type { MessagePart } from '../conversation/parts.ts';
 import type { RecordedFailure } from '../errors/recorded-failure.ts';
-import type { RunListener, RunState, RuntimeEvent, Settlement } from '../runtime/runtime-event.ts';
+import type { RuntimeEvent } from '../runtime/runtime-event.ts';
+import type { RunListener, RunState, Settlement } from './run-listener.ts';
 
 /** Recorded text and reasoning of one delegation (each); more is shown live but not recovered. */
 export const DELEGATION_RECORDED_CHARS = 4_000;
@@ -71,7 +72,7 @@ export class ConversationLog implements RunListener {
         this.dirty = true;
         await this.flush();
         break;
-      case 'provider-error':
+      case 'run-failed':
         // A failure before the run started still leaves the question and its error in the conversation.
         await this.openTurn(run, settlement?.tx ?? this.prisma);
         this.parts.push({ type: 'error', ...event.failure });

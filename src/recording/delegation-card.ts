@@ -1,4 +1,5 @@
-import type { RunListener, RunState, RuntimeEvent, Settlement } from '../runtime/runtime-event.ts';
+import type { RuntimeEvent } from '../runtime/runtime-event.ts';
+import type { RunListener, RunState, Settlement } from './run-listener.ts';
 import type { ConversationLog } from './conversation-log.ts';
 
 /**
@@ -29,7 +30,7 @@ export class DelegationCard implements RunListener {
         run.reasoningLength += event.text.length;
         this.parentLog.appendDelegationText(run.executionId, 'reasoning', event.text);
         break;
-      case 'provider-error':
+      case 'run-failed':
         this.parentLog.openDelegation(this.toolCallId, run.executionId);
         this.parentLog.setDelegationError(run.executionId, event.failure);
         await this.parentLog.flush(settlement?.tx);

@@ -1,5 +1,6 @@
 import type { Prisma } from '../generated/prisma/client.ts';
-import type { RunListener, RunState, RuntimeEvent, Settlement } from '../runtime/runtime-event.ts';
+import type { RuntimeEvent } from '../runtime/runtime-event.ts';
+import type { RunListener, RunState, Settlement } from './run-listener.ts';
 
 /** Keeps the execution row in step with the run: the failure taxonomy, the final status and usage. */
 export class ExecutionRecorder implements RunListener {
@@ -7,7 +8,7 @@ export class ExecutionRecorder implements RunListener {
     if (!settlement) return;
     const { tx } = settlement;
     switch (event.type) {
-      case 'provider-error':
+      case 'run-failed':
         await ensureExecution(settlement, run);
         await tx.execution.update({
           where: { id: run.executionId },

@@ -2,7 +2,8 @@ import type { PrismaClient } from '../generated/prisma/client.ts';
 import { appendThreadEvents } from '../events/event-log.ts';
 import type { LiveBus } from '../events/live-bus.ts';
 import type { RunEventPayload } from '../events/run-event.ts';
-import type { RunListener, RunState, RuntimeEvent, Settlement } from '../runtime/runtime-event.ts';
+import type { RuntimeEvent } from '../runtime/runtime-event.ts';
+import type { RunListener, RunState, Settlement } from './run-listener.ts';
 
 /**
  * Turns runtime events into RunEvents for subscribers: deltas go out live only (their text is
@@ -51,7 +52,7 @@ export class LiveBroadcaster implements RunListener {
           reason: event.reason,
         });
         break;
-      case 'provider-error':
+      case 'run-failed':
         await this.appendDurable(run, { type: 'ErrorEvent', ...event.failure }, settlement);
         break;
       case 'run-completed':

@@ -131,7 +131,7 @@ describe('cancellation during a backoff wait', () => {
     // Resolved while the 30 s retry-after was still far away, and without a second attempt.
     expect(elapsedMs).toBeLessThan(5_000);
     expect(callTimes).toHaveLength(1);
-    expect(events.some((event) => event.type === 'provider-error')).toBe(false);
+    expect(events.some((event) => event.type === 'run-failed')).toBe(false);
   });
 
   it('the same with the demo model’s rate limit (retry-after 7 s)', async () => {

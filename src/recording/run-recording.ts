@@ -1,17 +1,11 @@
 import type { PrismaClient } from '../generated/prisma/client.ts';
-import type { Locale } from '../i18n/catalog.ts';
-import type { LiveBus } from '../events/live-bus.ts';
-import type {
-  ListenerChain,
-  RunOutcome,
-  RunState,
-  RunUsage,
-  RuntimeEvent,
-  Settlement,
-} from '../runtime/runtime-event.ts';
+import { withSessionLock, type Tx } from '../db/session-lock.ts';
 import { recordedFailureOf, type RecordedFailure } from '../errors/recorded-failure.ts';
 import { ReasonedError } from '../errors/taxonomy.ts';
-import { withSessionLock, type Tx } from '../db/session-lock.ts';
+import type { LiveBus } from '../events/live-bus.ts';
+import type { Locale } from '../i18n/catalog.ts';
+import type { RunOutcome, RunUsage, RuntimeEvent } from '../runtime/runtime-event.ts';
+import type { ListenerChain, RunState, Settlement } from './run-listener.ts';
 
 export interface RecordingDeps {
   prisma: PrismaClient;
@@ -26,7 +20,7 @@ export type BeforeSettle = (tx: Tx, outcome: RunOutcome, settlement: Settlement)
 
 /**
  * The single door through which a run's events reach its listeners. It guarantees the failure
- * contract (one failure, delivered as a provider-error event, never after the run completed) and
+ * contract (one failure, delivered as a run-failed event, never after the run completed) and
  * that a run ends atomically: its failure, final text, status, returned reservations and
  * ExecutionFinished are committed together under the thread's session lock, so nothing (the next
  * claim, a reconnecting subscriber, another instance) ever sees half an ending.
@@ -48,7 +42,7 @@ export class RunRecording {
    */
   async emit(event: RuntimeEvent): Promise<void> {
     if (this.completed) return;
-    if (event.type === 'provider-error') {
+    if (event.type === 'run-failed') {
       this.reportedFailure ??= event.failure;
       return;
     }
@@ -100,7 +94,7 @@ export class RunRecording {
       if (current && current.status !== 'RUNNING') return [];
       const settlement: Settlement = { tx, publish: [], executionExists: current !== null };
       const final = beforeSettle ? await beforeSettle(tx, outcome, settlement) : outcome;
-      if (failure) await this.chain.emit({ type: 'provider-error', failure }, this.run, settlement);
+      if (failure) await this.chain.emit({ type: 'run-failed', failure }, this.run, settlement);
       await this.chain.emit({ type: 'run-completed', outcome: final, usage }, this.run, settlement);
       return settlement.publish;
     });

@@ -1,0 +1,68 @@
+import type { Execution } from '../generated/prisma/client.ts';
+import type { Locale } from '../i18n/catalog.ts';
+import { ConversationLog, type FlushPolicy } from './conversation-log.ts';
+import { ExecutionRecorder } from './execution-recorder.ts';
+import { LiveBroadcaster } from './live-broadcaster.ts';
+import { ReservationReturn } from './reservation-return.ts';
+import { ListenerChain, type RunListener, type RunState } from './run-listener.ts';
+import { RunRecording, type RecordingDeps } from './run-recording.ts';
+
+export interface RootRunRecordingDeps extends RecordingDeps {
+  flushPolicy: FlushPolicy;
+}
+
+export type RecordedExecution = Pick<
+  Execution,
+  'id' | 'threadId' | 'agentId' | 'userId' | 'parentExecutionId' | 'acceptedText'
+>;
+
+export interface RootRunRecordingOptions {
+  locale: Locale;
+  /** Reports a batched text write that failed; such a failure does not end the run. */
+  onFlushError: (error: unknown) => void;
+  /** Listeners after the standard ones, which then see everything those recorded. */
+  extraListeners?: RunListener[];
+}
+
+export interface RootRunRecording {
+  recording: RunRecording;
+  /** The run's reply as recorded so far, which the run's delegated children write their cards into. */
+  conversationLog: ConversationLog;
+}
+
+/**
+ * How a root run is recorded, whether it runs here or is ended by an interruption: the execution
+ * row, then its reply, then the return of unused steering reservations, then the events for
+ * subscribers — each listener sees what the ones before it recorded.
+ */
+export function rootRunRecording(
+  deps: RootRunRecordingDeps,
+  execution: RecordedExecution,
+  options: RootRunRecordingOptions,
+): RootRunRecording {
+  const conversationLog = new ConversationLog(deps.prisma, deps.flushPolicy, options.onFlushError);
+  const chain = new ListenerChain([
+    new ExecutionRecorder(),
+    conversationLog,
+    new ReservationReturn(),
+    new LiveBroadcaster(deps.prisma, deps.bus),
+    ...(options.extraListeners ?? []),
+  ]);
+  const recording = new RunRecording(deps, chain, runStateOf(execution), options.locale);
+  return { recording, conversationLog };
+}
+
+/** A run's state before its first event. */
+export function runStateOf(execution: RecordedExecution): RunState {
+  return {
+    executionId: execution.id,
+    threadId: execution.threadId,
+    agentId: execution.agentId,
+    userId: execution.userId,
+    parentExecutionId: execution.parentExecutionId,
+    acceptedText: execution.acceptedText,
+    assistantMessageId: null,
+    textLength: 0,
+    reasoningLength: 0,
+  };
+}
