@@ -59,18 +59,10 @@ export class QueueService {
     private readonly questions: Pick<SuspensionService, 'answerOpenQuestion'>,
   ) {}
 
-  /** Commits the item (and its MessageQueued event) before anyone is told about it. */
-  async enqueue(
-    user: User,
-    input: { threadId: string; text: string; idempotencyKey?: string | null; attachments?: readonly NewAttachment[] },
-  ): Promise<RunEventRecord> {
-    const text = validateMessageText(input.text, this.limits);
-    validateAttachments(input.attachments ?? [], this.limits);
-    const thread = await this.access.thread(user, input.threadId, 'agent:execute');
-    return this.enqueueChecked(user, thread.id, { ...input, text });
-  }
-
-  /** enqueue, for a thread whose access and input were checked already. */
+  /**
+   * Queues a message to a thread whose access and input were checked already; commits the item
+   * (and its MessageQueued event) before anyone is told about it.
+   */
   private async enqueueChecked(
     user: User,
     threadId: string,
