@@ -128,8 +128,8 @@ bench/profile-summary.ts).
 - **sendMessage checked access twice** (\`enqueueOrAnswer\` then \`enqueue\`; −3 statements) and looked the
   token up on every request (now a 5-second in-process cache in \`TokenAuthenticator\`, −2 per request
   and subscription). P3 p50 855 ms (63×) → 425 ms (53×, the floor moved with the machine's load).
-- **A reservation write in every run's end** (\`ReservationReturn\`, src/execution/steering.ts) now happens
-  only when something is reserved (a read under the session lock decides): P5 16 → 15.
+- **A reservation write in every run's end** (\`ReservationReturn\`, src/recording/reservation-return.ts)
+  now happens only when something is reserved (a read under the session lock decides): P5 16 → 15.
 - **Text flushes** default to 1 s / 4,000 characters (were 250 ms / 2,000): a subscriber joining
   mid-stream gets the running instance's in-memory reply, so the flush only bounds what a crash or a
   \`conversation\` read can be behind. With it P1 p50 went from ~10× to ~3.5× and p99 from ~16× to ~10× the
