@@ -48,7 +48,7 @@ export function validateMessageText(text: string, limits: QueueLimits): string {
   return text;
 }
 
-/** The durable queue of a thread's pending user messages (SPEC §6). */
+/** The durable queue of a thread's pending user messages. */
 export class QueueService {
   constructor(
     private readonly prisma: PrismaClient,
