@@ -6,12 +6,14 @@ import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import type PrismaTypes from '../generated/pothos-prisma-types.ts';
 import { getDatamodel } from '../generated/pothos-prisma-types.ts';
 import { UnauthenticatedError } from '../domain/errors.ts';
-import type { GraphQLContext } from './context.ts';
+import type { AuthenticatedContext, GraphQLContext } from './context.ts';
 
 export const builder = new SchemaBuilder<{
   Context: GraphQLContext;
   PrismaTypes: PrismaTypes;
   AuthScopes: { authenticated: boolean };
+  // A field built with t.withAuth({ authenticated: true }) resolves with the viewer known to be signed in.
+  AuthContexts: { authenticated: AuthenticatedContext };
   DefaultFieldNullability: false;
   Scalars: {
     DateTime: { Input: Date; Output: Date | string };
