@@ -1,6 +1,7 @@
 import type { RecordedFailure } from '../errors/recorded-failure.ts';
 
-export type ToolCallState = 'CALLED' | 'SUCCEEDED' | 'FAILED' | 'AWAITING_APPROVAL' | 'AWAITING_ANSWER' | 'DENIED';
+export const TOOL_CALL_STATES = ['CALLED', 'SUCCEEDED', 'FAILED', 'AWAITING_APPROVAL', 'AWAITING_ANSWER', 'DENIED'] as const;
+export type ToolCallState = (typeof TOOL_CALL_STATES)[number];
 
 /** The typed parts of a Message, stored as JSON on `message.parts`. */
 export type MessagePart =

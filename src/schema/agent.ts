@@ -2,7 +2,7 @@ import { visibleThreadsWhere } from '../auth/access.ts';
 import { requireViewer } from './context.ts';
 import { builder } from './builder.ts';
 import { COMMON_MUTATION_ERRORS } from './errors.ts';
-import { decodeId } from './ids.ts';
+import { decodeIdArg } from './ids.ts';
 
 const AgentLimits = builder.objectRef<{ maxConcurrentExecutions: number | null; dailyTokenBudget: number | null }>(
   'AgentLimits',
@@ -50,25 +50,19 @@ builder.prismaNode('Agent', {
 });
 
 builder.queryField('agent', (t) =>
-  t.prismaField({
+  t.withAuth({ authenticated: true }).prismaField({
     type: 'Agent',
-    authScopes: { authenticated: true },
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (query, _root, args, context) => {
-      const agent = await context.parley.access.agent(
-        requireViewer(context),
-        decodeId('id', String(args.id), 'Agent'),
-        'agent:read',
-      );
-      return context.parley.db.prisma.agent.findUniqueOrThrow({ ...query, where: { id: agent.id } });
+    resolve: async (query, _root, args, { parley, viewer }) => {
+      const agent = await parley.access.agent(viewer, decodeIdArg(args, 'id', 'Agent'), 'agent:read');
+      return parley.db.prisma.agent.findUniqueOrThrow({ ...query, where: { id: agent.id } });
     },
   }),
 );
 
 builder.mutationField('createAgent', (t) =>
-  t.prismaField({
+  t.withAuth({ authenticated: true }).prismaField({
     type: 'Agent',
-    authScopes: { authenticated: true },
     errors: { types: COMMON_MUTATION_ERRORS },
     args: {
       projectId: t.arg.id({ required: true }),
@@ -78,21 +72,16 @@ builder.mutationField('createAgent', (t) =>
       tools: t.arg.stringList(),
       limits: t.arg({ type: AgentLimitsInput }),
     },
-    resolve: async (query, _root, args, context) => {
-      const agent = await context.parley.directory.createAgent(
-        requireViewer(context),
-        decodeId('projectId', String(args.projectId), 'Project'),
-        args,
-      );
-      return context.parley.db.prisma.agent.findUniqueOrThrow({ ...query, where: { id: agent.id } });
+    resolve: async (query, _root, args, { parley, viewer }) => {
+      const agent = await parley.directory.createAgent(viewer, decodeIdArg(args, 'projectId', 'Project'), args);
+      return parley.db.prisma.agent.findUniqueOrThrow({ ...query, where: { id: agent.id } });
     },
   }),
 );
 
 builder.mutationField('updateAgent', (t) =>
-  t.prismaField({
+  t.withAuth({ authenticated: true }).prismaField({
     type: 'Agent',
-    authScopes: { authenticated: true },
     errors: { types: COMMON_MUTATION_ERRORS },
     args: {
       agentId: t.arg.id({ required: true }),
@@ -102,19 +91,15 @@ builder.mutationField('updateAgent', (t) =>
       tools: t.arg.stringList(),
       limits: t.arg({ type: AgentLimitsInput }),
     },
-    resolve: async (query, _root, args, context) => {
-      const agent = await context.parley.directory.updateAgent(
-        requireViewer(context),
-        decodeId('agentId', String(args.agentId), 'Agent'),
-        {
-          name: args.name ?? undefined,
-          model: args.model ?? undefined,
-          systemPrompt: args.systemPrompt,
-          tools: args.tools,
-          limits: args.limits,
-        },
-      );
-      return context.parley.db.prisma.agent.findUniqueOrThrow({ ...query, where: { id: agent.id } });
+    resolve: async (query, _root, args, { parley, viewer }) => {
+      const agent = await parley.directory.updateAgent(viewer, decodeIdArg(args, 'agentId', 'Agent'), {
+        name: args.name ?? undefined,
+        model: args.model ?? undefined,
+        systemPrompt: args.systemPrompt,
+        tools: args.tools,
+        limits: args.limits,
+      });
+      return parley.db.prisma.agent.findUniqueOrThrow({ ...query, where: { id: agent.id } });
     },
   }),
 );

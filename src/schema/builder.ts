@@ -3,16 +3,17 @@ import ErrorsPlugin from '@pothos/plugin-errors';
 import PrismaPlugin from '@pothos/plugin-prisma';
 import RelayPlugin from '@pothos/plugin-relay';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
-import ZodPlugin from '@pothos/plugin-zod';
 import type PrismaTypes from '../generated/pothos-prisma-types.ts';
 import { getDatamodel } from '../generated/pothos-prisma-types.ts';
 import { UnauthenticatedError } from '../domain/errors.ts';
-import type { GraphQLContext } from './context.ts';
+import type { AuthenticatedContext, GraphQLContext } from './context.ts';
 
 export const builder = new SchemaBuilder<{
   Context: GraphQLContext;
   PrismaTypes: PrismaTypes;
   AuthScopes: { authenticated: boolean };
+  // A field built with t.withAuth({ authenticated: true }) resolves with the viewer known to be signed in.
+  AuthContexts: { authenticated: AuthenticatedContext };
   DefaultFieldNullability: false;
   Scalars: {
     DateTime: { Input: Date; Output: Date | string };
@@ -20,7 +21,7 @@ export const builder = new SchemaBuilder<{
     File: { Input: File; Output: never };
   };
 }>({
-  plugins: [ScopeAuthPlugin, ErrorsPlugin, PrismaPlugin, RelayPlugin, ZodPlugin],
+  plugins: [ScopeAuthPlugin, ErrorsPlugin, PrismaPlugin, RelayPlugin],
   defaultFieldNullability: false,
   scopeAuth: {
     authScopes: (context) => ({ authenticated: context.viewer !== null }),

@@ -7,6 +7,16 @@ export interface GraphQLContext {
   viewer: User | null;
 }
 
+/** The context of a field built with `t.withAuth({ authenticated: true })`. */
+export interface AuthenticatedContext extends GraphQLContext {
+  viewer: User;
+}
+
+/**
+ * The viewer, for the few places that scope-auth does not guard: fields of types that are reached
+ * only below an authenticated root field, and a subscription's subscribe (scope-auth checks a
+ * subscription field when it resolves each event, not when the subscription starts).
+ */
 export function requireViewer(context: GraphQLContext): User {
   if (!context.viewer) throw new UnauthenticatedError();
   return context.viewer;

@@ -1,23 +1,49 @@
-import { ConflictError, InvalidInputError } from '../domain/errors.ts';
-import { requireViewer } from './context.ts';
+import { ConflictError } from '../domain/errors.ts';
+import type { RecordedFailure } from '../errors/recorded-failure.ts';
+import { ExecutionStatus } from '../generated/prisma/enums.ts';
 import { builder } from './builder.ts';
 import { COMMON_MUTATION_ERRORS } from './errors.ts';
-import { decodeId, encodeId } from './ids.ts';
-import { MessageQueuedRef, SuspensionResolvedRef } from './run-events.ts';
+import { ExecutionErrorRef } from './failure.ts';
+import { decodeIdArg, encodeId, encodeOptionalId } from './ids.ts';
+import { MessageQueuedRef } from './run-events.ts';
+
+builder.enumType(ExecutionStatus, { name: 'ExecutionStatus' });
+
+builder.prismaNode('Execution', {
+  id: { field: 'id' },
+  findUnique: (id) => ({ id }),
+  fields: (t) => ({
+    status: t.expose('status', { type: ExecutionStatus }),
+    thread: t.relation('thread'),
+    parentExecutionId: t.id({
+      nullable: true,
+      resolve: (execution) => encodeOptionalId('Execution', execution.parentExecutionId),
+    }),
+    ownerInstanceId: t.exposeString('ownerInstanceId', { nullable: true }),
+    acceptsSteering: t.exposeBoolean('acceptsSteering'),
+    acceptedText: t.exposeString('acceptedText'),
+    inputTokens: t.exposeInt('inputTokens'),
+    outputTokens: t.exposeInt('outputTokens'),
+    error: t.field({
+      type: ExecutionErrorRef,
+      nullable: true,
+      resolve: (execution) => execution.error as RecordedFailure | null,
+    }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    startedAt: t.expose('startedAt', { type: 'DateTime', nullable: true }),
+    finishedAt: t.expose('finishedAt', { type: 'DateTime', nullable: true }),
+  }),
+});
 
 builder.mutationField('retryExecution', (t) =>
-  t.field({
+  t.withAuth({ authenticated: true }).field({
     type: MessageQueuedRef,
-    authScopes: { authenticated: true },
     errors: { types: [...COMMON_MUTATION_ERRORS, ConflictError] },
     description:
       'Re-queues the input of a failed turn (a retryable failure, the thread’s latest turn) at the head of the queue.',
     args: { executionId: t.arg.id({ required: true }) },
-    resolve: async (_root, args, context) => {
-      const event = await context.parley.queue.retryFailed(
-        requireViewer(context),
-        decodeId('executionId', String(args.executionId), 'Execution'),
-      );
+    resolve: async (_root, args, { parley, viewer }) => {
+      const event = await parley.queue.retryFailed(viewer, decodeIdArg(args, 'executionId', 'Execution'));
       return { ...event, cursor: String(event.seq) } as never;
     },
   }),
@@ -32,45 +58,17 @@ const CancelRequested = builder.objectRef<{ cancelRequested: boolean; executionI
 });
 
 builder.mutationField('cancelExecution', (t) =>
-  t.field({
+  t.withAuth({ authenticated: true }).field({
     type: CancelRequested,
-    authScopes: { authenticated: true },
     errors: { types: [...COMMON_MUTATION_ERRORS, ConflictError] },
     description:
       'Stop. Cancels a running execution (on whichever instance runs it) or a suspended one; queued messages stay. ' +
       'An execution that already ended is a ConflictError, so a late Stop never touches a later execution.',
     args: { executionId: t.arg.id({ required: true }) },
-    resolve: async (_root, args, context) => {
-      const executionId = decodeId('executionId', String(args.executionId), 'Execution');
-      const result = await context.parley.cancellation.cancel(requireViewer(context), executionId);
+    resolve: async (_root, args, { parley, viewer }) => {
+      const executionId = decodeIdArg(args, 'executionId', 'Execution');
+      const result = await parley.cancellation.cancel(viewer, executionId);
       return { ...result, executionId };
-    },
-  }),
-);
-
-const SuspensionDecision = builder.enumType('SuspensionDecision', { values: ['APPROVE', 'DENY'] as const });
-
-builder.mutationField('resolveSuspension', (t) =>
-  t.field({
-    type: SuspensionResolvedRef,
-    authScopes: { authenticated: true },
-    errors: { types: [...COMMON_MUTATION_ERRORS, ConflictError] },
-    description: 'Approves or denies an approval card, or answers a question card; the execution resumes.',
-    args: {
-      id: t.arg.id({ required: true }),
-      decision: t.arg({ type: SuspensionDecision }),
-      answer: t.arg.string(),
-    },
-    resolve: async (_root, args, context) => {
-      if ((args.decision == null) === (args.answer == null)) {
-        throw new InvalidInputError('decision', 'give exactly one of decision (an approval) or answer (a question).');
-      }
-      const event = await context.parley.suspensions.resolve(
-        requireViewer(context),
-        decodeId('id', String(args.id), 'Suspension'),
-        args.decision != null ? { decision: args.decision } : { answer: args.answer! },
-      );
-      return { ...event, cursor: String(event.seq) } as never;
     },
   }),
 );

@@ -29,6 +29,24 @@ export function decodeId(field: string, value: string, expected: NodeTypeName): 
   return decoded.id.toLowerCase();
 }
 
+/** The id in argument `name` (a node of type `expected`); a malformed one is reported under that argument. */
+export function decodeIdArg<Name extends string>(
+  args: { readonly [K in NoInfer<Name>]: string },
+  name: Name,
+  expected: NodeTypeName,
+): string {
+  return decodeId(name, args[name], expected);
+}
+
+/** The ids in list argument `name`, each a node of type `expected`. */
+export function decodeIdListArg<Name extends string>(
+  args: { readonly [K in NoInfer<Name>]: readonly string[] },
+  name: Name,
+  expected: NodeTypeName,
+): string[] {
+  return args[name].map((id) => decodeId(name, id, expected));
+}
+
 export function encodeId(type: NodeTypeName, id: string): string {
   return encodeGlobalID(type, id);
 }

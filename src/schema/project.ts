@@ -1,9 +1,10 @@
+import { ProjectRole } from '../generated/prisma/enums.ts';
 import { requireViewer } from './context.ts';
 import { builder } from './builder.ts';
 import { COMMON_MUTATION_ERRORS } from './errors.ts';
-import { decodeId } from './ids.ts';
+import { decodeIdArg } from './ids.ts';
 
-export const ProjectRoleEnum = builder.enumType('ProjectRole', { values: ['ADMIN', 'MEMBER', 'VIEWER'] as const });
+builder.enumType(ProjectRole, { name: 'ProjectRole' });
 
 builder.prismaNode('Project', {
   id: { field: 'id' },
@@ -12,7 +13,7 @@ builder.prismaNode('Project', {
     name: t.exposeString('name'),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     viewerRole: t.field({
-      type: ProjectRoleEnum,
+      type: ProjectRole,
       nullable: true,
       resolve: async (project, _args, context) => {
         const membership = await context.parley.db.prisma.membership.findUnique({
@@ -38,47 +39,43 @@ builder.prismaObjectField('User', 'projects', (t) =>
 );
 
 builder.queryField('project', (t) =>
-  t.prismaField({
+  t.withAuth({ authenticated: true }).prismaField({
     type: 'Project',
-    authScopes: { authenticated: true },
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (query, _root, args, context) => {
-      const viewer = requireViewer(context);
-      const projectId = decodeId('id', String(args.id), 'Project');
-      await context.parley.access.projectRole(viewer, projectId, 'agent:read');
-      return context.parley.db.prisma.project.findUniqueOrThrow({ ...query, where: { id: projectId } });
+    resolve: async (query, _root, args, { parley, viewer }) => {
+      const projectId = decodeIdArg(args, 'id', 'Project');
+      await parley.access.projectRole(viewer, projectId, 'agent:read');
+      return parley.db.prisma.project.findUniqueOrThrow({ ...query, where: { id: projectId } });
     },
   }),
 );
 
 builder.mutationField('createProject', (t) =>
-  t.prismaField({
+  t.withAuth({ authenticated: true }).prismaField({
     type: 'Project',
-    authScopes: { authenticated: true },
     errors: { types: COMMON_MUTATION_ERRORS },
     args: { name: t.arg.string({ required: true }) },
-    resolve: async (query, _root, args, context) => {
-      const project = await context.parley.directory.createProject(requireViewer(context), { name: args.name });
-      return context.parley.db.prisma.project.findUniqueOrThrow({ ...query, where: { id: project.id } });
+    resolve: async (query, _root, args, { parley, viewer }) => {
+      const project = await parley.directory.createProject(viewer, { name: args.name });
+      return parley.db.prisma.project.findUniqueOrThrow({ ...query, where: { id: project.id } });
     },
   }),
 );
 
 builder.mutationField('addProjectMember', (t) =>
-  t.prismaField({
+  t.withAuth({ authenticated: true }).prismaField({
     type: 'Project',
-    authScopes: { authenticated: true },
     errors: { types: COMMON_MUTATION_ERRORS },
     description: 'Adds a user (by id or email) to the project, or changes their role. Needs agent:manage.',
     args: {
       projectId: t.arg.id({ required: true }),
       user: t.arg.string({ required: true }),
-      role: t.arg({ type: ProjectRoleEnum, required: true }),
+      role: t.arg({ type: ProjectRole, required: true }),
     },
-    resolve: async (query, _root, args, context) => {
-      const projectId = decodeId('projectId', String(args.projectId), 'Project');
-      await context.parley.directory.addMember(requireViewer(context), { projectId, user: args.user, role: args.role });
-      return context.parley.db.prisma.project.findUniqueOrThrow({ ...query, where: { id: projectId } });
+    resolve: async (query, _root, args, { parley, viewer }) => {
+      const projectId = decodeIdArg(args, 'projectId', 'Project');
+      await parley.directory.addMember(viewer, { projectId, user: args.user, role: args.role });
+      return parley.db.prisma.project.findUniqueOrThrow({ ...query, where: { id: projectId } });
     },
   }),
 );

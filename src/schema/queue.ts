@@ -1,5 +1,4 @@
-import { requireViewer } from './context.ts';
-import { builder } from './builder.ts';
+import { errorTypeMap, wrapOrThrow } from '@pothos/plugin-errors';
 import {
   ConflictError,
   ForbiddenError,
@@ -7,9 +6,9 @@ import {
   NotFoundError,
   QueueChangedError,
 } from '../domain/errors.ts';
-import { errorTypeMap, wrapOrThrow } from '@pothos/plugin-errors';
+import { builder } from './builder.ts';
 import { COMMON_MUTATION_ERRORS, ErrorInterface } from './errors.ts';
-import { decodeId, encodeId, encodeOptionalId } from './ids.ts';
+import { decodeIdArg, decodeIdListArg, encodeId, encodeOptionalId } from './ids.ts';
 import { MessageQueuedRef, SuspensionResolvedRef } from './run-events.ts';
 
 builder.prismaNode('QueueItem', {
@@ -53,15 +52,11 @@ const Queue = builder.objectRef<QueueShape>('Queue').implement({
 });
 
 builder.queryField('queue', (t) =>
-  t.field({
+  t.withAuth({ authenticated: true }).field({
     type: Queue,
-    authScopes: { authenticated: true },
     args: { threadId: t.arg.id({ required: true }) },
-    resolve: async (_root, args, context) => {
-      const view = await context.parley.conversations.queue(
-        requireViewer(context),
-        decodeId('threadId', String(args.threadId), 'Thread'),
-      );
+    resolve: async (_root, args, { parley, viewer }) => {
+      const view = await parley.conversations.queue(viewer, decodeIdArg(args, 'threadId', 'Thread'));
       return { threadId: view.thread.id, steerableExecutionId: view.steerableExecutionId };
     },
   }),
@@ -78,9 +73,8 @@ const SendMessageResult = builder.unionType('SendMessageResult', {
 });
 
 builder.mutationField('sendMessage', (t) =>
-  t.field({
+  t.withAuth({ authenticated: true }).field({
     type: SendMessageResult,
-    authScopes: { authenticated: true },
     description:
       'Queues a message; it is committed before this returns. The same idempotencyKey never queues twice. ' +
       'While a question card is open, the text answers it and resumes the execution instead.',
@@ -92,10 +86,10 @@ builder.mutationField('sendMessage', (t) =>
     },
     // Two success types, so the errors plugin (one success type) cannot build this union; it does
     // the same by hand: expected errors become the union's typed members.
-    resolve: async (_root, args, context) => {
+    resolve: async (_root, args, { parley, viewer }) => {
       try {
-        const event = await context.parley.queue.enqueueOrAnswer(requireViewer(context), {
-          threadId: decodeId('threadId', String(args.threadId), 'Thread'),
+        const event = await parley.queue.enqueueOrAnswer(viewer, {
+          threadId: decodeIdArg(args, 'threadId', 'Thread'),
           text: args.text,
           idempotencyKey: args.idempotencyKey,
           attachments: await Promise.all(
@@ -117,19 +111,13 @@ builder.mutationField('sendMessage', (t) =>
 const QUEUE_ERRORS = [...COMMON_MUTATION_ERRORS, ConflictError];
 
 builder.mutationField('editQueuedMessage', (t) =>
-  t.prismaField({
+  t.withAuth({ authenticated: true }).prismaField({
     type: 'QueueItem',
-    authScopes: { authenticated: true },
     errors: { types: QUEUE_ERRORS },
     description: 'Changes a pending message’s text (position and attachments stay); refused once it has started.',
     args: { queueId: t.arg.id({ required: true }), text: t.arg.string({ required: true }) },
-    resolve: (_query, _root, args, context) => {
-      return context.parley.queue.edit(
-        requireViewer(context),
-        decodeId('queueId', String(args.queueId), 'QueueItem'),
-        args.text,
-      );
-    },
+    resolve: (_query, _root, args, { parley, viewer }) =>
+      parley.queue.edit(viewer, decodeIdArg(args, 'queueId', 'QueueItem'), args.text),
   }),
 );
 
@@ -138,15 +126,14 @@ const QueueItemRemoved = builder.objectRef<{ queueId: string }>('QueueItemRemove
 });
 
 builder.mutationField('removeQueuedMessage', (t) =>
-  t.field({
+  t.withAuth({ authenticated: true }).field({
     type: QueueItemRemoved,
-    authScopes: { authenticated: true },
     errors: { types: QUEUE_ERRORS },
     description: 'Removes a pending message and discards its attachments; refused once it has started.',
     args: { queueId: t.arg.id({ required: true }) },
-    resolve: async (_root, args, context) => {
-      const queueId = decodeId('queueId', String(args.queueId), 'QueueItem');
-      await context.parley.queue.remove(requireViewer(context), queueId);
+    resolve: async (_root, args, { parley, viewer }) => {
+      const queueId = decodeIdArg(args, 'queueId', 'QueueItem');
+      await parley.queue.remove(viewer, queueId);
       return { queueId };
     },
   }),
@@ -163,9 +150,8 @@ builder.objectType(QueueChangedError, {
 });
 
 builder.mutationField('reorderQueuedMessage', (t) =>
-  t.field({
+  t.withAuth({ authenticated: true }).field({
     type: Queue,
-    authScopes: { authenticated: true },
     errors: { types: [QueueChangedError, ...QUEUE_ERRORS] },
     description:
       'Moves a pending message to the target’s position, shifting those between, if the pending order ' +
@@ -175,35 +161,32 @@ builder.mutationField('reorderQueuedMessage', (t) =>
       targetQueueId: t.arg.id({ required: true }),
       expectedQueueIds: t.arg.idList({ required: true }),
     },
-    resolve: async (_root, args, context) => {
-      const viewer = requireViewer(context);
-      const { threadId } = await context.parley.queue.reorder(
+    resolve: async (_root, args, { parley, viewer }) => {
+      const { threadId } = await parley.queue.reorder(
         viewer,
-        decodeId('queueId', String(args.queueId), 'QueueItem'),
-        decodeId('targetQueueId', String(args.targetQueueId), 'QueueItem'),
-        args.expectedQueueIds.map((id) => decodeId('expectedQueueIds', String(id), 'QueueItem')),
+        decodeIdArg(args, 'queueId', 'QueueItem'),
+        decodeIdArg(args, 'targetQueueId', 'QueueItem'),
+        decodeIdListArg(args, 'expectedQueueIds', 'QueueItem'),
       );
-      const view = await context.parley.conversations.queue(viewer, threadId);
+      const view = await parley.conversations.queue(viewer, threadId);
       return { threadId: view.thread.id, steerableExecutionId: view.steerableExecutionId };
     },
   }),
 );
 
 builder.mutationField('steerQueuedMessage', (t) =>
-  t.prismaField({
+  t.withAuth({ authenticated: true }).prismaField({
     type: 'QueueItem',
-    authScopes: { authenticated: true },
     errors: { types: QUEUE_ERRORS },
     description:
       'Reserves a pending message for that running execution, which takes it after its current model request ' +
       'and tool batch (MessageSteered). A request for an execution that is no longer running is refused.',
     args: { queueId: t.arg.id({ required: true }), executionId: t.arg.id({ required: true }) },
-    resolve: (_query, _root, args, context) => {
-      return context.parley.queue.steer(
-        requireViewer(context),
-        decodeId('queueId', String(args.queueId), 'QueueItem'),
-        decodeId('executionId', String(args.executionId), 'Execution'),
-      );
-    },
+    resolve: (_query, _root, args, { parley, viewer }) =>
+      parley.queue.steer(
+        viewer,
+        decodeIdArg(args, 'queueId', 'QueueItem'),
+        decodeIdArg(args, 'executionId', 'Execution'),
+      ),
   }),
 );

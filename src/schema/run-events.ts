@@ -4,10 +4,12 @@ import type { RunEventPayload, RunEventType } from '../events/run-event.ts';
 import type { MessagePart } from '../conversation/parts.ts';
 import type { ErrorReason } from '../errors/taxonomy.ts';
 import { DomainError } from '../domain/errors.ts';
-import { requireViewer } from './context.ts';
+import { ExecutionStatus } from '../generated/prisma/enums.ts';
 import { builder, type BuilderTypes } from './builder.ts';
-import { ErrorReasonEnum, ExecutionStatusEnum, MessagePartUnion, ToolCallStateEnum, failureFields } from './conversation.ts';
-import { decodeId, encodeId, encodeOptionalId } from './ids.ts';
+import { requireViewer } from './context.ts';
+import { ErrorReasonEnum, failureFields } from './failure.ts';
+import { decodeIdArg, encodeId, encodeOptionalId } from './ids.ts';
+import { MessagePartUnion, ToolCallStateEnum } from './message.ts';
 
 /**
  * A stream that ends with a domain error (e.g. live delivery unavailable) delivers it as its last
@@ -129,11 +131,11 @@ const eventTypes = [
     failureFields(t, (event) => event.payload),
   ),
   runEventType('ExecutionFinished', 'The execution reached a final (or suspended) state.', (t) => ({
-    status: t.field({ type: ExecutionStatusEnum, resolve: (event) => event.payload.status }),
+    status: t.field({ type: ExecutionStatus, resolve: (event) => event.payload.status }),
   })),
   runEventType('QueueUpdated', 'The queue changed; read queue(threadId) again.'),
   runEventType('ExecutionUpdated', 'An execution changed state; read conversation again.', (t) => ({
-    status: t.field({ type: ExecutionStatusEnum, resolve: (event) => event.payload.status }),
+    status: t.field({ type: ExecutionStatus, resolve: (event) => event.payload.status }),
   })),
 ];
 
@@ -143,32 +145,34 @@ const RunEventUnion = builder.unionType('RunEvent', {
 });
 
 builder.subscriptionField('runEvents', (t) =>
-    t.field({
-      type: RunEventUnion,
-      authScopes: { authenticated: true },
-      description: 'A thread’s events. With `after`, replays what came after that cursor first: nothing missed, nothing twice.',
-      args: { threadId: t.arg.id({ required: true }), after: t.arg.string() },
-      subscribe: async (_root, args, context) => {
-        if (args.after != null) parseCursor(args.after);
-        const thread = await context.parley.access.thread(
-          requireViewer(context),
-          decodeId('threadId', String(args.threadId), 'Thread'),
-          'agent:read',
-        );
-        return endingAsResult(
-          streamThreadEvents({
-            prisma: context.parley.db.prisma,
-            bus: context.parley.bus,
-            running: context.parley.running,
-            threadId: thread.id,
-            after: args.after ?? null,
-            liveChannelTimeoutMs: context.parley.config.PARLEY_LIVE_CHANNEL_TIMEOUT_MS,
-          }),
-        );
-      },
-      resolve: (event: DeliveredRunEvent | DomainError) => {
-        if (event instanceof DomainError) throw event;
-        return event as never;
-      },
-    }),
+  t.field({
+    type: RunEventUnion,
+    // Not withAuth: its context type would promise a viewer to subscribe, which scope-auth does not
+    // check (it checks each event as it resolves), so subscribe asks for the viewer itself.
+    authScopes: { authenticated: true },
+    description: 'A thread’s events. With `after`, replays what came after that cursor first: nothing missed, nothing twice.',
+    args: { threadId: t.arg.id({ required: true }), after: t.arg.string() },
+    subscribe: async (_root, args, context) => {
+      if (args.after != null) parseCursor(args.after);
+      const thread = await context.parley.access.thread(
+        requireViewer(context),
+        decodeIdArg(args, 'threadId', 'Thread'),
+        'agent:read',
+      );
+      return endingAsResult(
+        streamThreadEvents({
+          prisma: context.parley.db.prisma,
+          bus: context.parley.bus,
+          running: context.parley.running,
+          threadId: thread.id,
+          after: args.after ?? null,
+          liveChannelTimeoutMs: context.parley.config.PARLEY_LIVE_CHANNEL_TIMEOUT_MS,
+        }),
+      );
+    },
+    resolve: (event: DeliveredRunEvent | DomainError) => {
+      if (event instanceof DomainError) throw event;
+      return event as never;
+    },
+  }),
 );

@@ -1,9 +1,10 @@
-import { requireViewer } from './context.ts';
+import { ThreadKind } from '../generated/prisma/enums.ts';
 import { builder } from './builder.ts';
 import { COMMON_MUTATION_ERRORS } from './errors.ts';
-import { decodeId } from './ids.ts';
+import { decodeIdArg } from './ids.ts';
 
-export const ThreadKindEnum = builder.enumType('ThreadKind', {
+builder.enumType(ThreadKind, {
+  name: 'ThreadKind',
   values: {
     TEST: { description: 'Private to its owner: other users can neither read nor act on it.' },
     SHARED: { description: 'Visible to the project’s members.' },
@@ -15,7 +16,7 @@ builder.prismaNode('Thread', {
   findUnique: (id) => ({ id }),
   fields: (t) => ({
     title: t.exposeString('title'),
-    kind: t.expose('kind', { type: ThreadKindEnum }),
+    kind: t.expose('kind', { type: ThreadKind }),
     agent: t.relation('agent'),
     owner: t.relation('owner'),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
@@ -23,33 +24,27 @@ builder.prismaNode('Thread', {
 });
 
 builder.queryField('thread', (t) =>
-  t.prismaField({
+  t.withAuth({ authenticated: true }).prismaField({
     type: 'Thread',
-    authScopes: { authenticated: true },
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (query, _root, args, context) => {
-      const thread = await context.parley.access.thread(
-        requireViewer(context),
-        decodeId('id', String(args.id), 'Thread'),
-        'agent:read',
-      );
-      return context.parley.db.prisma.thread.findUniqueOrThrow({ ...query, where: { id: thread.id } });
+    resolve: async (query, _root, args, { parley, viewer }) => {
+      const thread = await parley.access.thread(viewer, decodeIdArg(args, 'id', 'Thread'), 'agent:read');
+      return parley.db.prisma.thread.findUniqueOrThrow({ ...query, where: { id: thread.id } });
     },
   }),
 );
 
 builder.mutationField('createThread', (t) =>
-  t.prismaField({
+  t.withAuth({ authenticated: true }).prismaField({
     type: 'Thread',
-    authScopes: { authenticated: true },
     errors: { types: COMMON_MUTATION_ERRORS },
     args: { agentId: t.arg.id({ required: true }), title: t.arg.string() },
-    resolve: async (query, _root, args, context) => {
-      const thread = await context.parley.directory.createThread(requireViewer(context), {
-        agentId: decodeId('agentId', String(args.agentId), 'Agent'),
+    resolve: async (query, _root, args, { parley, viewer }) => {
+      const thread = await parley.directory.createThread(viewer, {
+        agentId: decodeIdArg(args, 'agentId', 'Agent'),
         title: args.title,
       });
-      return context.parley.db.prisma.thread.findUniqueOrThrow({ ...query, where: { id: thread.id } });
+      return parley.db.prisma.thread.findUniqueOrThrow({ ...query, where: { id: thread.id } });
     },
   }),
 );

@@ -2,9 +2,8 @@ import { brandWithType } from '@pothos/core';
 import { decodeGlobalID } from '@pothos/plugin-relay';
 import { visibleThreadsWhere } from '../auth/access.ts';
 import { NotFoundError } from '../domain/errors.ts';
-import type { GraphQLContext } from './context.ts';
-import { requireViewer } from './context.ts';
 import { builder } from './builder.ts';
+import type { AuthenticatedContext } from './context.ts';
 import { decodeId, type NodeTypeName } from './ids.ts';
 
 export const UserRef = builder.prismaNode('User', {
@@ -18,18 +17,21 @@ export const UserRef = builder.prismaNode('User', {
 });
 
 builder.queryField('viewer', (t) =>
-  t.prismaField({
+  t.withAuth({ authenticated: true }).prismaField({
     type: 'User',
-    authScopes: { authenticated: true },
-    resolve: (query, _root, _args, context) =>
-      context.parley.db.prisma.user.findUniqueOrThrow({ ...query, where: { id: requireViewer(context).id } }),
+    resolve: (query, _root, _args, { parley, viewer }) =>
+      parley.db.prisma.user.findUniqueOrThrow({ ...query, where: { id: viewer.id } }),
   }),
 );
 
 /** Loads one node the viewer may see, or throws NotFound: `node(id)` never reveals hidden things. */
-async function loadVisibleNode(context: GraphQLContext, typename: NodeTypeName, id: string): Promise<unknown> {
-  const prisma = context.parley.db.prisma;
-  const userId = requireViewer(context).id;
+async function loadVisibleNode(
+  { parley, viewer }: AuthenticatedContext,
+  typename: NodeTypeName,
+  id: string,
+): Promise<unknown> {
+  const prisma = parley.db.prisma;
+  const userId = viewer.id;
   const member = { memberships: { some: { userId } } };
   switch (typename) {
     case 'User':
@@ -52,20 +54,20 @@ async function loadVisibleNode(context: GraphQLContext, typename: NodeTypeName, 
 }
 
 builder.queryField('node', (t) =>
-  t.field({
+  t.withAuth({ authenticated: true }).field({
     type: builder.nodeInterfaceRef(),
-    authScopes: { authenticated: true },
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_root, args, context) => {
+      // Any node type is welcome here, so the expected type is the one the id names.
       let typename: string;
       try {
-        typename = decodeGlobalID(String(args.id)).typename;
+        typename = decodeGlobalID(args.id).typename;
       } catch {
         typename = '';
       }
-      const id = decodeId('id', String(args.id), typename as NodeTypeName);
+      const id = decodeId('id', args.id, typename as NodeTypeName);
       const node = await loadVisibleNode(context, typename as NodeTypeName, id);
-      if (!node) throw new NotFoundError('Node', String(args.id));
+      if (!node) throw new NotFoundError('Node', args.id);
       brandWithType(node, typename as never);
       return node;
     },

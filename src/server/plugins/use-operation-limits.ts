@@ -1,5 +1,29 @@
 import { GraphQLError, Kind, type ASTVisitor, type ValidationContext } from 'graphql';
-import { RateLimitedError } from '../domain/errors.ts';
+import type { Plugin } from 'graphql-yoga';
+import { RateLimitedError } from '../../domain/errors.ts';
+import type { GraphQLContext } from '../../schema/context.ts';
+
+export interface OperationLimitsOptions {
+  maxDepth: number;
+  mutationsPerMinute: number;
+}
+
+/** Refuses documents nested deeper than maxDepth, and a viewer's mutations beyond the per-minute rate. */
+export function useOperationLimits({ maxDepth, mutationsPerMinute }: OperationLimitsOptions): Plugin<GraphQLContext> {
+  const rateLimiter = new MutationRateLimiter(mutationsPerMinute);
+  return {
+    onValidate({ addValidationRule }) {
+      addValidationRule(depthLimitRule(maxDepth));
+    },
+    onExecute({ args }) {
+      const operation = args.document.definitions.find((definition: { kind: string }) => definition.kind === 'OperationDefinition');
+      const viewer = (args.contextValue as GraphQLContext).viewer;
+      if (operation && 'operation' in operation && operation.operation === 'mutation' && viewer) {
+        rateLimiter.check(viewer.id);
+      }
+    },
+  };
+}
 
 /** Rejects documents nested deeper than `maxDepth` fields (fragments are followed). */
 export function depthLimitRule(maxDepth: number) {

@@ -1,0 +1,77 @@
+import { TOOL_CALL_STATES, type MessagePart } from '../conversation/parts.ts';
+import { MessageRole } from '../generated/prisma/enums.ts';
+import { builder } from './builder.ts';
+import { ExecutionErrorRef, failureFields } from './failure.ts';
+import { encodeId, encodeOptionalId } from './ids.ts';
+
+builder.enumType(MessageRole, { name: 'MessageRole' });
+
+export const ToolCallStateEnum = builder.enumType('ToolCallState', { values: TOOL_CALL_STATES });
+
+type PartOf<T extends MessagePart['type']> = Extract<MessagePart, { type: T }>;
+
+const TextPart = builder.objectRef<PartOf<'text'>>('TextPart').implement({
+  isTypeOf: (part) => (part as MessagePart).type === 'text',
+  fields: (t) => ({ text: t.exposeString('text') }),
+});
+const ReasoningPart = builder.objectRef<PartOf<'reasoning'>>('ReasoningPart').implement({
+  isTypeOf: (part) => (part as MessagePart).type === 'reasoning',
+  fields: (t) => ({ text: t.exposeString('text') }),
+});
+const ToolCallPart = builder.objectRef<PartOf<'tool-call'>>('ToolCallPart').implement({
+  isTypeOf: (part) => (part as MessagePart).type === 'tool-call',
+  fields: (t) => ({
+    toolCallId: t.exposeString('toolCallId'),
+    toolName: t.exposeString('toolName'),
+    state: t.field({ type: ToolCallStateEnum, resolve: (part) => part.state }),
+    input: t.field({ type: 'JSON', nullable: true, resolve: (part) => part.input }),
+    output: t.field({ type: 'JSON', nullable: true, resolve: (part) => part.output }),
+  }),
+});
+const ErrorPart = builder.objectRef<PartOf<'error'>>('ErrorPart').implement({
+  isTypeOf: (part) => (part as MessagePart).type === 'error',
+  fields: (t) => failureFields(t, (part) => part),
+});
+const DelegationPart = builder.objectRef<PartOf<'delegation'>>('DelegationPart').implement({
+  isTypeOf: (part) => (part as MessagePart).type === 'delegation',
+  fields: (t) => ({
+    toolCallId: t.exposeString('toolCallId'),
+    childExecutionId: t.id({ resolve: (part) => encodeId('Execution', part.childExecutionId) }),
+    text: t.exposeString('text'),
+    reasoning: t.exposeString('reasoning'),
+    truncated: t.exposeBoolean('truncated', { description: 'Text beyond 4,000 characters is not recorded.' }),
+    error: t.field({ type: ExecutionErrorRef, nullable: true, resolve: (part) => part.error }),
+  }),
+});
+const AttachmentPart = builder.objectRef<PartOf<'attachment'>>('AttachmentPart').implement({
+  isTypeOf: (part) => (part as MessagePart).type === 'attachment',
+  fields: (t) => ({
+    attachmentId: t.exposeString('attachmentId'),
+    filename: t.exposeString('filename'),
+    mediaType: t.exposeString('mediaType'),
+    size: t.exposeInt('size'),
+  }),
+});
+const SteeredInputPart = builder.objectRef<PartOf<'steered-input'>>('SteeredInputPart').implement({
+  description: 'Marks where a steered message entered the running reply.',
+  isTypeOf: (part) => (part as MessagePart).type === 'steered-input',
+  fields: (t) => ({
+    queueId: t.id({ resolve: (part) => encodeId('QueueItem', part.queueId) }),
+    text: t.exposeString('text'),
+  }),
+});
+
+export const MessagePartUnion = builder.unionType('MessagePart', {
+  types: [TextPart, ReasoningPart, ToolCallPart, DelegationPart, ErrorPart, AttachmentPart, SteeredInputPart],
+});
+
+builder.prismaNode('Message', {
+  id: { field: 'id' },
+  findUnique: (id) => ({ id }),
+  fields: (t) => ({
+    role: t.expose('role', { type: MessageRole }),
+    parts: t.field({ type: [MessagePartUnion], resolve: (message) => message.parts as MessagePart[] }),
+    executionId: t.id({ nullable: true, resolve: (message) => encodeOptionalId('Execution', message.executionId) }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});

@@ -1,0 +1,28 @@
+import { GraphQLError } from 'graphql';
+import type { Logger } from 'pino';
+import { DomainError } from '../domain/errors.ts';
+
+/** The error a resolver threw, beneath the GraphQLErrors wrapped around it (by any graphql copy). */
+function rootCause(error: unknown): unknown {
+  let current = error;
+  while (current && typeof current === 'object' && 'originalError' in current && current.originalError) {
+    current = current.originalError;
+  }
+  return current;
+}
+
+/** Domain errors reach the client with their code; unexpected ones are logged and masked. */
+export function maskError(logger: Logger) {
+  return (error: unknown): Error => {
+    const path = error instanceof GraphQLError ? error.path : undefined;
+    const cause = rootCause(error);
+    if (cause instanceof DomainError) {
+      const retryAfterS = 'retryAfterS' in cause ? { retryAfterS: cause.retryAfterS } : {};
+      return new GraphQLError(cause.message, { path, extensions: { code: cause.code, ...retryAfterS } });
+    }
+    // Errors GraphQL raised (parse, validation, a variable a scalar refused) are meant for the client.
+    if (cause instanceof Error && 'extensions' in cause) return error as Error;
+    logger.error({ err: cause }, 'unexpected error in a GraphQL operation');
+    return new GraphQLError('Unexpected error.', { path, extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+  };
+}
