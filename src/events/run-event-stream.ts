@@ -1,12 +1,16 @@
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import type { MessagePart } from '../conversation/parts.ts';
-import type { RunningExecutions } from '../execution/running-executions.ts';
 import { ServiceUnavailableError } from '../domain/errors.ts';
 import { readThreadEvents } from './event-log.ts';
 import type { LiveBus } from './live-bus.ts';
 import { CATCH_UP, LiveThreadFeed } from './live-thread-feed.ts';
 import type { RunEventRecord } from './run-event.ts';
 import { parseCursor, SubscriberLedger, type DeliveredRunEvent } from './subscriber-ledger.ts';
+
+/** The replies this instance is producing, by execution id (the execution layer's running executions). */
+export interface RunningReplies {
+  get(executionId: string): { snapshot?: () => { messageId: string | null; parts: MessagePart[] } } | undefined;
+}
 
 /**
  * A thread's events for one subscriber, gapless and without duplicates: it listens first, then
@@ -39,7 +43,7 @@ export function streamThreadEvents(options: StreamOptions): AsyncIterableIterato
 interface StreamOptions {
   prisma: PrismaClient;
   bus: LiveBus;
-  running: RunningExecutions;
+  running: RunningReplies;
   threadId: string;
   after: string | null;
   /**
@@ -145,7 +149,7 @@ export function snapshotRecord(
 
 async function runningSnapshots(
   prisma: PrismaClient,
-  running: RunningExecutions,
+  running: RunningReplies,
   threadId: string,
 ): Promise<RunEventRecord[]> {
   const executions = await prisma.execution.findMany({
@@ -164,7 +168,7 @@ async function runningSnapshots(
 /** This instance's live reply if it runs the execution, else the recorded one. */
 async function freshestSnapshot(
   prisma: PrismaClient,
-  running: RunningExecutions,
+  running: RunningReplies,
   threadId: string,
   executionId: string,
 ): Promise<RunEventRecord | null> {
