@@ -1,5 +1,5 @@
-import type { DeliveredRunEvent } from '../events/run-event-stream.ts';
-import { parseCursor, streamThreadEvents } from '../events/run-event-stream.ts';
+import { streamThreadEvents } from '../events/run-event-stream.ts';
+import { parseCursor, type DeliveredRunEvent } from '../events/subscriber-ledger.ts';
 import type { RunEventPayload, RunEventType } from '../events/run-event.ts';
 import type { MessagePart } from '../conversation/parts.ts';
 import type { ErrorReason } from '../errors/taxonomy.ts';
