@@ -22,7 +22,7 @@ import {
   type RuntimeEvent,
   type Settlement,
 } from '../runtime/runtime-event.ts';
-import { buildTools, type DelegationResult } from '../runtime/tools.ts';
+import { buildTools, ROOT_ONLY_TOOLS, type DelegationResult } from '../runtime/tools.ts';
 import type { AdmittedRun } from './admission.ts';
 import { RunRecording } from './run-recording.ts';
 import { ServerShutdown, type RunningExecutions } from './running-executions.ts';
@@ -50,7 +50,6 @@ export interface Checkpoint {
 }
 
 const HISTORY_MESSAGES = 100;
-const ROOT_ONLY_TOOLS = new Set(['approve_action', 'ask_user', 'delegate']);
 const MAX_STEPS = 16;
 
 interface RunSetup {
