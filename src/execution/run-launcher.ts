@@ -18,7 +18,7 @@ import { ListenerChain, type RunState, type Settlement } from '../recording/run-
 import { RunRecording } from '../recording/run-recording.ts';
 import { runAgent, type AgentRunResult, type PendingToolCall } from '../runtime/agent-runtime.ts';
 import type { RunOutcome, RunUsage, RuntimeEvent } from '../runtime/runtime-event.ts';
-import { buildTools, type DelegationResult } from '../runtime/tools.ts';
+import { buildTools, ROOT_ONLY_TOOLS, type DelegationResult } from '../runtime/tools.ts';
 import type { AdmittedRun } from './admission.ts';
 import { ServerShutdown, type RunningExecutions } from './running-executions.ts';
 import type { Steering } from './steering.ts';
@@ -44,7 +44,6 @@ export interface Checkpoint {
 }
 
 const HISTORY_MESSAGES = 100;
-const ROOT_ONLY_TOOLS = new Set(['approve_action', 'ask_user', 'delegate']);
 const MAX_STEPS = 16;
 
 interface RunSetup {

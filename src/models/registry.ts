@@ -3,7 +3,7 @@ import { createOpenAI, type OpenAIProvider } from '@ai-sdk/openai';
 import { createOpenAICompatible, type OpenAICompatibleProvider } from '@ai-sdk/openai-compatible';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { z } from 'zod';
-import { DEMO_PROVIDER, createDemoModel } from './demo-model.ts';
+import { DEMO_PROVIDER, createDemoModel } from './demo/model.ts';
 
 /*
  * Providers come from the server's environment only (SPEC §2): API input names a model

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { APICallError } from '@ai-sdk/provider';
 import { streamText } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeDemoFailure } from '../../src/models/demo-model.ts';
+import { describeDemoFailure } from '../../src/models/demo/failures.ts';
 import {
   ModelRegistry,
   ProviderConfigError,

@@ -3,7 +3,7 @@ import type { ModelMessage } from 'ai';
 import { convertArrayToReadableStream, MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import type { RetryPolicy } from '../../src/errors/retry-policy.ts';
-import { createDemoModel } from '../../src/models/demo-model.ts';
+import { createDemoModel } from '../../src/models/demo/model.ts';
 import { AgentRunFailure } from '../../src/errors/taxonomy.ts';
 import { runAgent, type AgentRunInput, type AgentRunResult } from '../../src/runtime/agent-runtime.ts';
 import type { RuntimeEvent } from '../../src/runtime/runtime-event.ts';

@@ -1,4 +1,5 @@
 import type { Client } from 'graphql-ws';
+import { TOOL_NAMES } from '../../src/runtime/tools.ts';
 import { replyTexts } from './client-rules.ts';
 import type { RecoveryConversationQuery, RecoveryEventsSubscription } from '../gql/graphql.ts';
 import { CreateThreadDocument, QueueDocument } from './documents.ts';
@@ -15,7 +16,7 @@ export type RecoveryEvent = RecoveryEventsSubscription['runEvents'];
 export type RecoveryEvents = { runEvents: RecoveryEvent }[];
 export type RecoveryMessage = RecoveryConversationQuery['conversation']['messages']['edges'][number]['node'];
 
-export const DEMO_TOOLS = ['approve_action', 'ask_user', 'delegate', 'demo_crash'];
+export const DEMO_TOOLS = [...TOOL_NAMES];
 
 /** A user with a project and a demo agent that has every demo tool. */
 export async function demoAgent(server: TestServer, name = 'Recovery') {

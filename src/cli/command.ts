@@ -1,0 +1,26 @@
+/** Wrong command line: exit code 2, like most Unix tools. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+export interface FlagSpec {
+  required?: boolean;
+  /** Accepted values, compared case-insensitively; anything else is a usage error. */
+  choices?: readonly string[];
+}
+
+export interface Command {
+  name: string;
+  synopsis: string;
+  summary: string;
+  flags: Record<string, FlagSpec>;
+  /**
+   * Imports the database, the directory and the server only when it runs, so that help and
+   * usage errors answer without loading Prisma, PGlite and the AI SDKs.
+   */
+  run(flags: Record<string, string>): Promise<number>;
+}
+
+export function printLine(text: string): void {
+  process.stdout.write(`${text}\n`);
+}

@@ -1,0 +1,70 @@
+import { constants as osConstants } from 'node:os';
+import { loadConfig, type Config } from '../config.ts';
+import { printLine, type Command } from './command.ts';
+
+export const serveCommand: Command = {
+  name: 'serve',
+  synopsis: 'serve',
+  summary: 'Start the GraphQL server (GraphiQL at /graphql).',
+  flags: {},
+  run: () => serve(loadConfig(process.env)),
+};
+
+async function serve(config: Config): Promise<number> {
+  const [{ default: pino }, { buildApp }] = await Promise.all([import('pino'), import('../server/app.ts')]);
+  // stdout carries the banner for people; logs go to stderr.
+  const logger = pino({ level: config.PARLEY_LOG_LEVEL, base: { service: 'parley' } }, pino.destination({ fd: 2 }));
+  const app = await buildApp(config, { bootstrapDemo: !config.DATABASE_URL, logger });
+  let url: string;
+  try {
+    ({ url } = await app.start());
+  } catch (error) {
+    await app.stop().catch(() => {});
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      throw new Error(`port ${config.PORT} on ${config.HOST} is already in use; set PORT to another port (PORT=0 picks a free one).`);
+    }
+    throw error;
+  }
+
+  const banner = [`Parley is running. GraphiQL: ${url}`];
+  if (app.demo) {
+    const demo = app.demo;
+    if (demo.token) {
+      banner.push(
+        `Demo API token: ${demo.token}`,
+        `Demo agent id:  ${demo.agentGlobalId}`,
+        `Try it in GraphiQL with the header {"Authorization": "Bearer ${demo.token}"}:`,
+        `  1. mutation { createThread(agentId: "${demo.agentGlobalId}") { ... on Thread { id } } }`,
+        `  2. subscription { runEvents(threadId: "<thread id>") { __typename ... on TextDelta { text } } }  (in a second tab)`,
+        `  3. mutation { sendMessage(threadId: "<thread id>", text: "Hello") { __typename } }`,
+      );
+    } else {
+      banner.push(
+        `The demo token file ${config.PARLEY_DATA_DIR}/demo-token.txt is missing. Stop the server and run`,
+        `"npx parley user create --email you@example.com" and "npx parley member add --project <id> --user you@example.com --role admin".`,
+      );
+    }
+  }
+  printLine(banner.join('\n'));
+
+  return new Promise<number>((resolve) => {
+    let stopping = false;
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (stopping) {
+        // A second signal means the operator does not want to wait for running replies.
+        process.exit(128 + (osConstants.signals[signal] ?? 1));
+      }
+      stopping = true;
+      logger.info({ signal }, 'stopping: letting running replies finish (send the signal again to exit at once)');
+      app.stop().then(
+        () => resolve(0),
+        (error: unknown) => {
+          logger.error({ err: error }, 'graceful stop failed');
+          resolve(1);
+        },
+      );
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  });
+}
