@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { DEMO_PROVIDER, createDemoModel } from './demo/model.ts';
 
 /*
- * Providers come from the server's environment only (SPEC §2): API input names a model
+ * Providers come from the server's environment only: API input names a model
  * as `provider:model` and can never point the server at a URL of its choosing.
  *
  * `openai:` uses the Chat Completions API: it is the API every OPENAI_BASE_URL proxy and

@@ -4,7 +4,7 @@ import { builder, type BuilderTypes } from './builder.ts';
 
 export const ErrorReasonEnum = builder.enumType('ErrorReason', { values: ERROR_REASONS });
 
-/** The full failure taxonomy (SPEC §5), identical on ErrorPart, Execution.error and ErrorEvent. */
+/** The full failure taxonomy (docs/errors.md), identical on ErrorPart, Execution.error and ErrorEvent. */
 export function failureFields<Parent>(
   t: PothosSchemaTypes.ObjectFieldBuilder<BuilderTypes, Parent>,
   failureOf: (parent: Parent) => RecordedFailure,

@@ -13,7 +13,7 @@ import { planFor, type DemoPlan } from './plans.ts';
 import { readPrompt, type PromptView } from './prompt.ts';
 
 /*
- * The built-in demo model (SPEC §7): deterministic, offline, and able to put a run into any
+ * The built-in demo model (the README's demo model table): deterministic, offline, and able to put a run into any
  * state on purpose. prompt.ts reads the prompt, commands.ts parses the command in its last
  * user message, plans.ts decides what the run streams and which tool it calls, failures.ts
  * builds the errors the real provider packages raise, and this file streams the plan.
