@@ -3,7 +3,8 @@ import WebSocket from 'ws';
 import { demoAgent, follow, is, isDurable, newThread, replyTextsOf } from '../support/recovery.ts';
 import { SendMessageDocument } from '../support/documents.ts';
 import { decodeId } from '../../src/schema/ids.ts';
-import { eventually, integrationSkipReason, requestData, startTestServer, TEST_REDIS_URL, type TestServer } from '../support/server.ts';
+import { describeWithServices } from '../support/backends.ts';
+import { eventually, requestData, startTestServer, TEST_REDIS_URL, type TestServer } from '../support/server.ts';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
 
 /**
@@ -11,9 +12,6 @@ import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
  * ends with an error the client can act on (SERVICE_UNAVAILABLE, retryable: resubscribe from the
  * last cursor). Each case injects the delay that would otherwise have left it waiting forever.
  */
-
-const skipReason = integrationSkipReason();
-if (skipReason) console.log(skipReason);
 
 /** Blocks this process' event loop, as a loaded machine does to a server now and then. */
 function stallEventLoop(ms: number): void {
@@ -72,7 +70,7 @@ describe('the WebSocket handshake on a busy server', () => {
   });
 });
 
-describe.skipIf(skipReason !== null)('live delivery through a misbehaving Redis', () => {
+describeWithServices('live delivery through a misbehaving Redis', () => {
   let proxy: TcpProxy;
   let server: TestServer;
   let token: string;

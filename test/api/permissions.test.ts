@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeId } from '../../src/schema/ids.ts';
+import { describeEachBackend } from '../support/backends.ts';
 import {
   AddProjectMemberDetailedDocument,
   AgentDocument,
@@ -27,7 +28,6 @@ import {
 } from '../support/documents.ts';
 import {
   eventually,
-  integrationSkipReason,
   request,
   requestData,
   startTestServer,
@@ -37,9 +37,6 @@ import {
   type GraphQLResponse,
   type TestServer,
 } from '../support/server.ts';
-
-const skipReason = integrationSkipReason();
-if (skipReason) console.log(skipReason);
 
 interface Actor {
   userId: string;
@@ -527,16 +524,10 @@ function decodeRaw(globalId: string): string {
   return Buffer.from(globalId, 'base64').toString('utf8').split(':')[1]!;
 }
 
-const subscriptionBackends: { backend: Backend; skip: boolean }[] = [
-  { backend: 'pglite', skip: false },
-  { backend: 'postgres', skip: skipReason !== null },
-];
-
-describe.each(subscriptionBackends)('runEvents permissions on $backend', ({ backend, skip }) => {
+describeEachBackend('runEvents permissions', (backend) => {
   let world: World;
 
   beforeAll(async () => {
-    if (skip) return;
     world = await buildWorld(backend);
   });
 
@@ -544,7 +535,7 @@ describe.each(subscriptionBackends)('runEvents permissions on $backend', ({ back
     await world?.server.stop();
   });
 
-  it.skipIf(skip)('only the owner can follow the TEST thread; the others get NOT_FOUND and see none of its events', async () => {
+  it('only the owner can follow the TEST thread; the others get NOT_FOUND and see none of its events', async () => {
     const { server, owner, threadId } = world;
     const { conversation } = await requestData(server, ConversationDocument, { threadId }, owner.token);
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Client } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { QueueOpsEventsSubscription } from '../gql/graphql.ts';
+import { describeEachBackend } from '../support/backends.ts';
 import { replyTexts } from '../support/client-rules.ts';
 import {
   CancelExecutionDetailedDocument,
@@ -18,25 +19,15 @@ import {
   SteerQueuedMessageDetailedDocument,
 } from '../support/documents.ts';
 import {
-  integrationSkipReason,
   isolatedEnv,
   request,
   requestData,
   startTestServer,
   subscribe,
   wsClient,
-  type Backend,
   type Subscription,
   type TestServer,
 } from '../support/server.ts';
-
-const skipReason = integrationSkipReason();
-if (skipReason) console.log(skipReason);
-
-const backends: { backend: Backend; skip: boolean }[] = [
-  { backend: 'pglite', skip: false },
-  { backend: 'postgres', skip: skipReason !== null },
-];
 
 type RunEvent = QueueOpsEventsSubscription['runEvents'];
 type Of<K extends RunEvent['__typename']> = Extract<RunEvent, { __typename: K }>;
@@ -95,13 +86,12 @@ function ofType<K extends RunEvent['__typename']>(events: RunEvent[], kind: K): 
   return events.filter((event): event is Of<K> => event.__typename === kind);
 }
 
-describe.each(backends)('queue operations on $backend', ({ backend, skip }) => {
+describeEachBackend('queue operations', (backend) => {
   let server: TestServer;
   let token: string;
   let agentId: string;
 
   beforeAll(async () => {
-    if (skip) return;
     server = await startTestServer({ backend });
     const user = await server.createUser();
     token = user.token;
@@ -137,7 +127,7 @@ describe.each(backends)('queue operations on $backend', ({ backend, skip }) => {
   const cancel = async (executionId: string) =>
     (await requestData(server, CancelExecutionDetailedDocument, { executionId }, token)).cancelExecution;
 
-  it.skipIf(skip)(
+  it(
     'keeps pending messages in their saved order while a run occupies the thread; edit and remove change only what they name',
     async () => {
       const session = await openThread(server, token, agentId);
@@ -234,7 +224,7 @@ describe.each(backends)('queue operations on $backend', ({ backend, skip }) => {
     },
   );
 
-  it.skipIf(skip)(
+  it(
     'reorder moves an item to the target’s place and shifts those between; positions survive a reload and a restart',
     async () => {
       const dataDir = backend === 'pglite' ? await mkdtemp(join(tmpdir(), 'parley-queue-')) : null;
@@ -332,7 +322,7 @@ describe.each(backends)('queue operations on $backend', ({ backend, skip }) => {
     60_000,
   );
 
-  it.skipIf(skip)(
+  it(
     'an edit racing the claim is either used or refused, never accepted and then lost',
     async () => {
       const session = await openThread(server, token, agentId);
@@ -387,7 +377,7 @@ describe.each(backends)('queue operations on $backend', ({ backend, skip }) => {
     },
   );
 
-  it.skipIf(skip)('steering reserves an item for the running execution, which takes it at its next boundary', async () => {
+  it('steering reserves an item for the running execution, which takes it at its next boundary', async () => {
     const session = await openThread(server, token, agentId);
     const { threadId } = session;
     const firstQueueId = await session.send('/slow 3 first');
@@ -436,7 +426,7 @@ describe.each(backends)('queue operations on $backend', ({ backend, skip }) => {
     await session.close();
   });
 
-  it.skipIf(skip)(
+  it(
     'refuses a steer for a finished execution; reservations return to their saved positions when the run is stopped',
     async () => {
       const session = await openThread(server, token, agentId);
@@ -495,7 +485,7 @@ describe.each(backends)('queue operations on $backend', ({ backend, skip }) => {
     },
   );
 
-  it.skipIf(skip)(
+  it(
     'a reservation returned by a Stop is back in its place before the next claim, even while the queue keeps changing',
     async () => {
       for (let round = 0; round < 3; round++) {
@@ -523,7 +513,7 @@ describe.each(backends)('queue operations on $backend', ({ backend, skip }) => {
     },
   );
 
-  it.skipIf(skip)('a steer racing the end of a run is consumed once or runs once as its own turn, never lost', async () => {
+  it('a steer racing the end of a run is consumed once or runs once as its own turn, never lost', async () => {
     const session = await openThread(server, token, agentId);
     const outcomes: string[] = [];
     const rounds = 8;

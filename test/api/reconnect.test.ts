@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeId } from '../../src/schema/ids.ts';
+import { describeEachBackend, describeWithServices } from '../support/backends.ts';
 import { QueueDocument } from '../support/documents.ts';
 import {
   RecoveryConversationDocument,
@@ -29,21 +30,11 @@ import {
 } from '../support/recovery.ts';
 import {
   eventually,
-  integrationSkipReason,
   request,
   requestData,
   startTestServer,
-  type Backend,
   type TestServer,
 } from '../support/server.ts';
-
-const skipReason = integrationSkipReason();
-if (skipReason) console.log(skipReason);
-
-const backends: { backend: Backend; skip: boolean }[] = [
-  { backend: 'pglite', skip: false },
-  { backend: 'postgres', skip: skipReason !== null },
-];
 
 const wrap = (events: readonly RecoveryEvent[]): RecoveryEvents => events.map((runEvents) => ({ runEvents }));
 
@@ -54,14 +45,13 @@ function expectGaplessDurable(events: readonly RecoveryEvent[], from = 1) {
   expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, index) => from + index));
 }
 
-describe.each(backends)('reconnecting clients on $backend', ({ backend, skip }) => {
+describeEachBackend('reconnecting clients', (backend) => {
   let server: TestServer;
   let token: string;
   let agentId: string;
   const followers: Follower[] = [];
 
   beforeAll(async () => {
-    if (skip) return;
     server = await startTestServer({ backend });
     ({ token, agentId } = await demoAgent(server, 'Reconnect'));
   });
@@ -136,7 +126,7 @@ describe.each(backends)('reconnecting clients on $backend', ({ backend, skip }) 
     return { all, executionId: executionId!, drops };
   }
 
-  it.skipIf(skip)('a client that drops mid-stream of /tokens 400 resumes from its last cursor without loss', async () => {
+  it('a client that drops mid-stream of /tokens 400 resumes from its last cursor without loss', async () => {
     const threadId = await newThread(server, token, agentId);
     // A first reply proves the subscription live before the fast run starts.
     const warmUp = watch(threadId);
@@ -153,7 +143,7 @@ describe.each(backends)('reconnecting clients on $backend', ({ backend, skip }) 
     expect(all.find(finishedOf(executionId))!.status).toBe('COMPLETED');
   });
 
-  it.skipIf(skip)('several drops during a /slow 3 run: no duplicate, no gap, the recorded reply', async () => {
+  it('several drops during a /slow 3 run: no duplicate, no gap, the recorded reply', async () => {
     const threadId = await newThread(server, token, agentId);
     await send(threadId, '/slow 3');
     const { all, executionId, drops } = await followWithDrops(threadId, '/slow 3', 2);
@@ -166,7 +156,7 @@ describe.each(backends)('reconnecting clients on $backend', ({ backend, skip }) 
     expect(await recordedReply(threadId, executionId)).toBe(expected);
   });
 
-  it.skipIf(skip)('a reconnect after the run ended replays the snapshot of the reply and ExecutionFinished', async () => {
+  it('a reconnect after the run ended replays the snapshot of the reply and ExecutionFinished', async () => {
     const threadId = await newThread(server, token, agentId);
     const control = watch(threadId);
     const first = follow(server, token, threadId, '0');
@@ -194,7 +184,7 @@ describe.each(backends)('reconnecting clients on $backend', ({ backend, skip }) 
     expect(replyTextsOf(wrap(combined)).get(executionId)).toBe(await recordedReply(threadId, executionId));
   });
 
-  it.skipIf(skip)('a reload at any moment (conversation, then runEvents after its cursor) shows exactly the state', async () => {
+  it('a reload at any moment (conversation, then runEvents after its cursor) shows exactly the state', async () => {
     const threadId = await newThread(server, token, agentId);
     const control = watch(threadId);
     await send(threadId, '/slow 2');
@@ -237,7 +227,7 @@ describe.each(backends)('reconnecting clients on $backend', ({ backend, skip }) 
     expectGaplessDurable(next.events(), Number(idle.eventCursor) + 1);
   });
 
-  it.skipIf(skip)('waiting subscriptions do not block history reads, queue operations or approvals', async () => {
+  it('waiting subscriptions do not block history reads, queue operations or approvals', async () => {
     const threadId = await newThread(server, token, agentId);
     const others = await Promise.all(Array.from({ length: 4 }, () => newThread(server, token, agentId)));
     const control = watch(threadId);
@@ -284,7 +274,7 @@ describe.each(backends)('reconnecting clients on $backend', ({ backend, skip }) 
   });
 });
 
-describe.skipIf(skipReason !== null)('resuming while a run is being finalized (PostgreSQL)', () => {
+describeWithServices('resuming while a run is being finalized (PostgreSQL)', () => {
   let server: TestServer;
   let token: string;
   let agentId: string;

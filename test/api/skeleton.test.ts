@@ -6,32 +6,22 @@ import {
   SendMessageDocument,
   ViewerDocument,
 } from '../support/documents.ts';
+import { describeEachBackend } from '../support/backends.ts';
 import { replyTexts } from '../support/client-rules.ts';
 import {
-  integrationSkipReason,
   requestData,
   startTestServer,
   subscribe,
   wsClient,
-  type Backend,
   type TestServer,
 } from '../support/server.ts';
 
-const skipReason = integrationSkipReason();
-if (skipReason) console.log(skipReason);
-
-const backends: { backend: Backend; skip: boolean }[] = [
-  { backend: 'pglite', skip: false },
-  { backend: 'postgres', skip: skipReason !== null },
-];
-
-describe.each(backends)('the walking skeleton on $backend', ({ backend, skip }) => {
+describeEachBackend('the walking skeleton', (backend) => {
   let server: TestServer;
   let token: string;
   let agentId: string;
 
   beforeAll(async () => {
-    if (skip) return;
     server = await startTestServer({ backend });
     ({ token } = await server.createUser());
     const viewer = await requestData(server, ViewerDocument, {}, token);
@@ -49,7 +39,7 @@ describe.each(backends)('the walking skeleton on $backend', ({ backend, skip }) 
     await server?.stop();
   });
 
-  it.skipIf(skip)('streams a reply to a subscriber on another connection and records the conversation', async () => {
+  it('streams a reply to a subscriber on another connection and records the conversation', async () => {
     const created = await requestData(server, CreateThreadDocument, { agentId, title: 'hello' }, token);
     if (created.createThread.__typename !== 'Thread') throw new Error(JSON.stringify(created));
     const threadId = created.createThread.id;

@@ -1,6 +1,7 @@
 import type { Client } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { QueueOpsEventsSubscription } from '../gql/graphql.ts';
+import { describeEachBackend } from '../support/backends.ts';
 import { replyTexts } from '../support/client-rules.ts';
 import {
   CancelExecutionDetailedDocument,
@@ -13,25 +14,15 @@ import {
 } from '../support/documents.ts';
 import {
   eventually,
-  integrationSkipReason,
   request,
   requestData,
   startTestServer,
   subscribe,
   wsClient,
-  type Backend,
   type Subscription,
   type TestServer,
 } from '../support/server.ts';
 import { decodeId, encodeId } from '../../src/schema/ids.ts';
-
-const skipReason = integrationSkipReason();
-if (skipReason) console.log(skipReason);
-
-const backends: { backend: Backend; skip: boolean }[] = [
-  { backend: 'pglite', skip: false },
-  { backend: 'postgres', skip: skipReason !== null },
-];
 
 type RunEvent = QueueOpsEventsSubscription['runEvents'];
 type Of<K extends RunEvent['__typename']> = Extract<RunEvent, { __typename: K }>;
@@ -42,14 +33,13 @@ function ofType<K extends RunEvent['__typename']>(events: RunEvent[], kind: K): 
 
 const COUNTING_30 = `Counting: ${Array.from({ length: 120 }, (_, index) => index + 1).join(' ')}`;
 
-describe.each(backends)('Stop on $backend', ({ backend, skip }) => {
+describeEachBackend('Stop', (backend) => {
   let server: TestServer;
   let token: string;
   let otherToken: string;
   let agentId: string;
 
   beforeAll(async () => {
-    if (skip) return;
     server = await startTestServer({ backend });
     const user = await server.createUser();
     token = user.token;
@@ -127,7 +117,7 @@ describe.each(backends)('Stop on $backend', ({ backend, skip }) => {
   const textOf = (parts: { __typename: string; text?: string }[]) =>
     parts.map((part) => (part.__typename === 'TextPart' ? part.text : '')).join('');
 
-  it.skipIf(skip)('ends a running execution as CANCELLED at once and keeps the text it had streamed', async () => {
+  it('ends a running execution as CANCELLED at once and keeps the text it had streamed', async () => {
     const session = await openThread();
     const run = await session.started(await session.send('/slow 30'));
     const executionId = run.executionId!;
@@ -156,7 +146,7 @@ describe.each(backends)('Stop on $backend', ({ backend, skip }) => {
     await session.close();
   });
 
-  it.skipIf(skip)('leaves pending messages in place; the next one starts after the cancellation', async () => {
+  it('leaves pending messages in place; the next one starts after the cancellation', async () => {
     const session = await openThread();
     const run = await session.started(await session.send('/slow 30 stopped'));
     const first = await session.send('first after');
@@ -181,7 +171,7 @@ describe.each(backends)('Stop on $backend', ({ backend, skip }) => {
     await session.close();
   });
 
-  it.skipIf(skip)('a Stop racing admission ends the execution; it never stays RUNNING', async () => {
+  it('a Stop racing admission ends the execution; it never stays RUNNING', async () => {
     const session = await openThread();
     const outcomes: string[] = [];
     for (let round = 0; round < 6; round++) {
@@ -217,7 +207,7 @@ describe.each(backends)('Stop on $backend', ({ backend, skip }) => {
     await session.close();
   });
 
-  it.skipIf(skip)('a Stop of an execution that already ended never touches a later one', async () => {
+  it('a Stop of an execution that already ended never touches a later one', async () => {
     const session = await openThread();
     const a = await session.started(await session.send('run A'));
     expect((await session.finished(a.executionId!)).status).toBe('COMPLETED');
@@ -243,7 +233,7 @@ describe.each(backends)('Stop on $backend', ({ backend, skip }) => {
     await session.close();
   });
 
-  it.skipIf(skip)('refuses a Stop by another user and a malformed or unknown id, changing nothing', async () => {
+  it('refuses a Stop by another user and a malformed or unknown id, changing nothing', async () => {
     const session = await openThread();
     const run = await session.started(await session.send('/slow 30 mine'));
     const executionId = run.executionId!;
@@ -262,7 +252,7 @@ describe.each(backends)('Stop on $backend', ({ backend, skip }) => {
     await session.close();
   });
 
-  it.skipIf(skip)('a double Stop is a request or a conflict, never another error; a late one is a conflict', async () => {
+  it('a double Stop is a request or a conflict, never another error; a late one is a conflict', async () => {
     const session = await openThread();
     for (let round = 0; round < 2; round++) {
       const run = await session.started(await session.send(`/slow 30 twice ${round}`));
@@ -279,7 +269,7 @@ describe.each(backends)('Stop on $backend', ({ backend, skip }) => {
     await session.close();
   });
 
-  it.skipIf(skip)('stops an execution waiting for approval through its checkpoint; pending messages then run', async () => {
+  it('stops an execution waiting for approval through its checkpoint; pending messages then run', async () => {
     const session = await openThread();
     const run = await session.started(await session.send('/approve deploy'));
     await session.subscription.waitFor(() => ofType(session.events(), 'SuspensionOpened').length === 1);

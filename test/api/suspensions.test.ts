@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeEachBackend } from '../support/backends.ts';
 import {
   RecoveryCancelExecutionDocument,
   RecoveryResolveSuspensionDocument,
@@ -24,24 +25,14 @@ import {
   type Follower,
 } from '../support/recovery.ts';
 import {
-  integrationSkipReason,
   requestData,
   startTestServer,
-  type Backend,
   type TestServer,
 } from '../support/server.ts';
 
-const skipReason = integrationSkipReason();
-if (skipReason) console.log(skipReason);
-
-const backends: { backend: Backend; skip: boolean }[] = [
-  { backend: 'pglite', skip: false },
-  { backend: 'postgres', skip: skipReason !== null },
-];
-
 const SUSPENDED = is('ExecutionUpdated', (event) => event.status === 'SUSPENDED');
 
-describe.each(backends)('suspensions on $backend', ({ backend, skip }) => {
+describeEachBackend('suspensions', (backend) => {
   let server: TestServer;
   let token: string;
   let agentId: string;
@@ -49,7 +40,6 @@ describe.each(backends)('suspensions on $backend', ({ backend, skip }) => {
   const followers: Follower[] = [];
 
   beforeAll(async () => {
-    if (skip) return;
     server = await startTestServer({ backend });
     ({ token, agentId, projectId } = await demoAgent(server, 'Suspensions'));
   });
@@ -80,7 +70,7 @@ describe.each(backends)('suspensions on $backend', ({ backend, skip }) => {
     return { threadId, follower, opened, executionId };
   }
 
-  it.skipIf(skip)('approve: the execution suspends, then resumes in the same reply and completes', async () => {
+  it('approve: the execution suspends, then resumes in the same reply and completes', async () => {
     const { threadId, follower, opened, executionId } = await suspendedThread('/approve deploy the release');
     expect(opened).toMatchObject({ kind: 'APPROVAL', payload: { action: 'deploy the release' } });
 
@@ -121,7 +111,7 @@ describe.each(backends)('suspensions on $backend', ({ backend, skip }) => {
     expect((await execution(server, token, executionId)).status).toBe('COMPLETED');
   });
 
-  it.skipIf(skip)('deny: the execution goes on without the action', async () => {
+  it('deny: the execution goes on without the action', async () => {
     const { threadId, follower, opened, executionId } = await suspendedThread('/approve drop the table');
     expect(await resolve(opened.suspensionId, { decision: 'DENY' })).toMatchObject({ __typename: 'SuspensionResolved' });
     expect((await follower.waitFor(finishedOf(executionId))).status).toBe('COMPLETED');
@@ -133,7 +123,7 @@ describe.each(backends)('suspensions on $backend', ({ backend, skip }) => {
     expect(call).toMatchObject({ toolName: 'approve_action', state: 'DENIED' });
   });
 
-  it.skipIf(skip)('ask: a question card is answered through resolveSuspension', async () => {
+  it('ask: a question card is answered through resolveSuspension', async () => {
     const { threadId, follower, opened, executionId } = await suspendedThread('/ask What colour?');
     expect(opened).toMatchObject({ kind: 'QUESTION', payload: { question: 'What colour?' } });
     expect((await conversation(server, token, threadId)).openSuspensions).toEqual([
@@ -151,7 +141,7 @@ describe.each(backends)('suspensions on $backend', ({ backend, skip }) => {
     });
   });
 
-  it.skipIf(skip)('ask: a typed message answers the open question instead of queueing', async () => {
+  it('ask: a typed message answers the open question instead of queueing', async () => {
     const { threadId, follower, opened, executionId } = await suspendedThread('/ask Which day?');
     const answered = await send(threadId, 'Tuesday');
     expect(answered).toMatchObject({ __typename: 'SuspensionResolved', suspensionId: opened.suspensionId, executionId });
@@ -168,7 +158,7 @@ describe.each(backends)('suspensions on $backend', ({ backend, skip }) => {
     expect(messagesOf(after).filter((message) => message.role === 'USER')).toHaveLength(1);
   });
 
-  it.skipIf(skip)('a message sent while suspended waits and runs after the resumed execution finishes', async () => {
+  it('a message sent while suspended waits and runs after the resumed execution finishes', async () => {
     const { threadId, follower, opened, executionId } = await suspendedThread('/approve ship it');
     const queued = await send(threadId, 'after the approval');
     expect(queued.__typename).toBe('MessageQueued');
@@ -196,7 +186,7 @@ describe.each(backends)('suspensions on $backend', ({ backend, skip }) => {
     ]);
   });
 
-  it.skipIf(skip)('a second resolution is a ConflictError; racing ones resume the execution once', async () => {
+  it('a second resolution is a ConflictError; racing ones resume the execution once', async () => {
     const { follower, opened, executionId } = await suspendedThread('/approve twice');
     const first = await resolve(opened.suspensionId, { decision: 'APPROVE' });
     expect(first.__typename).toBe('SuspensionResolved');
@@ -218,7 +208,7 @@ describe.each(backends)('suspensions on $backend', ({ backend, skip }) => {
     expect(ofKind(race.follower.events(), 'ExecutionFinished')).toHaveLength(1);
   });
 
-  it.skipIf(skip)('another user cannot resolve the card (NotFoundError), even as a project member', async () => {
+  it('another user cannot resolve the card (NotFoundError), even as a project member', async () => {
     const { threadId, opened, follower, executionId } = await suspendedThread('/approve mine only');
     const other = await server.createUser();
     await server.parley.directory.addMember(null, { projectId, user: other.userId, role: 'admin' });
@@ -235,7 +225,7 @@ describe.each(backends)('suspensions on $backend', ({ backend, skip }) => {
     await follower.waitFor(finishedOf(executionId));
   });
 
-  it.skipIf(skip)('the wrong kind of resolution is an InvalidInputError and changes nothing', async () => {
+  it('the wrong kind of resolution is an InvalidInputError and changes nothing', async () => {
     const { threadId, opened, follower, executionId } = await suspendedThread('/approve the right way');
     const cursorBefore = (await conversation(server, token, threadId)).eventCursor;
     expect(await resolve(opened.suspensionId, { answer: 'yes please' })).toMatchObject({
@@ -266,7 +256,7 @@ describe.each(backends)('suspensions on $backend', ({ backend, skip }) => {
     expect(replyTextsOf(question.follower.sub.events).get(question.executionId)).toBe('You answered: "not empty"');
   });
 
-  it.skipIf(skip)('a Stop that lands while the execution is opening its card ends it: CANCELLED, no card left open', async () => {
+  it('a Stop that lands while the execution is opening its card ends it: CANCELLED, no card left open', async () => {
     for (let attempt = 0; attempt < 3; attempt++) {
       const threadId = await newThread(server, token, agentId);
       const follower = follow(server, token, threadId);
@@ -286,7 +276,7 @@ describe.each(backends)('suspensions on $backend', ({ backend, skip }) => {
     }
   });
 
-  it.skipIf(skip)('Stop of a suspended execution cancels it through its checkpoint; the next message then runs', async () => {
+  it('Stop of a suspended execution cancels it through its checkpoint; the next message then runs', async () => {
     const { threadId, follower, opened, executionId } = await suspendedThread('/approve never mind');
     await send(threadId, 'next one');
     const stop = (await requestData(server, RecoveryCancelExecutionDocument, { executionId }, token)).cancelExecution;
@@ -312,7 +302,7 @@ describe.each(backends)('suspensions on $backend', ({ backend, skip }) => {
   });
 });
 
-describe.each(backends)('an approval across a server restart on $backend', ({ backend, skip }) => {
+describeEachBackend('an approval across a server restart', (backend) => {
   let dataDir: string | null = null;
   const servers: TestServer[] = [];
 
@@ -321,7 +311,7 @@ describe.each(backends)('an approval across a server restart on $backend', ({ ba
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it.skipIf(skip)('keeps the checkpoint; approving on the new server completes the same reply', async () => {
+  it('keeps the checkpoint; approving on the new server completes the same reply', async () => {
     let env: Record<string, string> | undefined;
     if (backend === 'pglite') {
       dataDir = mkdtempSync(join(tmpdir(), 'parley-suspend-'));

@@ -1,13 +1,11 @@
 import { Redis } from 'ioredis';
 import pino from 'pino';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { createLiveBus, type LiveBus } from '../../src/events/live-bus.ts';
 import type { RunEventRecord } from '../../src/events/run-event.ts';
-import { integrationSkipReason, TEST_REDIS_URL } from '../support/server.ts';
+import { describeWithServices } from '../support/backends.ts';
+import { TEST_REDIS_URL } from '../support/server.ts';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
-
-const skipReason = integrationSkipReason();
-if (skipReason) console.log(skipReason);
 
 async function until(predicate: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -27,7 +25,7 @@ function queuedEvent(threadId: string, seq: number): RunEventRecord {
   };
 }
 
-describe.skipIf(skipReason !== null)('the Redis live bus', () => {
+describeWithServices('the Redis live bus', () => {
   const cleanup: (() => Promise<unknown> | void)[] = [];
   afterEach(async () => {
     for (const step of cleanup.splice(0).reverse()) await step();

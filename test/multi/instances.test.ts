@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/database.ts';
 import { readMigrations } from '../../src/db/migrator.ts';
 import { decodeId } from '../../src/schema/ids.ts';
@@ -28,10 +28,8 @@ import {
   type RunEvent,
   type ThreadFollower,
 } from '../support/instances.ts';
-import { dropSchema, eventually, integrationSkipReason, isolatedEnv, requestData } from '../support/server.ts';
-
-const skipReason = integrationSkipReason();
-if (skipReason) console.log(skipReason);
+import { describeWithServices } from '../support/backends.ts';
+import { dropSchema, eventually, isolatedEnv, requestData } from '../support/server.ts';
 
 const LEASE_MS = 800;
 const SWEEP_MS = 100;
@@ -46,7 +44,7 @@ const BASE_ENV = {
 
 type Named = Instance & { id: string };
 
-describe.skipIf(skipReason !== null)('several Parley instances on one PostgreSQL and Redis', () => {
+describeWithServices('several Parley instances on one PostgreSQL and Redis', () => {
   const run = randomUUID().slice(0, 6);
   let env: Record<string, string>;
   let db: Database;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/database.ts';
 import { decodeId, encodeId } from '../../src/schema/ids.ts';
 import {
@@ -23,10 +23,8 @@ import {
   type RedisServer,
   type RunEvent,
 } from '../support/instances.ts';
-import { dropSchema, eventually, integrationSkipReason, isolatedEnv, requestData } from '../support/server.ts';
-
-const skipReason = integrationSkipReason();
-if (skipReason) console.log(skipReason);
+import { describeWithServices } from '../support/backends.ts';
+import { dropSchema, eventually, isolatedEnv, requestData } from '../support/server.ts';
 
 const BASE_ENV = {
   PARLEY_LEASE_MS: '800',
@@ -41,7 +39,7 @@ type Named = Instance & { id: string };
 /** The reply of `/slow 8`: 33 chunks, one about every 240 ms. */
 const COUNTING = `Counting: ${Array.from({ length: 32 }, (_, index) => index + 1).join(' ')}`;
 
-describe.skipIf(skipReason !== null)('Parley instances through a Redis outage (a redis-server of our own)', () => {
+describeWithServices('Parley instances through a Redis outage (a redis-server of our own)', () => {
   const run = randomUUID().slice(0, 6);
   let redis: RedisServer;
   let env: Record<string, string>;

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { encodeId } from '../../src/schema/ids.ts';
+import { servicesUnavailable } from '../support/backends.ts';
 import { RecoverySendMessageDocument } from '../support/recovery-documents.ts';
 import { startServeProcess, type ServeProcess } from '../support/recovery-process.ts';
 import {
@@ -22,14 +23,10 @@ import {
 } from '../support/recovery.ts';
 import {
   dropSchema,
-  integrationSkipReason,
   isolatedEnv,
   requestData,
   startTestServer,
 } from '../support/server.ts';
-
-const skipReason = integrationSkipReason();
-if (skipReason) console.log(skipReason);
 
 const KILLED = '/slow 30 this run dies with its process';
 const AFTER = ['second message', 'third message'];
@@ -135,7 +132,7 @@ describe('kill -9 of a server process', () => {
     await expectRecovered(second, token, threadId, executionId);
   }, 90_000);
 
-  it.skipIf(skipReason !== null)(
+  it.skipIf(servicesUnavailable())(
     'PostgreSQL: another instance interrupts the killed instance’s run once its lease expires',
     async () => {
       const env = isolatedEnv('postgres');

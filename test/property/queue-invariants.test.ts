@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeEachBackend } from '../support/backends.ts';
 import {
   EditQueuedMessageDetailedDocument,
   QueueDocument,
@@ -26,22 +27,14 @@ import {
 import { decodeId } from '../../src/schema/ids.ts';
 import {
   eventually,
-  integrationSkipReason,
   requestData,
   startTestServer,
-  type Backend,
   type TestServer,
 } from '../support/server.ts';
 
-const skipReason = integrationSkipReason();
-if (skipReason) console.log(skipReason);
-
 // PostgreSQL gets fewer runs: the whole file should stay well within a minute and a half. Each
 // count includes the one fixed example (HELD_QUEUE_EDIT) before the random runs.
-const backends: { backend: Backend; skip: boolean; numRuns: number }[] = [
-  { backend: 'pglite', skip: false, numRuns: 26 },
-  { backend: 'postgres', skip: skipReason !== null, numRuns: 9 },
-];
+const NUM_RUNS = { pglite: 26, postgres: 9 };
 
 type Command =
   | { kind: 'send'; flavour: 'plain' | 'slow' | 'approve' | 'ask' }
@@ -87,13 +80,12 @@ const HELD_QUEUE_EDIT: Command[] = [
   { kind: 'remove', pick: 2 },
 ];
 
-describe.each(backends)('queue invariants under random operations on $backend', ({ backend, skip, numRuns }) => {
+describeEachBackend('queue invariants under random operations', (backend) => {
   let server: TestServer;
   let token: string;
   let agentId: string;
 
   beforeAll(async () => {
-    if (skip) return;
     server = await startTestServer({ backend, env: { PARLEY_MUTATIONS_PER_MINUTE: '100000' } });
     ({ token, agentId } = await demoAgent(server, 'Invariants'));
   });
@@ -301,12 +293,12 @@ describe.each(backends)('queue invariants under random operations on $backend', 
     }
   }
 
-  it.skipIf(skip)(
+  it(
     'every accepted message runs exactly once; the queue stays ordered; one execution at a time',
     async () => {
       await fc.assert(
         fc.asyncProperty(fc.array(commandArb, { minLength: 1, maxLength: 15 }), (commands) => runScenario(commands)),
-        { numRuns, seed: 20_260_601, endOnFailure: true, examples: [[HELD_QUEUE_EDIT]] },
+        { numRuns: NUM_RUNS[backend], seed: 20_260_601, endOnFailure: true, examples: [[HELD_QUEUE_EDIT]] },
       );
       if (process.env.TEST_VERBOSE) console.log(Object.fromEntries([...outcomes].sort()));
       // The random runs did reach the interesting paths, not only refusals (the longer PGlite run all of them).

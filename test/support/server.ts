@@ -12,17 +12,6 @@ import type { Parley, ParleyOverrides } from '../../src/server/parley.ts';
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL || undefined;
 
-/**
- * Integration suites run against the machine's PostgreSQL and Redis when TEST_DATABASE_URL and
- * TEST_REDIS_URL are set (CI sets both: an unreachable service then fails the suite). Without them
- * they are skipped, and this says so once.
- */
-export function integrationSkipReason(): string | null {
-  if (TEST_DATABASE_URL && TEST_REDIS_URL) return null;
-  const missing = [!TEST_DATABASE_URL && 'TEST_DATABASE_URL', !TEST_REDIS_URL && 'TEST_REDIS_URL'].filter(Boolean);
-  return `${missing.join(' and ')} not set: skipping the PostgreSQL + Redis variant of this suite`;
-}
-
 export type Backend = 'pglite' | 'postgres';
 
 export interface TestServer {
@@ -40,7 +29,7 @@ export interface TestServer {
 /** A fresh database per server: in-memory PGlite, or a schema of its own on the test PostgreSQL. */
 export function isolatedEnv(backend: Backend): Record<string, string> {
   if (backend === 'pglite') return { PARLEY_DATA_DIR: 'memory://' };
-  if (!TEST_DATABASE_URL || !TEST_REDIS_URL) throw new Error(integrationSkipReason()!);
+  if (!TEST_DATABASE_URL || !TEST_REDIS_URL) throw new Error('the PostgreSQL backend needs TEST_DATABASE_URL and TEST_REDIS_URL');
   const url = new URL(TEST_DATABASE_URL);
   url.searchParams.set('schema', `t_${randomUUID().replaceAll('-', '').slice(0, 16)}`);
   return { DATABASE_URL: url.toString(), REDIS_URL: TEST_REDIS_URL };
