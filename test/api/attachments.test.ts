@@ -2,14 +2,13 @@ import { print } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { typenames } from '../support/client-rules.ts';
 import {
-  CancelExecutionDetailedDocument,
+  CancelExecutionDocument,
   ConversationDocument,
   CreateThreadDocument,
-  EditQueuedMessageDetailedDocument,
-  RemoveQueuedMessageDetailedDocument,
+  EditQueuedMessageDocument,
+  RemoveQueuedMessageDocument,
   RunEventsDocument,
   SendMessageDocument,
-  SendMessageWithFilesDocument,
 } from '../support/documents.ts';
 import { requestData, startTestServer, subscribe, wsClient, type TestServer } from '../support/server.ts';
 
@@ -23,7 +22,7 @@ async function sendWithFiles(
   const form = new FormData();
   form.append(
     'operations',
-    JSON.stringify({ query: print(SendMessageWithFilesDocument), variables: { ...variables, attachments: files.map(() => null) } }),
+    JSON.stringify({ query: print(SendMessageDocument), variables: { ...variables, attachments: files.map(() => null) } }),
   );
   form.append('map', JSON.stringify(Object.fromEntries(files.map((_, index) => [String(index), [`variables.attachments.${index}`]]))));
   files.forEach((file, index) => form.append(String(index), new Blob([file.content as BlobPart], { type: file.type }), file.name));
@@ -114,13 +113,13 @@ describe('attachments', () => {
     ]);
     const queueId = sent.data!.sendMessage.queueId as string;
     const prisma = server.parley.db.prisma;
-    const edited = await requestData(server, EditQueuedMessageDetailedDocument, { queueId, text: 'edited, file kept' }, token);
+    const edited = await requestData(server, EditQueuedMessageDocument, { queueId, text: 'edited, file kept' }, token);
     expect(edited.editQueuedMessage.__typename).toBe('QueueItem');
     expect(await prisma.attachment.count({ where: { queueItem: { threadId: undefined }, filename: 'keep.txt' } })).toBe(1);
-    const removed = await requestData(server, RemoveQueuedMessageDetailedDocument, { queueId }, token);
+    const removed = await requestData(server, RemoveQueuedMessageDocument, { queueId }, token);
     expect(removed.removeQueuedMessage.__typename).toBe('QueueItemRemoved');
     expect(await prisma.attachment.count({ where: { filename: 'keep.txt' } })).toBe(0);
-    await requestData(server, CancelExecutionDetailedDocument, { executionId }, token);
+    await requestData(server, CancelExecutionDocument, { executionId }, token);
     await subscription.waitFor((all) => typenames(all).includes('ExecutionFinished'));
     subscription.close();
     await client.dispose();

@@ -2,26 +2,26 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeId } from '../../src/schema/ids.ts';
 import {
-  AddProjectMemberDetailedDocument,
+  AddProjectMemberDocument,
   AgentDocument,
-  CancelExecutionDetailedDocument,
+  CancelExecutionDocument,
   ConversationDocument,
-  CreateAgentDetailedDocument,
-  CreateProjectDetailedDocument,
-  CreateThreadDetailedDocument,
-  EditQueuedMessageDetailedDocument,
+  CreateAgentDocument,
+  CreateProjectDocument,
+  CreateThreadDocument,
+  EditQueuedMessageDocument,
   NodeDocument,
   ProjectDocument,
   QueueDocument,
-  RemoveQueuedMessageDetailedDocument,
-  ReorderQueuedMessageDetailedDocument,
-  ResolveSuspensionDetailedDocument,
-  RetryExecutionDetailedDocument,
+  RemoveQueuedMessageDocument,
+  ReorderQueuedMessageDocument,
+  ResolveSuspensionDocument,
+  RetryExecutionDocument,
   RunEventsDocument,
-  SendMessageDetailedDocument,
-  SteerQueuedMessageDetailedDocument,
+  SendMessageDocument,
+  SteerQueuedMessageDocument,
   ThreadDocument,
-  UpdateAgentDetailedDocument,
+  UpdateAgentDocument,
 } from '../support/documents.ts';
 import {
   eventually,
@@ -100,12 +100,12 @@ function notFound(...mentions: string[]): Expected {
 }
 
 const createProject = (name: string) => async () =>
-  (await requestData(server, CreateProjectDetailedDocument, { name }, token)).createProject;
+  (await requestData(server, CreateProjectDocument, { name }, token)).createProject;
 const addMember = (vars: { projectId?: string; user?: string; role?: 'ADMIN' | 'MEMBER' | 'VIEWER' }) => async () =>
   (
     await requestData(
       server,
-      AddProjectMemberDetailedDocument,
+      AddProjectMemberDocument,
       { projectId: vars.projectId ?? projectId, user: vars.user ?? userId, role: vars.role ?? 'VIEWER' },
       token,
     )
@@ -121,48 +121,48 @@ const createAgent = (vars: AgentVars & { projectId?: string }) => async () =>
   (
     await requestData(
       server,
-      CreateAgentDetailedDocument,
+      CreateAgentDocument,
       { name: 'Agent', model: 'demo:default', ...vars, projectId: vars.projectId ?? projectId },
       token,
     )
   ).createAgent;
 const updateAgent = (vars: AgentVars & { agentId?: string }) => async () =>
-  (await requestData(server, UpdateAgentDetailedDocument, { ...vars, agentId: vars.agentId ?? agentId }, token))
+  (await requestData(server, UpdateAgentDocument, { ...vars, agentId: vars.agentId ?? agentId }, token))
     .updateAgent;
 const createThread = (vars: { agentId?: string; title?: string }) => async () =>
-  (await requestData(server, CreateThreadDetailedDocument, { ...vars, agentId: vars.agentId ?? agentId }, token))
+  (await requestData(server, CreateThreadDocument, { ...vars, agentId: vars.agentId ?? agentId }, token))
     .createThread;
 const sendMessage = (vars: { threadId?: string; text?: string; idempotencyKey?: string }) => async () =>
   (
     await requestData(
       server,
-      SendMessageDetailedDocument,
+      SendMessageDocument,
       { text: 'hello', ...vars, threadId: vars.threadId ?? threadId },
       token,
     )
   ).sendMessage;
 
 const retryExecution = (executionId: string) => async () =>
-  (await requestData(server, RetryExecutionDetailedDocument, { executionId }, token)).retryExecution;
+  (await requestData(server, RetryExecutionDocument, { executionId }, token)).retryExecution;
 
 const cancelExecution = (executionId: string) => async () =>
-  (await requestData(server, CancelExecutionDetailedDocument, { executionId }, token)).cancelExecution;
+  (await requestData(server, CancelExecutionDocument, { executionId }, token)).cancelExecution;
 const editQueued = (vars: { queueId?: string; text?: string }) => async () =>
   (
     await requestData(
       server,
-      EditQueuedMessageDetailedDocument,
+      EditQueuedMessageDocument,
       { text: 'edited', ...vars, queueId: vars.queueId ?? parkedQueueId },
       token,
     )
   ).editQueuedMessage;
 const removeQueued = (queueId: string) => async () =>
-  (await requestData(server, RemoveQueuedMessageDetailedDocument, { queueId }, token)).removeQueuedMessage;
+  (await requestData(server, RemoveQueuedMessageDocument, { queueId }, token)).removeQueuedMessage;
 const reorderQueued = (vars: { queueId?: string; targetQueueId?: string; expectedQueueIds?: string[] }) => async () =>
   (
     await requestData(
       server,
-      ReorderQueuedMessageDetailedDocument,
+      ReorderQueuedMessageDocument,
       {
         queueId: vars.queueId ?? parkedQueueId,
         targetQueueId: vars.targetQueueId ?? parkedQueueId,
@@ -172,12 +172,12 @@ const reorderQueued = (vars: { queueId?: string; targetQueueId?: string; expecte
     )
   ).reorderQueuedMessage;
 const resolveSuspension = (id: string) => async () =>
-  (await requestData(server, ResolveSuspensionDetailedDocument, { id, decision: 'APPROVE' }, token)).resolveSuspension;
+  (await requestData(server, ResolveSuspensionDocument, { id, decision: 'APPROVE' }, token)).resolveSuspension;
 const steerQueued = (vars: { queueId?: string; executionId?: string }) => async () =>
   (
     await requestData(
       server,
-      SteerQueuedMessageDetailedDocument,
+      SteerQueuedMessageDocument,
       { queueId: vars.queueId ?? parkedQueueId, executionId: vars.executionId ?? unknownId('Execution') },
       token,
     )
@@ -375,23 +375,23 @@ beforeAll(async () => {
   // No periodic sweep: a queue item is only claimed when a send kicks its thread (the parked item never is).
   server = await startTestServer({ env: { PARLEY_CONSUMER_SWEEP_MS: '3600000' } });
   ({ token, userId } = await server.createUser());
-  const project = (await requestData(server, CreateProjectDetailedDocument, { name: 'Inputs' }, token)).createProject;
+  const project = (await requestData(server, CreateProjectDocument, { name: 'Inputs' }, token)).createProject;
   if (project.__typename !== 'Project') throw new Error(JSON.stringify(project));
   projectId = project.id;
   const agent = (
     await requestData(
       server,
-      CreateAgentDetailedDocument,
+      CreateAgentDocument,
       { projectId, name: 'Target', model: 'demo:default', systemPrompt: 'Original prompt.', tools: [] },
       token,
     )
   ).createAgent;
   if (agent.__typename !== 'Agent') throw new Error(JSON.stringify(agent));
   agentId = agent.id;
-  const thread = (await requestData(server, CreateThreadDetailedDocument, { agentId, title: 'inputs' }, token)).createThread;
+  const thread = (await requestData(server, CreateThreadDocument, { agentId, title: 'inputs' }, token)).createThread;
   if (thread.__typename !== 'Thread') throw new Error(JSON.stringify(thread));
   threadId = thread.id;
-  const parked = (await requestData(server, CreateThreadDetailedDocument, { agentId, title: 'parked' }, token)).createThread;
+  const parked = (await requestData(server, CreateThreadDocument, { agentId, title: 'parked' }, token)).createThread;
   if (parked.__typename !== 'Thread') throw new Error(JSON.stringify(parked));
   const item = await server.parley.db.prisma.queueItem.create({
     data: { threadId: rawId(parked.id), userId, text: 'parked message', position: 1 },

@@ -4,12 +4,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { translate, type Locale } from '../../src/i18n/catalog.ts';
 import { runAgent } from '../../src/runtime/agent-runtime.ts';
-import type { ConversationFailureDetailsQuery, RunEventsFailureDetailsSubscription } from '../gql/graphql.ts';
+import type { ConversationQuery, RunEventsSubscription } from '../gql/graphql.ts';
 import {
-  ConversationFailureDetailsDocument,
+  ConversationDocument,
   CreateThreadDocument,
-  ExecutionFailureDetailsDocument,
-  RunEventsFailureDetailsDocument,
+  ExecutionDocument,
+  RunEventsDocument,
   SendMessageDocument,
 } from '../support/documents.ts';
 import { requestData, startTestServer, subscribe, wsClient, type TestServer } from '../support/server.ts';
@@ -21,9 +21,9 @@ import { requestData, startTestServer, subscribe, wsClient, type TestServer } fr
  * same after a server restart. A refusal by run limits is no failure: REFUSED and the reason as text.
  */
 
-type RunEvent = RunEventsFailureDetailsSubscription['runEvents'];
+type RunEvent = RunEventsSubscription['runEvents'];
 type ErrorEventOf = Extract<RunEvent, { __typename: 'ErrorEvent' }>;
-type Message = ConversationFailureDetailsQuery['conversation']['messages']['edges'][number]['node'];
+type Message = ConversationQuery['conversation']['messages']['edges'][number]['node'];
 type ErrorPartOf = Extract<Message['parts'][number], { __typename: 'ErrorPart' }>;
 type Shown = Omit<ErrorEventOf, '__typename' | 'cursor' | 'executionId'>;
 
@@ -62,8 +62,8 @@ async function newThread(server: TestServer, agentId: string, user: User): Promi
  */
 async function sendAndFollow(server: TestServer, threadId: string, user: User, text: string, earlierRuns = 0) {
   const client = wsClient(server, user.token);
-  const subscription = subscribe(client, RunEventsFailureDetailsDocument, { threadId, after: '0' });
-  const finishedCount = (all: RunEventsFailureDetailsSubscription[]) =>
+  const subscription = subscribe(client, RunEventsDocument, { threadId, after: '0' });
+  const finishedCount = (all: RunEventsSubscription[]) =>
     all.filter((event) => event.runEvents.__typename === 'ExecutionFinished').length;
   try {
     await requestData(server, SendMessageDocument, { threadId, text }, user.token);
@@ -76,12 +76,12 @@ async function sendAndFollow(server: TestServer, threadId: string, user: User, t
 }
 
 async function conversationOf(server: TestServer, threadId: string, user: User) {
-  const { conversation } = await requestData(server, ConversationFailureDetailsDocument, { threadId }, user.token);
+  const { conversation } = await requestData(server, ConversationDocument, { threadId }, user.token);
   return { messages: conversation.messages.edges.map((edge) => edge.node), activeExecutionId: conversation.activeExecutionId };
 }
 
 async function executionOf(server: TestServer, executionId: string, user: User) {
-  const { node } = await requestData(server, ExecutionFailureDetailsDocument, { id: executionId }, user.token);
+  const { node } = await requestData(server, ExecutionDocument, { id: executionId }, user.token);
   if (node?.__typename !== 'Execution') throw new Error(`not an execution: ${JSON.stringify(node)}`);
   return node;
 }
@@ -142,7 +142,7 @@ async function expectSameAfterRestart(server: TestServer, recorded: Recorded) {
   expect(execution.error).toEqual(shown);
 
   const client = wsClient(server, user.token);
-  const replay = subscribe(client, RunEventsFailureDetailsDocument, { threadId, after: '0' });
+  const replay = subscribe(client, RunEventsDocument, { threadId, after: '0' });
   try {
     const events = (await replay.waitFor((all) => all.some((event) => event.runEvents.__typename === 'ExecutionFinished'))).map(
       (event) => event.runEvents,
@@ -325,7 +325,7 @@ describe('an agent loop that throws, and run limits', () => {
     const threadA = await newThread(server, limited, users.en);
     const threadB = await newThread(server, limited, users.de);
     const clientA = wsClient(server, users.en.token);
-    const subscriptionA = subscribe(clientA, RunEventsFailureDetailsDocument, { threadId: threadA, after: '0' });
+    const subscriptionA = subscribe(clientA, RunEventsDocument, { threadId: threadA, after: '0' });
     try {
       await requestData(server, SendMessageDocument, { threadId: threadA, text: 'hold' }, users.en.token);
       await subscriptionA.waitFor((all) => all.some((event) => event.runEvents.__typename === 'ExecutionStarted'));

@@ -4,26 +4,26 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeId } from '../../src/schema/ids.ts';
 import { describeEachBackend } from '../support/backends.ts';
 import {
-  AddProjectMemberDetailedDocument,
+  AddProjectMemberDocument,
   AgentDocument,
-  CancelExecutionDetailedDocument,
+  CancelExecutionDocument,
   ConversationDocument,
-  CreateAgentDetailedDocument,
-  CreateProjectDetailedDocument,
-  CreateThreadDetailedDocument,
-  EditQueuedMessageDetailedDocument,
+  CreateAgentDocument,
+  CreateProjectDocument,
+  CreateThreadDocument,
+  EditQueuedMessageDocument,
   NodeDocument,
   ProjectDocument,
   QueueDocument,
-  RemoveQueuedMessageDetailedDocument,
-  ReorderQueuedMessageDetailedDocument,
-  ResolveSuspensionDetailedDocument,
-  RetryExecutionDetailedDocument,
+  RemoveQueuedMessageDocument,
+  ReorderQueuedMessageDocument,
+  ResolveSuspensionDocument,
+  RetryExecutionDocument,
   RunEventsDocument,
-  SendMessageDetailedDocument,
-  SteerQueuedMessageDetailedDocument,
+  SendMessageDocument,
+  SteerQueuedMessageDocument,
   ThreadDocument,
-  UpdateAgentDetailedDocument,
+  UpdateAgentDocument,
   ViewerDocument,
 } from '../support/documents.ts';
 import {
@@ -75,7 +75,7 @@ async function buildWorld(backend: Backend): Promise<World> {
     server.createUser({ email: `outsider-${randomUUID().slice(0, 8)}@example.test` }),
   ]);
   const project = mutationResult(
-    (await requestData(server, CreateProjectDetailedDocument, { name: 'P' }, owner.token)).createProject,
+    (await requestData(server, CreateProjectDocument, { name: 'P' }, owner.token)).createProject,
     'Project',
   );
   expect(project.viewerRole).toBe('ADMIN');
@@ -85,7 +85,7 @@ async function buildWorld(backend: Backend): Promise<World> {
   ] as const) {
     const added = await requestData(
       server,
-      AddProjectMemberDetailedDocument,
+      AddProjectMemberDocument,
       { projectId: project.id, user: actor.userId, role },
       owner.token,
     );
@@ -95,7 +95,7 @@ async function buildWorld(backend: Backend): Promise<World> {
     (
       await requestData(
         server,
-        CreateAgentDetailedDocument,
+        CreateAgentDocument,
         { projectId: project.id, name: 'Helper', model: 'demo:default' },
         owner.token,
       )
@@ -103,12 +103,12 @@ async function buildWorld(backend: Backend): Promise<World> {
     'Agent',
   );
   const thread = mutationResult(
-    (await requestData(server, CreateThreadDetailedDocument, { agentId: agent.id, title: 'private' }, owner.token))
+    (await requestData(server, CreateThreadDocument, { agentId: agent.id, title: 'private' }, owner.token))
       .createThread,
     'Thread',
   );
   expect(thread.kind).toBe('TEST');
-  const sent = await requestData(server, SendMessageDetailedDocument, { threadId: thread.id, text: 'secret hello' }, owner.token);
+  const sent = await requestData(server, SendMessageDocument, { threadId: thread.id, text: 'secret hello' }, owner.token);
   mutationResult(sent.sendMessage, 'MessageQueued');
   // Let the run finish, so the thread is quiet while the others try their luck.
   const conversation = await eventually(async () => {
@@ -248,7 +248,7 @@ describe('permissions (pglite)', () => {
       for (const id of [threadId, decodeRaw(threadId)]) {
         const result = await requestData(
           server,
-          SendMessageDetailedDocument,
+          SendMessageDocument,
           { threadId: id, text: `sneaky message from ${who}`, idempotencyKey: `k-${who}` },
           world[who].token,
         );
@@ -256,9 +256,9 @@ describe('permissions (pglite)', () => {
       }
       // Nor can they act on the thread's executions.
       for (const id of [world.executionId, decodeRaw(world.executionId)]) {
-        const retried = await requestData(server, RetryExecutionDetailedDocument, { executionId: id }, world[who].token);
+        const retried = await requestData(server, RetryExecutionDocument, { executionId: id }, world[who].token);
         expect(retried.retryExecution).toMatchObject({ __typename: 'NotFoundError', code: 'NOT_FOUND' });
-        const cancelled = await requestData(server, CancelExecutionDetailedDocument, { executionId: id }, world[who].token);
+        const cancelled = await requestData(server, CancelExecutionDocument, { executionId: id }, world[who].token);
         expect(cancelled.cancelExecution).toMatchObject({ __typename: 'NotFoundError', code: 'NOT_FOUND' });
       }
 
@@ -284,20 +284,20 @@ describe('permissions (pglite)', () => {
     expectQueryError(await request(server, AgentDocument, { id: agentId }, outsider.token), 'NOT_FOUND');
     expectQueryError(await request(server, NodeDocument, { id: agentId }, outsider.token), 'NOT_FOUND');
     expectQueryError(await request(server, NodeDocument, { id: projectId }, outsider.token), 'NOT_FOUND');
-    const thread = await requestData(server, CreateThreadDetailedDocument, { agentId, title: 'mine' }, outsider.token);
+    const thread = await requestData(server, CreateThreadDocument, { agentId, title: 'mine' }, outsider.token);
     expect(thread.createThread).toMatchObject({ __typename: 'NotFoundError', code: 'NOT_FOUND' });
     const agent = await requestData(
       server,
-      CreateAgentDetailedDocument,
+      CreateAgentDocument,
       { projectId, name: 'Intruder', model: 'demo:default' },
       outsider.token,
     );
     expect(agent.createAgent).toMatchObject({ __typename: 'NotFoundError', code: 'NOT_FOUND' });
-    const updated = await requestData(server, UpdateAgentDetailedDocument, { agentId, name: 'Hijacked' }, outsider.token);
+    const updated = await requestData(server, UpdateAgentDocument, { agentId, name: 'Hijacked' }, outsider.token);
     expect(updated.updateAgent).toMatchObject({ __typename: 'NotFoundError', code: 'NOT_FOUND' });
     const added = await requestData(
       server,
-      AddProjectMemberDetailedDocument,
+      AddProjectMemberDocument,
       { projectId, user: outsider.userId, role: 'ADMIN' },
       outsider.token,
     );
@@ -312,7 +312,7 @@ describe('permissions (pglite)', () => {
     // The viewer may read the agent…
     expect((await requestData(server, AgentDocument, { id: agentId }, viewer.token)).agent.id).toBe(agentId);
     // …but not run it.
-    const result = await requestData(server, CreateThreadDetailedDocument, { agentId, title: 'try' }, viewer.token);
+    const result = await requestData(server, CreateThreadDocument, { agentId, title: 'try' }, viewer.token);
     expect(result.createThread).toMatchObject({ __typename: 'ForbiddenError', code: 'FORBIDDEN', scope: 'agent:execute' });
     expect(await databaseState(server)).toEqual(before);
   });
@@ -323,14 +323,14 @@ describe('permissions (pglite)', () => {
 
     const created = await requestData(
       server,
-      CreateAgentDetailedDocument,
+      CreateAgentDocument,
       { projectId, name: 'Second', model: 'demo:default' },
       member.token,
     );
     expect(created.createAgent).toMatchObject({ __typename: 'ForbiddenError', code: 'FORBIDDEN', scope: 'agent:manage' });
     const updated = await requestData(
       server,
-      UpdateAgentDetailedDocument,
+      UpdateAgentDocument,
       { agentId, name: 'Renamed', systemPrompt: 'Obey the member.', limits: { maxConcurrentExecutions: 1 } },
       member.token,
     );
@@ -339,7 +339,7 @@ describe('permissions (pglite)', () => {
     for (const actor of [member, world.viewer]) {
       const added = await requestData(
         server,
-        AddProjectMemberDetailedDocument,
+        AddProjectMemberDocument,
         { projectId, user: actor.userId, role: 'ADMIN' },
         actor.token,
       );
@@ -355,7 +355,7 @@ describe('permissions (pglite)', () => {
       (
         await requestData(
           server,
-          CreateAgentDetailedDocument,
+          CreateAgentDocument,
           { projectId, name: 'Owned', model: 'demo:default', systemPrompt: 'Be brief.' },
           owner.token,
         )
@@ -366,7 +366,7 @@ describe('permissions (pglite)', () => {
       (
         await requestData(
           server,
-          UpdateAgentDetailedDocument,
+          UpdateAgentDocument,
           { agentId: created.id, name: 'Owned v2', limits: { maxConcurrentExecutions: 2 } },
           owner.token,
         )
@@ -386,13 +386,13 @@ describe('permissions (pglite)', () => {
   it('a MEMBER can run the agent in a TEST thread of their own, which the ADMIN cannot see', async () => {
     const { server, owner, member, agentId } = world;
     const thread = mutationResult(
-      (await requestData(server, CreateThreadDetailedDocument, { agentId, title: 'member’s' }, member.token)).createThread,
+      (await requestData(server, CreateThreadDocument, { agentId, title: 'member’s' }, member.token)).createThread,
       'Thread',
     );
     expect((await requestData(server, ThreadDocument, { id: thread.id }, member.token)).thread.id).toBe(thread.id);
     expectQueryError(await request(server, ThreadDocument, { id: thread.id }, owner.token), 'NOT_FOUND');
     expectQueryError(await request(server, QueueDocument, { threadId: thread.id }, owner.token), 'NOT_FOUND');
-    const sent = await requestData(server, SendMessageDetailedDocument, { threadId: thread.id, text: 'x' }, owner.token);
+    const sent = await requestData(server, SendMessageDocument, { threadId: thread.id, text: 'x' }, owner.token);
     expect(sent.sendMessage).toMatchObject({ __typename: 'NotFoundError', code: 'NOT_FOUND' });
     expect(await server.parley.db.prisma.threadEvent.count({ where: { threadId: decodeRaw(thread.id) } })).toBe(0);
   });
@@ -423,13 +423,13 @@ describe('permissions (pglite)', () => {
     expectQueryError(await request(server, NodeDocument, { id: encodeId('User', owner.userId) }, world.member.token), 'NOT_FOUND');
 
     const before = await databaseState(server);
-    const sent = await requestData(server, SendMessageDetailedDocument, { threadId: agentId, text: 'hi' }, owner.token);
+    const sent = await requestData(server, SendMessageDocument, { threadId: agentId, text: 'hi' }, owner.token);
     expect(sent.sendMessage).toMatchObject({ __typename: 'NotFoundError', code: 'NOT_FOUND' });
-    const thread = await requestData(server, CreateThreadDetailedDocument, { agentId: threadId }, owner.token);
+    const thread = await requestData(server, CreateThreadDocument, { agentId: threadId }, owner.token);
     expect(thread.createThread).toMatchObject({ __typename: 'NotFoundError', code: 'NOT_FOUND' });
-    const agent = await requestData(server, CreateAgentDetailedDocument, { projectId: agentId, name: 'n', model: 'demo:default' }, owner.token);
+    const agent = await requestData(server, CreateAgentDocument, { projectId: agentId, name: 'n', model: 'demo:default' }, owner.token);
     expect(agent.createAgent).toMatchObject({ __typename: 'NotFoundError', code: 'NOT_FOUND' });
-    const updated = await requestData(server, UpdateAgentDetailedDocument, { agentId: projectId, name: 'n' }, owner.token);
+    const updated = await requestData(server, UpdateAgentDocument, { agentId: projectId, name: 'n' }, owner.token);
     expect(updated.updateAgent).toMatchObject({ __typename: 'NotFoundError', code: 'NOT_FOUND' });
     expect(await databaseState(server)).toEqual(before);
     expect((await subscriptionErrors(server, owner.token, { threadId: agentId })).map((e) => e.extensions?.code)).toEqual([
@@ -458,39 +458,39 @@ describe('permissions (pglite)', () => {
       const before = await databaseState(server);
       const anyQueueId = encodeId('QueueItem', randomUUID());
       const attempts: Record<string, () => Promise<GraphQLResponse<unknown>>> = {
-        createProject: () => request(server, CreateProjectDetailedDocument, { name: 'anon' }, token),
+        createProject: () => request(server, CreateProjectDocument, { name: 'anon' }, token),
         addProjectMember: () =>
-          request(server, AddProjectMemberDetailedDocument, { projectId, user: owner.userId, role: 'VIEWER' }, token),
+          request(server, AddProjectMemberDocument, { projectId, user: owner.userId, role: 'VIEWER' }, token),
         createAgent: () =>
-          request(server, CreateAgentDetailedDocument, { projectId, name: 'anon', model: 'demo:default' }, token),
-        updateAgent: () => request(server, UpdateAgentDetailedDocument, { agentId, name: 'anon' }, token),
-        createThread: () => request(server, CreateThreadDetailedDocument, { agentId }, token),
-        sendMessage: () => request(server, SendMessageDetailedDocument, { threadId, text: 'anon' }, token),
+          request(server, CreateAgentDocument, { projectId, name: 'anon', model: 'demo:default' }, token),
+        updateAgent: () => request(server, UpdateAgentDocument, { agentId, name: 'anon' }, token),
+        createThread: () => request(server, CreateThreadDocument, { agentId }, token),
+        sendMessage: () => request(server, SendMessageDocument, { threadId, text: 'anon' }, token),
         retryExecution: () =>
-          request(server, RetryExecutionDetailedDocument, { executionId: world.executionId }, token),
+          request(server, RetryExecutionDocument, { executionId: world.executionId }, token),
         cancelExecution: () =>
-          request(server, CancelExecutionDetailedDocument, { executionId: world.executionId }, token),
+          request(server, CancelExecutionDocument, { executionId: world.executionId }, token),
         editQueuedMessage: () =>
-          request(server, EditQueuedMessageDetailedDocument, { queueId: anyQueueId, text: 'anon' }, token),
-        removeQueuedMessage: () => request(server, RemoveQueuedMessageDetailedDocument, { queueId: anyQueueId }, token),
+          request(server, EditQueuedMessageDocument, { queueId: anyQueueId, text: 'anon' }, token),
+        removeQueuedMessage: () => request(server, RemoveQueuedMessageDocument, { queueId: anyQueueId }, token),
         reorderQueuedMessage: () =>
           request(
             server,
-            ReorderQueuedMessageDetailedDocument,
+            ReorderQueuedMessageDocument,
             { queueId: anyQueueId, targetQueueId: anyQueueId, expectedQueueIds: [anyQueueId] },
             token,
           ),
         steerQueuedMessage: () =>
           request(
             server,
-            SteerQueuedMessageDetailedDocument,
+            SteerQueuedMessageDocument,
             { queueId: anyQueueId, executionId: world.executionId },
             token,
           ),
         resolveSuspension: () =>
           request(
             server,
-            ResolveSuspensionDetailedDocument,
+            ResolveSuspensionDocument,
             { id: encodeId('Suspension', randomUUID()), decision: 'APPROVE' },
             token,
           ),

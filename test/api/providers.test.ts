@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { translate, type MessageKey, type MessageParams } from '../../src/i18n/catalog.ts';
-import type { ConversationFailureDetailsQuery, RunEventsFailureDetailsSubscription } from '../gql/graphql.ts';
+import type { ConversationQuery, RunEventsSubscription } from '../gql/graphql.ts';
 import {
-  ConversationFailureDetailsDocument,
+  ConversationDocument,
   CreateAgentDocument,
   CreateProjectDocument,
   CreateThreadDocument,
-  ExecutionFailureDetailsDocument,
-  RunEventsFailureDetailsDocument,
+  ExecutionDocument,
+  RunEventsDocument,
   SendMessageDocument,
 } from '../support/documents.ts';
 import { startFakeProvider, type FakeBehaviour, type FakeProvider } from '../support/fake-provider.ts';
@@ -19,9 +19,9 @@ import { requestData, startTestServer, subscribe, wsClient, type TestServer } fr
  * retries happen (announced) only while nothing of the attempt was streamed.
  */
 
-type RunEvent = RunEventsFailureDetailsSubscription['runEvents'];
+type RunEvent = RunEventsSubscription['runEvents'];
 type ErrorEventOf = Extract<RunEvent, { __typename: 'ErrorEvent' }>;
-type Message = ConversationFailureDetailsQuery['conversation']['messages']['edges'][number]['node'];
+type Message = ConversationQuery['conversation']['messages']['edges'][number]['node'];
 type Part = Message['parts'][number];
 type ErrorPartOf = Extract<Part, { __typename: 'ErrorPart' }>;
 
@@ -84,7 +84,7 @@ async function run(parley: Parley, kind: AgentKind, text: string): Promise<RunRe
   if (created.createThread.__typename !== 'Thread') throw new Error(JSON.stringify(created));
   const threadId = created.createThread.id;
   const client = wsClient(server, token);
-  const subscription = subscribe(client, RunEventsFailureDetailsDocument, { threadId, after: '0' });
+  const subscription = subscribe(client, RunEventsDocument, { threadId, after: '0' });
   try {
     await requestData(server, SendMessageDocument, { threadId, text }, token);
     await subscription.waitFor((all) => all.some((event) => event.runEvents.__typename === 'ExecutionFinished'));
@@ -92,7 +92,7 @@ async function run(parley: Parley, kind: AgentKind, text: string): Promise<RunRe
     subscription.close();
     await client.dispose();
   }
-  const { conversation } = await requestData(server, ConversationFailureDetailsDocument, { threadId }, token);
+  const { conversation } = await requestData(server, ConversationDocument, { threadId }, token);
   return {
     threadId,
     events: subscription.events.map((event) => event.runEvents),
@@ -174,7 +174,7 @@ async function expectOneRecordedFailure(parley: Parley, result: RunResult, expec
   const { __typename: _part, ...storedFields } = stored[0]!;
   expect(storedFields).toEqual(shown);
 
-  const execution = await requestData(parley.server, ExecutionFailureDetailsDocument, { id: executionId! }, parley.token);
+  const execution = await requestData(parley.server, ExecutionDocument, { id: executionId! }, parley.token);
   expect(execution.node).toMatchObject({ __typename: 'Execution', status: 'FAILED' });
   if (execution.node?.__typename !== 'Execution') throw new Error('not an execution');
   expect(execution.node.error).toEqual(shown);
@@ -211,8 +211,8 @@ describe('provider replies and failures reach the client (no retries)', () => {
     if (created.createThread.__typename !== 'Thread') throw new Error(JSON.stringify(created));
     const threadId = created.createThread.id;
     const client = wsClient(server, token);
-    const subscription = subscribe(client, RunEventsFailureDetailsDocument, { threadId, after: '0' });
-    const finishedCount = (all: RunEventsFailureDetailsSubscription[]) =>
+    const subscription = subscribe(client, RunEventsDocument, { threadId, after: '0' });
+    const finishedCount = (all: RunEventsSubscription[]) =>
       all.filter((event) => event.runEvents.__typename === 'ExecutionFinished').length;
     try {
       // A first exchange (the fake's default reply): once its end arrived, the subscription is live,
@@ -234,7 +234,7 @@ describe('provider replies and failures reach the client (no retries)', () => {
       await client.dispose();
     }
 
-    const { conversation } = await requestData(server, ConversationFailureDetailsDocument, { threadId }, token);
+    const { conversation } = await requestData(server, ConversationDocument, { threadId }, token);
     expect(conversation.messages.edges.map(({ node }) => [node.role, node.parts])).toEqual([
       ['USER', [{ __typename: 'TextPart', text: 'Warm up' }]],
       ['ASSISTANT', [{ __typename: 'TextPart', text: 'Hello from the fake provider.' }]],
@@ -496,7 +496,7 @@ describe('retries (announced, only while nothing was streamed)', () => {
 
     // RetryScheduled is durable: a client that reconnects from the start replays the same two.
     const client = wsClient(parley.server, parley.token);
-    const replay = subscribe(client, RunEventsFailureDetailsDocument, { threadId: result.threadId, after: '0' });
+    const replay = subscribe(client, RunEventsDocument, { threadId: result.threadId, after: '0' });
     try {
       const replayed = await replay.waitFor((all) => all.some((event) => event.runEvents.__typename === 'ExecutionFinished'));
       expect(retries(replayed.map((event) => event.runEvents))).toEqual(scheduled);

@@ -3,20 +3,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { QueueOpsEventsSubscription } from '../gql/graphql.ts';
+import type { RunEventsSubscription } from '../gql/graphql.ts';
 import { describeEachBackend } from '../support/backends.ts';
 import { replyTexts } from '../support/client-rules.ts';
 import {
-  CancelExecutionDetailedDocument,
+  CancelExecutionDocument,
+  ConversationDocument,
   CreateThreadDocument,
+  EditQueuedMessageDocument,
   QueueDocument,
-  QueueOpsConversationDocument,
-  QueueOpsEditDocument,
-  QueueOpsEventsDocument,
-  QueueOpsReorderDocument,
-  RemoveQueuedMessageDetailedDocument,
+  RemoveQueuedMessageDocument,
+  ReorderQueuedMessageDocument,
+  RunEventsDocument,
   SendMessageDocument,
-  SteerQueuedMessageDetailedDocument,
+  SteerQueuedMessageDocument,
 } from '../support/documents.ts';
 import {
   isolatedEnv,
@@ -29,13 +29,13 @@ import {
   type TestServer,
 } from '../support/server.ts';
 
-type RunEvent = QueueOpsEventsSubscription['runEvents'];
+type RunEvent = RunEventsSubscription['runEvents'];
 type Of<K extends RunEvent['__typename']> = Extract<RunEvent, { __typename: K }>;
 
 /** One thread followed from its start over its own connection, with the waits the tests need. */
 interface ThreadSession {
   threadId: string;
-  subscription: Subscription<QueueOpsEventsSubscription>;
+  subscription: Subscription<RunEventsSubscription>;
   events(): RunEvent[];
   send(text: string): Promise<string>;
   started(queueId: string): Promise<Of<'ExecutionStarted'>>;
@@ -52,7 +52,7 @@ async function openThread(server: TestServer, token: string, agentId: string): P
 /** Follows a thread from its first event (also on a restarted server). */
 function followThread(server: TestServer, token: string, threadId: string): ThreadSession {
   const client: Client = wsClient(server, token);
-  const subscription = subscribe(client, QueueOpsEventsDocument, { threadId, after: '0' });
+  const subscription = subscribe(client, RunEventsDocument, { threadId, after: '0' });
   const events = () => subscription.events.map((event) => event.runEvents);
   const find = <K extends RunEvent['__typename']>(kind: K, match: (event: Of<K>) => boolean) =>
     events().find((event): event is Of<K> => event.__typename === kind && match(event as Of<K>));
@@ -106,26 +106,26 @@ describeEachBackend('queue operations', (backend) => {
 
   const queueOf = async (threadId: string) => (await requestData(server, QueueDocument, { threadId }, token)).queue;
   const userTexts = async (threadId: string) => {
-    const { conversation } = await requestData(server, QueueOpsConversationDocument, { threadId }, token);
+    const { conversation } = await requestData(server, ConversationDocument, { threadId }, token);
     return conversation.messages.edges
       .filter((edge) => edge.node.role === 'USER')
       .map((edge) => edge.node.parts.map((part) => (part.__typename === 'TextPart' ? part.text : '')).join(''));
   };
   const edit = async (queueId: string, text: string) => {
-    const result = await request(server, QueueOpsEditDocument, { queueId, text }, token);
+    const result = await request(server, EditQueuedMessageDocument, { queueId, text }, token);
     return result.data?.editQueuedMessage ?? { __typename: 'GraphQLErrors' as const, errors: result.errors };
   };
   const remove = async (queueId: string) =>
-    (await requestData(server, RemoveQueuedMessageDetailedDocument, { queueId }, token)).removeQueuedMessage;
+    (await requestData(server, RemoveQueuedMessageDocument, { queueId }, token)).removeQueuedMessage;
   const reorder = async (queueId: string, targetQueueId: string, expectedQueueIds: string[]) =>
-    (await requestData(server, QueueOpsReorderDocument, { queueId, targetQueueId, expectedQueueIds }, token))
+    (await requestData(server, ReorderQueuedMessageDocument, { queueId, targetQueueId, expectedQueueIds }, token))
       .reorderQueuedMessage;
   const steer = async (queueId: string, executionId: string) => {
-    const result = await request(server, SteerQueuedMessageDetailedDocument, { queueId, executionId }, token);
+    const result = await request(server, SteerQueuedMessageDocument, { queueId, executionId }, token);
     return result.data?.steerQueuedMessage ?? { __typename: 'GraphQLErrors' as const, errors: result.errors };
   };
   const cancel = async (executionId: string) =>
-    (await requestData(server, CancelExecutionDetailedDocument, { executionId }, token)).cancelExecution;
+    (await requestData(server, CancelExecutionDocument, { executionId }, token)).cancelExecution;
 
   it(
     'keeps pending messages in their saved order while a run occupies the thread; edit and remove change only what they name',
@@ -252,7 +252,7 @@ describeEachBackend('queue operations', (backend) => {
         const c = await session.send('c');
         const d = await session.send('d');
         const move = async (queueId: string, targetQueueId: string, expectedQueueIds: string[]) =>
-          (await requestData(first!, QueueOpsReorderDocument, { queueId, targetQueueId, expectedQueueIds }, user.token))
+          (await requestData(first!, ReorderQueuedMessageDocument, { queueId, targetQueueId, expectedQueueIds }, user.token))
             .reorderQueuedMessage;
         const read = async (target: TestServer) =>
           (await requestData(target, QueueDocument, { threadId }, user.token)).queue.items;
@@ -299,7 +299,7 @@ describeEachBackend('queue operations', (backend) => {
         expect(withE[4]!.position).toBeGreaterThan(withE[3]!.position);
 
         // Once the approval is stopped, the messages run in their saved order.
-        const stopped = await requestData(second, CancelExecutionDetailedDocument, { executionId: held }, user.token);
+        const stopped = await requestData(second, CancelExecutionDocument, { executionId: held }, user.token);
         expect(stopped.cancelExecution).toMatchObject({ __typename: 'CancelRequested', cancelRequested: true });
         const lastStart = await again.started(e);
         await again.finished(lastStart.executionId!);
@@ -388,6 +388,8 @@ describeEachBackend('queue operations', (backend) => {
     expect(await steer(queueId, executionId)).toEqual({
       __typename: 'QueueItem',
       id: queueId,
+      text: 'steer me',
+      position: expect.any(Number),
       steeringExecutionId: executionId,
     });
     const reserved = await queueOf(threadId);
@@ -410,7 +412,7 @@ describeEachBackend('queue operations', (backend) => {
     expect(reply.endsWith('You said: "steer me"')).toBe(true);
 
     expect((await queueOf(threadId)).items).toEqual([]);
-    const { conversation } = await requestData(server, QueueOpsConversationDocument, { threadId }, token);
+    const { conversation } = await requestData(server, ConversationDocument, { threadId }, token);
     expect(conversation.activeExecutionId).toBeNull();
     const messages = conversation.messages.edges.map((edge) => edge.node);
     expect(messages.map((message) => message.role)).toEqual(['USER', 'ASSISTANT']);
@@ -555,7 +557,7 @@ describeEachBackend('queue operations', (backend) => {
       const takes = ofType(session.events(), 'MessageSteered').filter((event) => event.queueIds.includes(queueId));
       expect(runs.length + takes.length).toBe(1);
     }
-    const { conversation } = await requestData(server, QueueOpsConversationDocument, { threadId: session.threadId }, token);
+    const { conversation } = await requestData(server, ConversationDocument, { threadId: session.threadId }, token);
     expect(conversation.activeExecutionId).toBeNull();
     expect((await queueOf(session.threadId)).items).toEqual([]);
     // A steer sent once the run had ended is refused, always.

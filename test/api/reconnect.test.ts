@@ -2,13 +2,13 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeId } from '../../src/schema/ids.ts';
 import { describeEachBackend, describeWithServices } from '../support/backends.ts';
-import { QueueDocument } from '../support/documents.ts';
 import {
-  RecoveryConversationDocument,
-  RecoveryExecutionDocument,
-  RecoveryResolveSuspensionDocument,
-  RecoverySendMessageDocument,
-} from '../support/recovery-documents.ts';
+  ConversationDocument,
+  ExecutionDocument,
+  QueueDocument,
+  ResolveSuspensionDocument,
+  SendMessageDocument,
+} from '../support/documents.ts';
 import {
   conversation,
   cursorOf,
@@ -68,7 +68,7 @@ describeEachBackend('reconnecting clients', (backend) => {
   }
 
   async function send(threadId: string, text: string) {
-    const sent = (await requestData(server, RecoverySendMessageDocument, { threadId, text }, token)).sendMessage;
+    const sent = (await requestData(server, SendMessageDocument, { threadId, text }, token)).sendMessage;
     if (sent.__typename !== 'MessageQueued') throw new Error(JSON.stringify(sent));
     return sent;
   }
@@ -245,9 +245,9 @@ describeEachBackend('reconnecting clients', (backend) => {
     );
 
     const reads = await Promise.all([
-      request(server, RecoveryConversationDocument, { threadId }, token),
+      request(server, ConversationDocument, { threadId }, token),
       request(server, QueueDocument, { threadId }, token),
-      ...others.map((other) => request(server, RecoveryConversationDocument, { threadId: other }, token)),
+      ...others.map((other) => request(server, ConversationDocument, { threadId: other }, token)),
     ]);
     for (const read of reads) expect(read.errors).toBeUndefined();
     expect((await conversation(server, token, threadId)).openSuspensions.map((s) => s.id)).toEqual([opened.suspensionId]);
@@ -256,7 +256,7 @@ describeEachBackend('reconnecting clients', (backend) => {
     expect((await queue(server, token, threadId)).items.map((item) => item.id)).toEqual([pending.queueId]);
     const resolved = await requestData(
       server,
-      RecoveryResolveSuspensionDocument,
+      ResolveSuspensionDocument,
       { id: opened.suspensionId, decision: 'APPROVE' },
       token,
     );
@@ -294,7 +294,7 @@ describeWithServices('resuming while a run is being finalized (PostgreSQL)', () 
     const threadId = await newThread(server, token, agentId);
     const live = follow(server, token, threadId);
     followers.push(live);
-    await requestData(server, RecoverySendMessageDocument, { threadId, text: '/slow 1 the end of the reply' }, token);
+    await requestData(server, SendMessageDocument, { threadId, text: '/slow 1 the end of the reply' }, token);
     const started = await live.waitFor(is('ExecutionStarted'));
     const executionId = started.executionId!;
     await live.waitFor(is('TextDelta'));
@@ -314,7 +314,7 @@ describeWithServices('resuming while a run is being finalized (PostgreSQL)', () 
       await blocker.query('SELECT id FROM thread WHERE id = $1 FOR NO KEY UPDATE', [decodeId('threadId', threadId, 'Thread')]);
       // Everything has streamed; the run now waits to settle.
       await live.waitFor(() => replyTextsOf(wrap(live.events())).get(executionId) === 'You said: "the end of the reply"');
-      const { node } = await requestData(server, RecoveryExecutionDocument, { id: executionId }, token);
+      const { node } = await requestData(server, ExecutionDocument, { id: executionId }, token);
       expect(node).toMatchObject({ __typename: 'Execution', status: 'RUNNING' });
       const resumed = follow(server, token, threadId, lastCursor);
       followers.push(resumed);

@@ -1,15 +1,15 @@
 import type { Client } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { QueueOpsEventsSubscription } from '../gql/graphql.ts';
+import type { RunEventsSubscription } from '../gql/graphql.ts';
 import { describeEachBackend } from '../support/backends.ts';
 import { replyTexts } from '../support/client-rules.ts';
 import {
-  CancelExecutionDetailedDocument,
+  CancelExecutionDocument,
+  ConversationDocument,
   CreateThreadDocument,
+  ExecutionDocument,
   QueueDocument,
-  QueueOpsConversationDocument,
-  QueueOpsEventsDocument,
-  QueueOpsExecutionDocument,
+  RunEventsDocument,
   SendMessageDocument,
 } from '../support/documents.ts';
 import {
@@ -24,7 +24,7 @@ import {
 } from '../support/server.ts';
 import { decodeId, encodeId } from '../../src/schema/ids.ts';
 
-type RunEvent = QueueOpsEventsSubscription['runEvents'];
+type RunEvent = RunEventsSubscription['runEvents'];
 type Of<K extends RunEvent['__typename']> = Extract<RunEvent, { __typename: K }>;
 
 function ofType<K extends RunEvent['__typename']>(events: RunEvent[], kind: K): Of<K>[] {
@@ -60,7 +60,7 @@ describeEachBackend('Stop', (backend) => {
 
   interface ThreadSession {
     threadId: string;
-    subscription: Subscription<QueueOpsEventsSubscription>;
+    subscription: Subscription<RunEventsSubscription>;
     events(): RunEvent[];
     send(text: string): Promise<string>;
     started(queueId: string): Promise<Of<'ExecutionStarted'>>;
@@ -73,7 +73,7 @@ describeEachBackend('Stop', (backend) => {
     if (created.createThread.__typename !== 'Thread') throw new Error(JSON.stringify(created));
     const threadId = created.createThread.id;
     const client: Client = wsClient(server, token);
-    const subscription = subscribe(client, QueueOpsEventsDocument, { threadId, after: '0' });
+    const subscription = subscribe(client, RunEventsDocument, { threadId, after: '0' });
     const events = () => subscription.events.map((event) => event.runEvents);
     const startedFor = (queueId: string) =>
       ofType(events(), 'ExecutionStarted').find((event) => event.startedQueueId === queueId);
@@ -104,13 +104,13 @@ describeEachBackend('Stop', (backend) => {
   }
 
   const cancel = async (executionId: string, as: string = token) => {
-    const result = await request(server, CancelExecutionDetailedDocument, { executionId }, as);
+    const result = await request(server, CancelExecutionDocument, { executionId }, as);
     return result.data?.cancelExecution ?? { __typename: 'GraphQLErrors' as const, errors: result.errors };
   };
   const conversationOf = async (threadId: string) =>
-    (await requestData(server, QueueOpsConversationDocument, { threadId }, token)).conversation;
+    (await requestData(server, ConversationDocument, { threadId }, token)).conversation;
   const statusOf = async (executionId: string) => {
-    const { node } = await requestData(server, QueueOpsExecutionDocument, { id: executionId }, token);
+    const { node } = await requestData(server, ExecutionDocument, { id: executionId }, token);
     if (node.__typename !== 'Execution') throw new Error(JSON.stringify(node));
     return node.status;
   };

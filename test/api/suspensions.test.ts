@@ -3,11 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachBackend } from '../support/backends.ts';
-import {
-  RecoveryCancelExecutionDocument,
-  RecoveryResolveSuspensionDocument,
-  RecoverySendMessageDocument,
-} from '../support/recovery-documents.ts';
+import { CancelExecutionDocument, ResolveSuspensionDocument, SendMessageDocument } from '../support/documents.ts';
 import {
   conversation,
   demoAgent,
@@ -50,11 +46,11 @@ describeEachBackend('suspensions', (backend) => {
   });
 
   async function resolve(id: string, resolution: { decision?: 'APPROVE' | 'DENY'; answer?: string }, as = token) {
-    return (await requestData(server, RecoveryResolveSuspensionDocument, { id, ...resolution }, as)).resolveSuspension;
+    return (await requestData(server, ResolveSuspensionDocument, { id, ...resolution }, as)).resolveSuspension;
   }
 
   async function send(threadId: string, text: string) {
-    return (await requestData(server, RecoverySendMessageDocument, { threadId, text }, token)).sendMessage;
+    return (await requestData(server, SendMessageDocument, { threadId, text }, token)).sendMessage;
   }
 
   /** A fresh thread, followed from its start, with `text` sent and its suspension opened. */
@@ -265,7 +261,7 @@ describeEachBackend('suspensions', (backend) => {
       // Stop as soon as the execution exists: while it runs towards its approval card.
       let executionId: string | null = null;
       while (!executionId) executionId = (await conversation(server, token, threadId)).activeExecutionId ?? null;
-      const stop = (await requestData(server, RecoveryCancelExecutionDocument, { executionId }, token)).cancelExecution;
+      const stop = (await requestData(server, CancelExecutionDocument, { executionId }, token)).cancelExecution;
       expect(stop).toMatchObject({ __typename: 'CancelRequested', cancelRequested: true });
       // A Stop that was accepted ends the execution, whether it landed before or after the card opened.
       expect((await follower.waitFor(finishedOf(executionId), 5_000)).status).toBe('CANCELLED');
@@ -279,7 +275,7 @@ describeEachBackend('suspensions', (backend) => {
   it('Stop of a suspended execution cancels it through its checkpoint; the next message then runs', async () => {
     const { threadId, follower, opened, executionId } = await suspendedThread('/approve never mind');
     await send(threadId, 'next one');
-    const stop = (await requestData(server, RecoveryCancelExecutionDocument, { executionId }, token)).cancelExecution;
+    const stop = (await requestData(server, CancelExecutionDocument, { executionId }, token)).cancelExecution;
     expect(stop).toMatchObject({ __typename: 'CancelRequested', cancelRequested: true });
     expect((await follower.waitFor(finishedOf(executionId))).status).toBe('CANCELLED');
     expect(follower.events().find(is('SuspensionResolved'))).toMatchObject({
@@ -294,7 +290,7 @@ describeEachBackend('suspensions', (backend) => {
     expect(after.activeExecutionId).toBeNull();
     // The card can no longer be resolved, and a late Stop does not touch anything.
     expect(await resolve(opened.suspensionId, { decision: 'APPROVE' })).toMatchObject({ __typename: 'ConflictError' });
-    expect((await requestData(server, RecoveryCancelExecutionDocument, { executionId }, token)).cancelExecution).toMatchObject({
+    expect((await requestData(server, CancelExecutionDocument, { executionId }, token)).cancelExecution).toMatchObject({
       __typename: 'ConflictError',
     });
     expect(messagesOf(after).map((message) => message.role)).toEqual(['USER', 'ASSISTANT', 'USER', 'ASSISTANT']);
@@ -322,7 +318,7 @@ describeEachBackend('an approval across a server restart', (backend) => {
     const { token, agentId } = await demoAgent(first, 'Restart');
     const threadId = await newThread(first, token, agentId);
     const follower = follow(first, token, threadId);
-    await requestData(first, RecoverySendMessageDocument, { threadId, text: '/approve survive a restart' }, token);
+    await requestData(first, SendMessageDocument, { threadId, text: '/approve survive a restart' }, token);
     const opened = await follower.waitFor(is('SuspensionOpened'));
     await follower.waitFor(SUSPENDED);
     const executionId = opened.executionId!;
@@ -346,7 +342,7 @@ describeEachBackend('an approval across a server restart', (backend) => {
 
     const resumed = follow(second, token, threadId, reloaded.eventCursor);
     const resolved = (
-      await requestData(second, RecoveryResolveSuspensionDocument, { id: opened.suspensionId, decision: 'APPROVE' }, token)
+      await requestData(second, ResolveSuspensionDocument, { id: opened.suspensionId, decision: 'APPROVE' }, token)
     ).resolveSuspension;
     expect(resolved.__typename).toBe('SuspensionResolved');
     expect((await resumed.waitFor(finishedOf(executionId))).status).toBe('COMPLETED');

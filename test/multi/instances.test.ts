@@ -5,14 +5,14 @@ import { openDatabase, type Database } from '../../src/db/database.ts';
 import { readMigrations } from '../../src/db/migrator.ts';
 import { decodeId } from '../../src/schema/ids.ts';
 import {
-  CancelExecutionDetailedDocument,
+  CancelExecutionDocument,
   ConversationDocument,
   CreateThreadDocument,
-  MultiExecutionDocument,
+  EditQueuedMessageDocument,
+  ExecutionDocument,
   QueueDocument,
-  QueueOpsEditDocument,
-  QueueOpsReorderDocument,
-  RemoveQueuedMessageDetailedDocument,
+  RemoveQueuedMessageDocument,
+  ReorderQueuedMessageDocument,
   SendMessageDocument,
 } from '../support/documents.ts';
 import {
@@ -76,7 +76,7 @@ describeWithServices('several Parley instances on one PostgreSQL and Redis', () 
     return sent.sendMessage.queueId;
   };
   const execution = async (via: Instance, id: string) => {
-    const { node } = await requestData(via, MultiExecutionDocument, { id }, token);
+    const { node } = await requestData(via, ExecutionDocument, { id }, token);
     if (node.__typename !== 'Execution') throw new Error(JSON.stringify(node));
     return node;
   };
@@ -187,7 +187,7 @@ describeWithServices('several Parley instances on one PostgreSQL and Redis', () 
       expect(owner, 'the owner is one of our instances').toBeDefined();
       const other = [a, b].find((instance) => instance !== owner)!;
       const t0 = performance.now();
-      const stop = await requestData(other, CancelExecutionDetailedDocument, { executionId }, token);
+      const stop = await requestData(other, CancelExecutionDocument, { executionId }, token);
       expect(stop.cancelExecution).toMatchObject({ __typename: 'CancelRequested', cancelRequested: true });
       const finished = await follower.waitFor(is('ExecutionFinished', executionId), 5_000);
       timings.crossInstanceStopMs = Math.round(performance.now() - t0);
@@ -338,13 +338,13 @@ describeWithServices('several Parley instances on one PostgreSQL and Redis', () 
         } else if (roll < 0.5) {
           const item = await pendingOf();
           const text = random() < 0.5 ? `edited ${step}` : `/slow 0.2 e${step}`;
-          const result = (await requestData(via, QueueOpsEditDocument, { queueId: item.queueId, text }, token)).editQueuedMessage;
+          const result = (await requestData(via, EditQueuedMessageDocument, { queueId: item.queueId, text }, token)).editQueuedMessage;
           if (result.__typename === 'QueueItem') item.text = text;
           else expect(result.__typename).toBe('ConflictError');
           count(`edit:${result.__typename}`);
         } else if (roll < 0.62) {
           const item = await pendingOf();
-          const result = (await requestData(via, RemoveQueuedMessageDetailedDocument, { queueId: item.queueId }, token))
+          const result = (await requestData(via, RemoveQueuedMessageDocument, { queueId: item.queueId }, token))
             .removeQueuedMessage;
           if (result.__typename === 'QueueItemRemoved') item.removed = true;
           else expect(result.__typename).toBe('ConflictError');
@@ -360,7 +360,7 @@ describeWithServices('several Parley instances on one PostgreSQL and Redis', () 
           const result = (
             await requestData(
               via,
-              QueueOpsReorderDocument,
+              ReorderQueuedMessageDocument,
               { queueId: from.id, targetQueueId: to.id, expectedQueueIds: items.map((item) => item.id) },
               token,
             )
@@ -373,7 +373,7 @@ describeWithServices('several Parley instances on one PostgreSQL and Redis', () 
             count('stop:idle');
             continue;
           }
-          const result = (await requestData(via, CancelExecutionDetailedDocument, { executionId: active }, token)).cancelExecution;
+          const result = (await requestData(via, CancelExecutionDocument, { executionId: active }, token)).cancelExecution;
           expect(['CancelRequested', 'ConflictError']).toContain(result.__typename);
           count(`stop:${result.__typename}`);
         }

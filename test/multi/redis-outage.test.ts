@@ -4,10 +4,10 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/database.ts';
 import { decodeId, encodeId } from '../../src/schema/ids.ts';
 import {
-  CancelExecutionDetailedDocument,
+  CancelExecutionDocument,
   ConversationDocument,
   CreateThreadDocument,
-  MultiExecutionDocument,
+  ExecutionDocument,
   SendMessageDocument,
 } from '../support/documents.ts';
 import {
@@ -209,10 +209,10 @@ describeWithServices('Parley instances through a Redis outage (a redis-server of
       }
 
       const t0 = performance.now();
-      const stop = await requestData(other, CancelExecutionDetailedDocument, { executionId }, token);
+      const stop = await requestData(other, CancelExecutionDocument, { executionId }, token);
       expect(stop.cancelExecution).toMatchObject({ __typename: 'CancelRequested', cancelRequested: true });
       const cancelled = await eventually(async () => {
-        const { node } = await requestData(other, MultiExecutionDocument, { id: executionId }, token);
+        const { node } = await requestData(other, ExecutionDocument, { id: executionId }, token);
         return node.__typename === 'Execution' && node.status !== 'RUNNING' ? node : null;
       }, 10_000);
       timings.stopWhileRedisDownMs = Math.round(performance.now() - t0);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { encodeId } from '../../src/schema/ids.ts';
 import { servicesUnavailable } from '../support/backends.ts';
-import { RecoverySendMessageDocument } from '../support/recovery-documents.ts';
+import { SendMessageDocument } from '../support/documents.ts';
 import { startServeProcess, type ServeProcess } from '../support/recovery-process.ts';
 import {
   conversation,
@@ -51,7 +51,7 @@ async function startDoomedRun(first: ServeProcess, token: string, agentId: strin
   const watcher = follow(first, token, threadId);
   followers.push(watcher);
   for (const text of [KILLED, ...AFTER]) {
-    const sent = await requestData(first, RecoverySendMessageDocument, { threadId, text }, token);
+    const sent = await requestData(first, SendMessageDocument, { threadId, text }, token);
     expect(sent.sendMessage.__typename).toBe('MessageQueued');
   }
   const started = await watcher.waitFor(startedWith(KILLED));

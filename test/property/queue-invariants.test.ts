@@ -2,17 +2,15 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachBackend } from '../support/backends.ts';
 import {
-  EditQueuedMessageDetailedDocument,
+  CancelExecutionDocument,
+  EditQueuedMessageDocument,
   QueueDocument,
-  RemoveQueuedMessageDetailedDocument,
-  ReorderQueuedMessageDetailedDocument,
-  SteerQueuedMessageDetailedDocument,
+  RemoveQueuedMessageDocument,
+  ReorderQueuedMessageDocument,
+  ResolveSuspensionDocument,
+  SendMessageDocument,
+  SteerQueuedMessageDocument,
 } from '../support/documents.ts';
-import {
-  RecoveryCancelExecutionDocument,
-  RecoveryResolveSuspensionDocument,
-  RecoverySendMessageDocument,
-} from '../support/recovery-documents.ts';
 import {
   conversation,
   cursorOf,
@@ -139,7 +137,7 @@ describeEachBackend('queue invariants under random operations', (backend) => {
           case 'send': {
             const word = `m${++counter}`;
             const text = { plain: word, slow: `/slow 0.3 ${word}`, approve: `/approve ${word}`, ask: `/ask ${word}` }[command.flavour];
-            const { sendMessage } = await requestData(server, RecoverySendMessageDocument, { threadId, text }, token);
+            const { sendMessage } = await requestData(server, SendMessageDocument, { threadId, text }, token);
             count(`send:${sendMessage.__typename}`);
             if (sendMessage.__typename === 'MessageQueued') accepted.set(sendMessage.queueId, text);
             // With a question open, the text answers it instead of queueing.
@@ -150,7 +148,7 @@ describeEachBackend('queue invariants under random operations', (backend) => {
             const item = pick(pending, command.pick);
             if (!item) break;
             const text = `${item.text} e`;
-            const { editQueuedMessage } = await requestData(server, EditQueuedMessageDetailedDocument, { queueId: item.id, text }, token);
+            const { editQueuedMessage } = await requestData(server, EditQueuedMessageDocument, { queueId: item.id, text }, token);
             count(`edit:${editQueuedMessage.__typename}`);
             if (editQueuedMessage.__typename === 'QueueItem') accepted.set(item.id, text);
             else expect(editQueuedMessage.__typename).toBe('ConflictError');
@@ -159,7 +157,7 @@ describeEachBackend('queue invariants under random operations', (backend) => {
           case 'remove': {
             const item = pick(queue.items, command.pick);
             if (!item) break;
-            const { removeQueuedMessage } = await requestData(server, RemoveQueuedMessageDetailedDocument, { queueId: item.id }, token);
+            const { removeQueuedMessage } = await requestData(server, RemoveQueuedMessageDocument, { queueId: item.id }, token);
             count(`remove:${removeQueuedMessage.__typename}`);
             if (removeQueuedMessage.__typename === 'QueueItemRemoved') removed.add(item.id);
             else expect(removeQueuedMessage.__typename).toBe('ConflictError');
@@ -175,7 +173,7 @@ describeEachBackend('queue invariants under random operations', (backend) => {
             const expectedQueueIds = command.stale ? staleOrder : current;
             const { reorderQueuedMessage: result } = await requestData(
               server,
-              ReorderQueuedMessageDetailedDocument,
+              ReorderQueuedMessageDocument,
               { queueId: item.id, targetQueueId: target.id, expectedQueueIds },
               token,
             );
@@ -199,7 +197,7 @@ describeEachBackend('queue invariants under random operations', (backend) => {
             if (!item) break;
             const executionId = queue.steerableExecutionId ?? (await conversation(server, token, threadId)).activeExecutionId;
             if (!executionId) break;
-            const { steerQueuedMessage } = await requestData(server, SteerQueuedMessageDetailedDocument, { queueId: item.id, executionId }, token);
+            const { steerQueuedMessage } = await requestData(server, SteerQueuedMessageDocument, { queueId: item.id, executionId }, token);
             count(`steer:${steerQueuedMessage.__typename}`);
             expect(['QueueItem', 'ConflictError']).toContain(steerQueuedMessage.__typename);
             break;
@@ -207,7 +205,7 @@ describeEachBackend('queue invariants under random operations', (backend) => {
           case 'stop': {
             const { activeExecutionId } = await conversation(server, token, threadId);
             if (!activeExecutionId) break;
-            const { cancelExecution } = await requestData(server, RecoveryCancelExecutionDocument, { executionId: activeExecutionId }, token);
+            const { cancelExecution } = await requestData(server, CancelExecutionDocument, { executionId: activeExecutionId }, token);
             count(`stop:${cancelExecution.__typename}`);
             expect(['CancelRequested', 'ConflictError']).toContain(cancelExecution.__typename);
             break;
@@ -218,7 +216,7 @@ describeEachBackend('queue invariants under random operations', (backend) => {
             const resolution = open.kind === 'APPROVAL' ? { decision: command.approve ? 'APPROVE' : 'DENY' } : { answer: `a${counter}` };
             const { resolveSuspension } = await requestData(
               server,
-              RecoveryResolveSuspensionDocument,
+              ResolveSuspensionDocument,
               { id: open.id, ...(resolution as { decision?: 'APPROVE' | 'DENY'; answer?: string }) },
               token,
             );
@@ -238,7 +236,7 @@ describeEachBackend('queue invariants under random operations', (backend) => {
         for (const open of state.openSuspensions) {
           const { resolveSuspension } = await requestData(
             server,
-            RecoveryResolveSuspensionDocument,
+            ResolveSuspensionDocument,
             open.kind === 'APPROVAL' ? { id: open.id, decision: 'APPROVE' } : { id: open.id, answer: 'done' },
             token,
           );

@@ -10,8 +10,8 @@ import { DirectoryService } from '../../src/directory/directory-service.ts';
 import type { PrismaClient } from '../../src/generated/prisma/client.ts';
 import { ModelRegistry } from '../../src/models/registry.ts';
 import { encodeId } from '../../src/schema/ids.ts';
-import type { MultiRunEventsSubscription } from '../gql/graphql.ts';
-import { MultiRunEventsDocument } from './documents.ts';
+import type { RunEventsSubscription } from '../gql/graphql.ts';
+import { RunEventsDocument } from './documents.ts';
 
 // Parley instances and redis-servers as child processes, for the multi-instance suites. Every child
 // started here is tracked, so `stopAllChildren()` (call it in afterAll) ends whatever a failed test
@@ -210,7 +210,7 @@ function pingRedis(port: number): Promise<void> {
 // Clients of the instances: seeding through the shared database, following a thread, checking a
 // stream the way a strict client would.
 
-export type RunEvent = MultiRunEventsSubscription['runEvents'];
+export type RunEvent = RunEventsSubscription['runEvents'];
 
 /** A user (with token), a project and a demo agent, created directly in the instances' database. */
 export async function seedAgent(prisma: PrismaClient, name = 'Multi'): Promise<{ token: string; agentId: string; userId: string }> {
@@ -312,8 +312,8 @@ export function followThread(
       // A short pause so that a server which is gone for good is not hammered; not a synchronization.
       setTimeout(() => connect(events.at(-1)?.cursor ?? from), 100);
     };
-    dispose = current.subscribe<MultiRunEventsSubscription>(
-      { query: print(MultiRunEventsDocument), variables: { threadId, after: from } },
+    dispose = current.subscribe<RunEventsSubscription>(
+      { query: print(RunEventsDocument), variables: { threadId, after: from } },
       {
         next: (value) => {
           if (value.errors?.length) {

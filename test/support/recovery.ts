@@ -1,19 +1,20 @@
 import type { Client } from 'graphql-ws';
 import { replyTexts } from './client-rules.ts';
-import type { RecoveryConversationQuery, RecoveryEventsSubscription } from '../gql/graphql.ts';
-import { CreateThreadDocument, QueueDocument } from './documents.ts';
+import type { ConversationQuery, RunEventsSubscription } from '../gql/graphql.ts';
 import {
-  RecoveryConversationDocument,
-  RecoveryEventsDocument,
-  RecoveryExecutionDocument,
-} from './recovery-documents.ts';
+  ConversationDocument,
+  CreateThreadDocument,
+  ExecutionDocument,
+  QueueDocument,
+  RunEventsDocument,
+} from './documents.ts';
 import { requestData, subscribe, wsClient, type Subscription, type TestServer } from './server.ts';
 
 // Helpers of the recovery suites (suspensions, reconnects, process kills, queue invariants).
 
-export type RecoveryEvent = RecoveryEventsSubscription['runEvents'];
+export type RecoveryEvent = RunEventsSubscription['runEvents'];
 export type RecoveryEvents = { runEvents: RecoveryEvent }[];
-export type RecoveryMessage = RecoveryConversationQuery['conversation']['messages']['edges'][number]['node'];
+export type RecoveryMessage = ConversationQuery['conversation']['messages']['edges'][number]['node'];
 
 export const DEMO_TOOLS = ['approve_action', 'ask_user', 'delegate', 'demo_crash'];
 
@@ -45,7 +46,7 @@ export interface Follower {
 /** Follows a thread's events over a WebSocket of its own, from `after` (default: the beginning). */
 export function follow(server: { wsUrl: string }, token: string, threadId: string, after: string | null = '0'): Follower {
   const client = wsClient(server, token);
-  const sub = subscribe(client, RecoveryEventsDocument, { threadId, after });
+  const sub = subscribe(client, RunEventsDocument, { threadId, after });
   const events = () => sub.events.map((event) => event.runEvents);
   return {
     client,
@@ -81,7 +82,7 @@ export function startedWith(text: string) {
 }
 
 export async function conversation(server: { url: string }, token: string, threadId: string) {
-  return (await requestData(server, RecoveryConversationDocument, { threadId }, token)).conversation;
+  return (await requestData(server, ConversationDocument, { threadId }, token)).conversation;
 }
 
 export async function queue(server: { url: string }, token: string, threadId: string) {
@@ -89,7 +90,7 @@ export async function queue(server: { url: string }, token: string, threadId: st
 }
 
 export async function execution(server: { url: string }, token: string, id: string) {
-  const { node } = await requestData(server, RecoveryExecutionDocument, { id }, token);
+  const { node } = await requestData(server, ExecutionDocument, { id }, token);
   if (node.__typename !== 'Execution') throw new Error(`not an execution: ${JSON.stringify(node)}`);
   return node;
 }
@@ -98,7 +99,7 @@ export function textOf(message: RecoveryMessage | undefined): string {
   return (message?.parts ?? []).map((part) => (part.__typename === 'TextPart' ? part.text : '')).join('');
 }
 
-export function messagesOf(conv: RecoveryConversationQuery['conversation']): RecoveryMessage[] {
+export function messagesOf(conv: ConversationQuery['conversation']): RecoveryMessage[] {
   return conv.messages.edges.map((edge) => edge.node);
 }
 
