@@ -17,22 +17,13 @@ import {
   ReorderQueuedMessageDocument,
   ResolveSuspensionDocument,
   RetryExecutionDocument,
-  RunEventsDocument,
   SendMessageDocument,
   SteerQueuedMessageDocument,
   ThreadDocument,
   UpdateAgentDocument,
 } from '../support/documents.ts';
-import {
-  eventually,
-  request,
-  requestData,
-  startTestServer,
-  subscribe,
-  wsClient,
-  type GraphQLResponse,
-  type TestServer,
-} from '../support/server.ts';
+import { follow } from '../support/follower.ts';
+import { eventually, request, requestData, startTestServer, type GraphQLResponse, type TestServer } from '../support/server.ts';
 
 // SPEC §8: bad input gets a clear error and changes nothing. The limits are the defaults of
 // src/config.ts (PARLEY_MAX_MESSAGE_CHARS 32,000, PARLEY_MAX_REQUEST_BYTES 1,000,000,
@@ -612,17 +603,15 @@ describe('transport limits', () => {
 
   it('runEvents(after: "garbage") gets BAD_USER_INPUT', async () => {
     for (const after of ['garbage', '', '-1', '1.2.3']) {
-      const client = wsClient(server, token);
-      const subscription = subscribe(client, RunEventsDocument, { threadId, after });
+      const follower = follow(server, token, threadId, after);
       try {
-        await eventually(async () => subscription.errors.length > 0, 10_000);
-        const errors = subscription.errors.flat() as { message?: string; extensions?: { code?: string } }[];
+        await eventually(async () => follower.errors.length > 0, 10_000);
+        const errors = follower.errors.flat() as { message?: string; extensions?: { code?: string } }[];
         expect(errors.map((error) => error.extensions?.code), `after: ${JSON.stringify(after)}`).toEqual(['BAD_USER_INPUT']);
         expect(errors[0]!.message).toContain('after');
-        expect(subscription.events).toEqual([]);
+        expect(follower.events).toEqual([]);
       } finally {
-        subscription.close();
-        await client.dispose();
+        await follower.close();
       }
     }
   });

@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { demoAgent, follow, is, isDurable, newThread, replyTextsOf } from '../support/recovery.ts';
-import { SendMessageDocument } from '../support/documents.ts';
 import { decodeId } from '../../src/schema/ids.ts';
 import { describeWithServices } from '../support/backends.ts';
-import { eventually, requestData, startTestServer, TEST_REDIS_URL, type TestServer } from '../support/server.ts';
+import { send as sendMessage } from '../support/client.ts';
+import { follow } from '../support/follower.ts';
+import { is, isDurable, ofKind, replyTexts } from '../support/run-events.ts';
+import { newThread, setUpAgent } from '../support/scenario.ts';
+import { eventually, startTestServer, TEST_REDIS_URL, type TestServer } from '../support/server.ts';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
 
 /**
@@ -83,7 +85,7 @@ describeWithServices('live delivery through a misbehaving Redis', () => {
       backend: 'postgres',
       env: { REDIS_URL: proxy.url('redis:'), PARLEY_LIVE_CHANNEL_TIMEOUT_MS: '1500' },
     });
-    ({ token, agentId } = await demoAgent(server, 'Liveness'));
+    ({ token, agentId } = await setUpAgent(server, { project: 'Liveness' }));
     // The instance's own channels (queue kicks, relays) are subscribed: its subscriber is tagged.
     await until(() => proxy.open('subscribe') === 1, 'the subscriber connection');
   });
@@ -101,11 +103,7 @@ describeWithServices('live delivery through a misbehaving Redis', () => {
       return finished >= count;
     });
 
-  const send = async (threadId: string, text: string) => {
-    const sent = await requestData(server, SendMessageDocument, { threadId, text }, token);
-    if (sent.sendMessage.__typename !== 'MessageQueued') throw new Error(JSON.stringify(sent));
-    return sent.sendMessage;
-  };
+  const send = (threadId: string, text: string) => sendMessage(server, token, threadId, text);
 
   it('a subscriber whose SUBSCRIBE is confirmed late still gets every event once, in order', async () => {
     const threadId = await newThread(server, token, agentId);
@@ -118,7 +116,7 @@ describeWithServices('live delivery through a misbehaving Redis', () => {
       proxy.release();
       const finished = await follower.waitFor(is('ExecutionFinished'));
       expect(finished.status).toBe('COMPLETED');
-      const durable = follower.events().filter(isDurable);
+      const durable = follower.events.filter(isDurable);
       expect(durable.map((event) => event.__typename)).toEqual([
         'MessageQueued',
         'ExecutionStarted',
@@ -127,7 +125,7 @@ describeWithServices('live delivery through a misbehaving Redis', () => {
       ]);
       expect(durable[0]).toMatchObject({ queueId: queued.queueId });
       expect(new Set(durable.map((event) => event.cursor)).size).toBe(durable.length);
-      expect(replyTextsOf(follower.sub.events).get(finished.executionId!)).toBe('t1 t2 t3 ');
+      expect(replyTexts(follower.events).get(finished.executionId!)).toBe('t1 t2 t3 ');
     } finally {
       proxy.release();
       await follower.close();
@@ -140,8 +138,8 @@ describeWithServices('live delivery through a misbehaving Redis', () => {
     const follower = follow(server, token, threadId, '0');
     try {
       await send(threadId, 'while the channel is unconfirmed');
-      await expect(follower.sub.waitFor(() => false)).rejects.toThrow(/SERVICE_UNAVAILABLE/);
-      const [error] = follower.sub.errors as { extensions?: { code?: string; retryAfterS?: number } }[];
+      await expect(follower.waitUntil(() => false)).rejects.toThrow(/SERVICE_UNAVAILABLE/);
+      const [error] = follower.errors as { extensions?: { code?: string; retryAfterS?: number } }[];
       expect(error?.extensions).toEqual({ code: 'SERVICE_UNAVAILABLE', retryAfterS: 1 });
     } finally {
       proxy.release();
@@ -151,7 +149,7 @@ describeWithServices('live delivery through a misbehaving Redis', () => {
     try {
       const finished = await again.waitFor(is('ExecutionFinished'));
       expect(finished.status).toBe('COMPLETED');
-      expect(again.events().filter(is('MessageQueued'))).toHaveLength(1);
+      expect(ofKind(again.events, 'MessageQueued')).toHaveLength(1);
     } finally {
       await again.close();
     }
@@ -169,11 +167,10 @@ describeWithServices('live delivery through a misbehaving Redis', () => {
       proxy.cut('publish');
       await send(threadId, '/slow 1 while the publisher is away');
       await ended(threadId, 2);
-      const finishedCount = () => follower.events().filter(is('ExecutionFinished')).length;
-      expect(finishedCount()).toBe(1);
+      expect(ofKind(follower.events, 'ExecutionFinished')).toHaveLength(1);
       proxy.accept();
-      await follower.waitFor((event) => is('ExecutionFinished')(event) && finishedCount() === 2);
-      const durable = follower.events().filter(isDurable).map((event) => Number(event.cursor));
+      await follower.waitUntil((events) => ofKind(events, 'ExecutionFinished').length === 2);
+      const durable = follower.events.filter(isDurable).map((event) => Number(event.cursor));
       expect(durable).toEqual(durable.map((_, index) => index + 1));
     } finally {
       proxy.accept();
@@ -189,7 +186,7 @@ describeWithServices('live delivery through a misbehaving Redis', () => {
       await follower.waitFor(is('ExecutionFinished'));
       proxy.refuse();
       proxy.cut();
-      await expect(follower.sub.waitFor(() => false, 10_000)).rejects.toThrow(/SERVICE_UNAVAILABLE/);
+      await expect(follower.waitUntil(() => false, 10_000)).rejects.toThrow(/SERVICE_UNAVAILABLE/);
     } finally {
       proxy.accept();
       await follower.close();
@@ -202,9 +199,9 @@ describeWithServices('live delivery through a misbehaving Redis', () => {
       await short.waitFor(is('ExecutionFinished'));
       proxy.cut();
       await send(threadId, 'sent during a short outage');
-      const last = await short.waitFor(is('ExecutionFinished', () => short.events().filter(is('ExecutionFinished')).length === 2));
-      expect(last.status).toBe('COMPLETED');
-      expect(short.sub.errors).toEqual([]);
+      const both = ofKind(await short.waitUntil((events) => ofKind(events, 'ExecutionFinished').length === 2), 'ExecutionFinished');
+      expect(both.map((finished) => finished.status)).toEqual(['COMPLETED', 'COMPLETED']);
+      expect(short.errors).toEqual([]);
     } finally {
       await short.close();
     }

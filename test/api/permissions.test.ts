@@ -19,24 +19,16 @@ import {
   ReorderQueuedMessageDocument,
   ResolveSuspensionDocument,
   RetryExecutionDocument,
-  RunEventsDocument,
   SendMessageDocument,
   SteerQueuedMessageDocument,
   ThreadDocument,
   UpdateAgentDocument,
   ViewerDocument,
 } from '../support/documents.ts';
-import {
-  eventually,
-  request,
-  requestData,
-  startTestServer,
-  subscribe,
-  wsClient,
-  type Backend,
-  type GraphQLResponse,
-  type TestServer,
-} from '../support/server.ts';
+import { expectTypename } from '../support/client.ts';
+import { follow } from '../support/follower.ts';
+import { typenames } from '../support/run-events.ts';
+import { eventually, request, requestData, startTestServer, type Backend, type GraphQLResponse, type TestServer } from '../support/server.ts';
 
 interface Actor {
   userId: string;
@@ -58,14 +50,6 @@ interface World {
   executionId: string;
 }
 
-function mutationResult<T extends { __typename: string }, N extends T['__typename']>(
-  value: T,
-  typename: N,
-): Extract<T, { __typename: N }> {
-  if (value.__typename !== typename) throw new Error(`expected ${typename}, got ${JSON.stringify(value)}`);
-  return value as Extract<T, { __typename: N }>;
-}
-
 async function buildWorld(backend: Backend): Promise<World> {
   const server = await startTestServer({ backend });
   const [owner, member, viewer, outsider] = await Promise.all([
@@ -74,7 +58,7 @@ async function buildWorld(backend: Backend): Promise<World> {
     server.createUser({ email: `viewer-${randomUUID().slice(0, 8)}@example.test` }),
     server.createUser({ email: `outsider-${randomUUID().slice(0, 8)}@example.test` }),
   ]);
-  const project = mutationResult(
+  const project = expectTypename(
     (await requestData(server, CreateProjectDocument, { name: 'P' }, owner.token)).createProject,
     'Project',
   );
@@ -91,7 +75,7 @@ async function buildWorld(backend: Backend): Promise<World> {
     );
     expect(added.addProjectMember.__typename).toBe('Project');
   }
-  const agent = mutationResult(
+  const agent = expectTypename(
     (
       await requestData(
         server,
@@ -102,14 +86,14 @@ async function buildWorld(backend: Backend): Promise<World> {
     ).createAgent,
     'Agent',
   );
-  const thread = mutationResult(
+  const thread = expectTypename(
     (await requestData(server, CreateThreadDocument, { agentId: agent.id, title: 'private' }, owner.token))
       .createThread,
     'Thread',
   );
   expect(thread.kind).toBe('TEST');
   const sent = await requestData(server, SendMessageDocument, { threadId: thread.id, text: 'secret hello' }, owner.token);
-  mutationResult(sent.sendMessage, 'MessageQueued');
+  expectTypename(sent.sendMessage, 'MessageQueued');
   // Let the run finish, so the thread is quiet while the others try their luck.
   const conversation = await eventually(async () => {
     const { conversation } = await requestData(server, ConversationDocument, { threadId: thread.id }, owner.token);
@@ -185,17 +169,15 @@ async function ownerView(world: World) {
 async function subscriptionErrors(
   server: TestServer,
   token: string | null,
-  variables: { threadId: string; after?: string | null },
+  { threadId, after = null }: { threadId: string; after?: string | null },
 ): Promise<{ message?: string; extensions?: { code?: string } }[]> {
-  const client = wsClient(server, token);
-  const subscription = subscribe(client, RunEventsDocument, variables);
+  const follower = follow(server, token, threadId, after);
   try {
-    await eventually(async () => subscription.errors.length > 0, 10_000);
-    expect(subscription.events).toEqual([]);
-    return subscription.errors.flat() as { message?: string; extensions?: { code?: string } }[];
+    await eventually(async () => follower.errors.length > 0, 10_000);
+    expect(follower.events).toEqual([]);
+    return follower.errors.flat() as { message?: string; extensions?: { code?: string } }[];
   } finally {
-    subscription.close();
-    await client.dispose();
+    await follower.close();
   }
 }
 
@@ -351,7 +333,7 @@ describe('permissions (pglite)', () => {
 
   it('the owner (ADMIN) can create and update agents', async () => {
     const { server, owner, projectId } = world;
-    const created = mutationResult(
+    const created = expectTypename(
       (
         await requestData(
           server,
@@ -362,7 +344,7 @@ describe('permissions (pglite)', () => {
       ).createAgent,
       'Agent',
     );
-    const updated = mutationResult(
+    const updated = expectTypename(
       (
         await requestData(
           server,
@@ -385,7 +367,7 @@ describe('permissions (pglite)', () => {
 
   it('a MEMBER can run the agent in a TEST thread of their own, which the ADMIN cannot see', async () => {
     const { server, owner, member, agentId } = world;
-    const thread = mutationResult(
+    const thread = expectTypename(
       (await requestData(server, CreateThreadDocument, { agentId, title: 'member’s' }, member.token)).createThread,
       'Thread',
     );
@@ -549,17 +531,13 @@ describeEachBackend('runEvents permissions', (backend) => {
     }
 
     // The owner's own subscription replays the thread from the start.
-    const client = wsClient(server, owner.token);
-    const subscription = subscribe(client, RunEventsDocument, { threadId, after: '0' });
+    const follower = follow(server, owner.token, threadId);
     try {
-      const events = await subscription.waitFor((all) =>
-        all.some((event) => (event.runEvents as { cursor: string }).cursor === conversation.eventCursor),
-      );
-      expect(events[0]!.runEvents).toMatchObject({ __typename: 'MessageQueued', text: 'secret hello' });
-      expect(events.map((event) => event.runEvents.__typename)).toContain('ExecutionFinished');
+      const events = await follower.waitUntil((all) => all.some((event) => event.cursor === conversation.eventCursor));
+      expect(events[0]).toMatchObject({ __typename: 'MessageQueued', text: 'secret hello' });
+      expect(typenames(events)).toContain('ExecutionFinished');
     } finally {
-      subscription.close();
-      await client.dispose();
+      await follower.close();
     }
   });
 });

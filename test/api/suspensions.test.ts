@@ -3,28 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachBackend } from '../support/backends.ts';
-import { CancelExecutionDocument, ResolveSuspensionDocument, SendMessageDocument } from '../support/documents.ts';
-import {
-  conversation,
-  demoAgent,
-  execution,
-  finishedOf,
-  follow,
-  is,
-  messagesOf,
-  newThread,
-  ofKind,
-  queue,
-  replyTextsOf,
-  startedWith,
-  textOf,
-  type Follower,
-} from '../support/recovery.ts';
-import {
-  requestData,
-  startTestServer,
-  type TestServer,
-} from '../support/server.ts';
+import { cancel, conversation, execution, messagesOf, queue, send, textOf } from '../support/client.ts';
+import { ResolveSuspensionDocument, SendMessageDocument } from '../support/documents.ts';
+import { follow, type Follower } from '../support/follower.ts';
+import { finishedOf, is, ofKind, replyTexts, startedWith } from '../support/run-events.ts';
+import { newThread, setUpAgent } from '../support/scenario.ts';
+import { requestData, startTestServer, type TestServer } from '../support/server.ts';
 
 const SUSPENDED = is('ExecutionUpdated', (event) => event.status === 'SUSPENDED');
 
@@ -37,7 +21,7 @@ describeEachBackend('suspensions', (backend) => {
 
   beforeAll(async () => {
     server = await startTestServer({ backend });
-    ({ token, agentId, projectId } = await demoAgent(server, 'Suspensions'));
+    ({ token, agentId, projectId } = await setUpAgent(server, { project: 'Suspensions' }));
   });
 
   afterAll(async () => {
@@ -49,7 +33,8 @@ describeEachBackend('suspensions', (backend) => {
     return (await requestData(server, ResolveSuspensionDocument, { id, ...resolution }, as)).resolveSuspension;
   }
 
-  async function send(threadId: string, text: string) {
+  /** Sends `text`: queued, or the answer to an open question card. */
+  async function sendMessage(threadId: string, text: string) {
     return (await requestData(server, SendMessageDocument, { threadId, text }, token)).sendMessage;
   }
 
@@ -58,8 +43,7 @@ describeEachBackend('suspensions', (backend) => {
     const threadId = await newThread(server, token, agentId);
     const follower = follow(server, token, threadId);
     followers.push(follower);
-    const sent = await send(threadId, text);
-    expect(sent.__typename).toBe('MessageQueued');
+    await send(server, token, threadId, text);
     const opened = await follower.waitFor(is('SuspensionOpened'));
     await follower.waitFor(SUSPENDED);
     const executionId = opened.executionId!;
@@ -71,8 +55,8 @@ describeEachBackend('suspensions', (backend) => {
     expect(opened).toMatchObject({ kind: 'APPROVAL', payload: { action: 'deploy the release' } });
 
     // Suspended, not finished: the card is open, the execution still active.
-    expect(ofKind(follower.events(), 'ExecutionFinished')).toEqual([]);
-    expect(ofKind(follower.events(), 'ToolCallEvent').map((event) => event.state)).toContain('AWAITING_APPROVAL');
+    expect(ofKind(follower.events, 'ExecutionFinished')).toEqual([]);
+    expect(ofKind(follower.events, 'ToolCallEvent').map((event) => event.state)).toContain('AWAITING_APPROVAL');
     const before = await conversation(server, token, threadId);
     expect(before.activeExecutionId).toBe(executionId);
     expect(before.openSuspensions).toEqual([
@@ -85,12 +69,12 @@ describeEachBackend('suspensions', (backend) => {
 
     const finished = await follower.waitFor(finishedOf(executionId));
     expect(finished.status).toBe('COMPLETED');
-    const events = follower.events();
+    const events = follower.events;
     expect(ofKind(events, 'ExecutionStarted')).toHaveLength(1);
     expect(ofKind(events, 'SuspensionResolved')).toEqual([
       expect.objectContaining({ suspensionId: opened.suspensionId, resolution: { decision: 'APPROVE' } }),
     ]);
-    expect(replyTextsOf(follower.sub.events).get(executionId)).toBe('Approved: deploy the release');
+    expect(replyTexts(follower.events).get(executionId)).toBe('Approved: deploy the release');
 
     const after = await conversation(server, token, threadId);
     expect(after.activeExecutionId).toBeNull();
@@ -111,7 +95,7 @@ describeEachBackend('suspensions', (backend) => {
     const { threadId, follower, opened, executionId } = await suspendedThread('/approve drop the table');
     expect(await resolve(opened.suspensionId, { decision: 'DENY' })).toMatchObject({ __typename: 'SuspensionResolved' });
     expect((await follower.waitFor(finishedOf(executionId))).status).toBe('COMPLETED');
-    expect(replyTextsOf(follower.sub.events).get(executionId)).toBe('Not approved: drop the table');
+    expect(replyTexts(follower.events).get(executionId)).toBe('Not approved: drop the table');
     const messages = messagesOf(await conversation(server, token, threadId));
     expect(messages).toHaveLength(2);
     expect(textOf(messages[1])).toBe('Not approved: drop the table');
@@ -127,7 +111,7 @@ describeEachBackend('suspensions', (backend) => {
     ]);
     expect(await resolve(opened.suspensionId, { answer: 'blue' })).toMatchObject({ __typename: 'SuspensionResolved' });
     expect((await follower.waitFor(finishedOf(executionId))).status).toBe('COMPLETED');
-    expect(replyTextsOf(follower.sub.events).get(executionId)).toBe('You answered: "blue"');
+    expect(replyTexts(follower.events).get(executionId)).toBe('You answered: "blue"');
     const messages = messagesOf(await conversation(server, token, threadId));
     expect(messages.map((message) => message.role)).toEqual(['USER', 'ASSISTANT']);
     expect(textOf(messages[1])).toBe('You answered: "blue"');
@@ -139,15 +123,15 @@ describeEachBackend('suspensions', (backend) => {
 
   it('ask: a typed message answers the open question instead of queueing', async () => {
     const { threadId, follower, opened, executionId } = await suspendedThread('/ask Which day?');
-    const answered = await send(threadId, 'Tuesday');
+    const answered = await sendMessage(threadId, 'Tuesday');
     expect(answered).toMatchObject({ __typename: 'SuspensionResolved', suspensionId: opened.suspensionId, executionId });
     // Nothing was queued: the queue stays empty and the answer never starts a run of its own.
     expect((await queue(server, token, threadId)).items).toEqual([]);
     expect((await follower.waitFor(finishedOf(executionId))).status).toBe('COMPLETED');
-    const events = follower.events();
+    const events = follower.events;
     expect(ofKind(events, 'ExecutionStarted')).toHaveLength(1);
     expect(ofKind(events, 'MessageQueued').map((event) => event.text)).toEqual(['/ask Which day?']);
-    expect(replyTextsOf(follower.sub.events).get(executionId)).toBe('You answered: "Tuesday"');
+    expect(replyTexts(follower.events).get(executionId)).toBe('You answered: "Tuesday"');
     expect((await queue(server, token, threadId)).items).toEqual([]);
     const after = await conversation(server, token, threadId);
     expect(after.openSuspensions).toEqual([]);
@@ -156,19 +140,18 @@ describeEachBackend('suspensions', (backend) => {
 
   it('a message sent while suspended waits and runs after the resumed execution finishes', async () => {
     const { threadId, follower, opened, executionId } = await suspendedThread('/approve ship it');
-    const queued = await send(threadId, 'after the approval');
-    expect(queued.__typename).toBe('MessageQueued');
+    await send(server, token, threadId, 'after the approval');
     // It waits: the suspended execution blocks the queue.
     expect((await queue(server, token, threadId)).items.map((item) => item.text)).toEqual(['after the approval']);
     const waiting = await conversation(server, token, threadId);
     expect(waiting.activeExecutionId).toBe(executionId);
-    expect(ofKind(follower.events(), 'ExecutionStarted')).toHaveLength(1);
+    expect(ofKind(follower.events, 'ExecutionStarted')).toHaveLength(1);
 
     await resolve(opened.suspensionId, { decision: 'APPROVE' });
     const next = await follower.waitFor(startedWith('after the approval'));
     const done = await follower.waitFor(finishedOf(next.executionId!));
     expect(done.status).toBe('COMPLETED');
-    const events = follower.events();
+    const events = follower.events;
     const firstFinished = events.findIndex(finishedOf(executionId));
     expect(firstFinished).toBeGreaterThan(-1);
     expect(events.indexOf(next)).toBeGreaterThan(firstFinished);
@@ -189,7 +172,7 @@ describeEachBackend('suspensions', (backend) => {
     const again = await resolve(opened.suspensionId, { decision: 'DENY' });
     expect(again).toMatchObject({ __typename: 'ConflictError', code: 'CONFLICT' });
     await follower.waitFor(finishedOf(executionId));
-    expect(replyTextsOf(follower.sub.events).get(executionId)).toBe('Approved: twice');
+    expect(replyTexts(follower.events).get(executionId)).toBe('Approved: twice');
 
     const race = await suspendedThread('/approve race');
     const outcomes = await Promise.all([
@@ -199,9 +182,9 @@ describeEachBackend('suspensions', (backend) => {
     expect(outcomes.map((outcome) => outcome.__typename).sort()).toEqual(['ConflictError', 'SuspensionResolved']);
     await race.follower.waitFor(finishedOf(race.executionId));
     const winner = outcomes[0]!.__typename === 'SuspensionResolved' ? 'Approved' : 'Not approved';
-    expect(replyTextsOf(race.follower.sub.events).get(race.executionId)).toBe(`${winner}: race`);
-    expect(ofKind(race.follower.events(), 'SuspensionResolved')).toHaveLength(1);
-    expect(ofKind(race.follower.events(), 'ExecutionFinished')).toHaveLength(1);
+    expect(replyTexts(race.follower.events).get(race.executionId)).toBe(`${winner}: race`);
+    expect(ofKind(race.follower.events, 'SuspensionResolved')).toHaveLength(1);
+    expect(ofKind(race.follower.events, 'ExecutionFinished')).toHaveLength(1);
   });
 
   it('another user cannot resolve the card (NotFoundError), even as a project member', async () => {
@@ -235,7 +218,7 @@ describeEachBackend('suspensions', (backend) => {
     expect((await execution(server, token, executionId)).status).toBe('SUSPENDED');
     await resolve(opened.suspensionId, { decision: 'APPROVE' });
     await follower.waitFor(finishedOf(executionId));
-    expect(replyTextsOf(follower.sub.events).get(executionId)).toBe('Approved: the right way');
+    expect(replyTexts(follower.events).get(executionId)).toBe('Approved: the right way');
 
     const question = await suspendedThread('/ask Empty?');
     expect(await resolve(question.opened.suspensionId, { decision: 'APPROVE' })).toMatchObject({
@@ -249,7 +232,7 @@ describeEachBackend('suspensions', (backend) => {
     expect((await execution(server, token, question.executionId)).status).toBe('SUSPENDED');
     await resolve(question.opened.suspensionId, { answer: 'not empty' });
     await question.follower.waitFor(finishedOf(question.executionId));
-    expect(replyTextsOf(question.follower.sub.events).get(question.executionId)).toBe('You answered: "not empty"');
+    expect(replyTexts(question.follower.events).get(question.executionId)).toBe('You answered: "not empty"');
   });
 
   it('a Stop that lands while the execution is opening its card ends it: CANCELLED, no card left open', async () => {
@@ -257,11 +240,11 @@ describeEachBackend('suspensions', (backend) => {
       const threadId = await newThread(server, token, agentId);
       const follower = follow(server, token, threadId);
       followers.push(follower);
-      await send(threadId, `/approve stopped early ${attempt}`);
+      await send(server, token, threadId, `/approve stopped early ${attempt}`);
       // Stop as soon as the execution exists: while it runs towards its approval card.
       let executionId: string | null = null;
       while (!executionId) executionId = (await conversation(server, token, threadId)).activeExecutionId ?? null;
-      const stop = (await requestData(server, CancelExecutionDocument, { executionId }, token)).cancelExecution;
+      const stop = await cancel(server, token, executionId);
       expect(stop).toMatchObject({ __typename: 'CancelRequested', cancelRequested: true });
       // A Stop that was accepted ends the execution, whether it landed before or after the card opened.
       expect((await follower.waitFor(finishedOf(executionId), 5_000)).status).toBe('CANCELLED');
@@ -274,11 +257,11 @@ describeEachBackend('suspensions', (backend) => {
 
   it('Stop of a suspended execution cancels it through its checkpoint; the next message then runs', async () => {
     const { threadId, follower, opened, executionId } = await suspendedThread('/approve never mind');
-    await send(threadId, 'next one');
-    const stop = (await requestData(server, CancelExecutionDocument, { executionId }, token)).cancelExecution;
+    await send(server, token, threadId, 'next one');
+    const stop = await cancel(server, token, executionId);
     expect(stop).toMatchObject({ __typename: 'CancelRequested', cancelRequested: true });
     expect((await follower.waitFor(finishedOf(executionId))).status).toBe('CANCELLED');
-    expect(follower.events().find(is('SuspensionResolved'))).toMatchObject({
+    expect(follower.events.find(is('SuspensionResolved'))).toMatchObject({
       suspensionId: opened.suspensionId,
       resolution: { cancelled: true },
     });
@@ -290,7 +273,7 @@ describeEachBackend('suspensions', (backend) => {
     expect(after.activeExecutionId).toBeNull();
     // The card can no longer be resolved, and a late Stop does not touch anything.
     expect(await resolve(opened.suspensionId, { decision: 'APPROVE' })).toMatchObject({ __typename: 'ConflictError' });
-    expect((await requestData(server, CancelExecutionDocument, { executionId }, token)).cancelExecution).toMatchObject({
+    expect(await cancel(server, token, executionId)).toMatchObject({
       __typename: 'ConflictError',
     });
     expect(messagesOf(after).map((message) => message.role)).toEqual(['USER', 'ASSISTANT', 'USER', 'ASSISTANT']);
@@ -315,10 +298,10 @@ describeEachBackend('an approval across a server restart', (backend) => {
     }
     const first = await startTestServer({ backend, env, dropSchemaOnStop: false });
     servers.push(first);
-    const { token, agentId } = await demoAgent(first, 'Restart');
+    const { token, agentId } = await setUpAgent(first, { project: 'Restart' });
     const threadId = await newThread(first, token, agentId);
     const follower = follow(first, token, threadId);
-    await requestData(first, SendMessageDocument, { threadId, text: '/approve survive a restart' }, token);
+    await send(first, token, threadId, '/approve survive a restart');
     const opened = await follower.waitFor(is('SuspensionOpened'));
     await follower.waitFor(SUSPENDED);
     const executionId = opened.executionId!;

@@ -4,30 +4,17 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/database.ts';
 import { readMigrations } from '../../src/db/migrator.ts';
 import { decodeId } from '../../src/schema/ids.ts';
+import { conversation, execution as executionOf, messagesOf, queue, recordedReply, send as sendMessage } from '../support/client.ts';
 import {
   CancelExecutionDocument,
-  ConversationDocument,
-  CreateThreadDocument,
   EditQueuedMessageDocument,
-  ExecutionDocument,
-  QueueDocument,
   RemoveQueuedMessageDocument,
   ReorderQueuedMessageDocument,
-  SendMessageDocument,
 } from '../support/documents.ts';
-import {
-  brief,
-  checkStream,
-  durableDelivery,
-  followThread,
-  overlappingStarts,
-  seedAgent,
-  startInstance,
-  stopAllChildren,
-  type Instance,
-  type RunEvent,
-  type ThreadFollower,
-} from '../support/instances.ts';
+import { follow, type Follower } from '../support/follower.ts';
+import { durableDelivery, startInstance, stopAllChildren, type Instance } from '../support/instances.ts';
+import { checkStream, is, overlappingStarts, startedWith } from '../support/run-events.ts';
+import { newThread as createThread, setUpAgent } from '../support/scenario.ts';
 import { describeWithServices } from '../support/backends.ts';
 import { dropSchema, eventually, isolatedEnv, requestData } from '../support/server.ts';
 
@@ -63,39 +50,12 @@ describeWithServices('several Parley instances on one PostgreSQL and Redis', () 
   const byId = (id: string | null | undefined) => instances.find((instance) => instance.id === id);
   const diagnostics = () => instances.map((instance) => `--- ${instance.id}\n${instance.stderr().slice(-4_000)}`).join('\n');
 
-  const newThread = async (via: Instance) => {
-    const created = await requestData(via, CreateThreadDocument, { agentId }, token);
-    if (created.createThread.__typename !== 'Thread') throw new Error(JSON.stringify(created));
-    return created.createThread.id;
-  };
-  const cursorOf = async (via: Instance, threadId: string) =>
-    (await requestData(via, ConversationDocument, { threadId }, token)).conversation.eventCursor;
-  const send = async (via: Instance, threadId: string, text: string) => {
-    const sent = await requestData(via, SendMessageDocument, { threadId, text }, token);
-    if (sent.sendMessage.__typename !== 'MessageQueued') throw new Error(JSON.stringify(sent));
-    return sent.sendMessage.queueId;
-  };
-  const execution = async (via: Instance, id: string) => {
-    const { node } = await requestData(via, ExecutionDocument, { id }, token);
-    if (node.__typename !== 'Execution') throw new Error(JSON.stringify(node));
-    return node;
-  };
-  const recordedReply = async (via: Instance, threadId: string, executionId: string) => {
-    const { conversation } = await requestData(via, ConversationDocument, { threadId }, token);
-    const messages = conversation.messages.edges.map((edge) => edge.node);
-    return {
-      messages: messages.filter((message) => message.executionId === executionId),
-      text: messages
-        .filter((message) => message.executionId === executionId && message.role === 'ASSISTANT')
-        .flatMap((message) => message.parts)
-        .map((part) => (part.__typename === 'TextPart' ? part.text : ''))
-        .join(''),
-    };
-  };
-  const is =
-    <K extends RunEvent['__typename']>(kind: K, executionId?: string | null) =>
-    (event: RunEvent): event is Extract<RunEvent, { __typename: K }> =>
-      event.__typename === kind && (executionId === undefined || event.executionId === executionId);
+  const newThread = (via: Instance) => createThread(via, token, agentId);
+  const cursorOf = async (via: Instance, threadId: string) => (await conversation(via, token, threadId)).eventCursor;
+  const send = async (via: Instance, threadId: string, text: string) => (await sendMessage(via, token, threadId, text)).queueId;
+  const execution = (via: Instance, id: string) => executionOf(via, token, id);
+  /** Follows from `after` on `via`, resuming from its last cursor whenever the subscription drops. */
+  const followOn = (via: Instance, threadId: string, after: string) => follow(via, token, threadId, after, { resume: true });
 
   beforeAll(async () => {
     env = isolatedEnv('postgres');
@@ -104,7 +64,7 @@ describeWithServices('several Parley instances on one PostgreSQL and Redis', () 
     await Promise.all([launch('a'), launch('b')]);
     timings.concurrentStartMs = Math.round(performance.now() - started);
     db = await openDatabase({ databaseUrl: env.DATABASE_URL });
-    ({ token, agentId } = await seedAgent(db.prisma));
+    ({ token, agentId } = await setUpAgent({ prisma: db.prisma }, { project: 'Multi' }));
   }, 120_000);
 
   afterAll(async () => {
@@ -137,11 +97,11 @@ describeWithServices('several Parley instances on one PostgreSQL and Redis', () 
     const [a, b] = instances;
     const threadId = await newThread(a);
     const cursor = await cursorOf(a, threadId);
-    const follower = followThread(a, token, threadId, cursor);
+    const follower = followOn(a, threadId, cursor);
     try {
       await send(b, threadId, '/slow 1');
       await send(b, threadId, '/tokens 40');
-      const started = (await follower.waitFor(is('ExecutionStarted'))) as Extract<RunEvent, { __typename: 'ExecutionStarted' }>;
+      const started = await follower.waitFor(is('ExecutionStarted'));
       const finishedAll = await eventually(async () => {
         const finished = follower.events.filter(is('ExecutionFinished'));
         return finished.length >= 2 ? finished : null;
@@ -156,9 +116,9 @@ describeWithServices('several Parley instances on one PostgreSQL and Redis', () 
       const owners: string[] = [];
       for (const finished of finishedAll) {
         expect(finished.status).toBe('COMPLETED');
-        const recorded = await recordedReply(a, threadId, finished.executionId!);
-        expect(texts.get(finished.executionId!)).toBe(recorded.text);
-        expect(recorded.text.length).toBeGreaterThan(0);
+        const recorded = await recordedReply(a, token, threadId, finished.executionId!);
+        expect(texts.get(finished.executionId!)).toBe(recorded);
+        expect(recorded.length).toBeGreaterThan(0);
         owners.push((await execution(b, finished.executionId!)).ownerInstanceId ?? '(none)');
       }
       expect(started.acceptedText).toBe('/slow 1');
@@ -176,7 +136,7 @@ describeWithServices('several Parley instances on one PostgreSQL and Redis', () 
     const [a, b] = instances;
     const threadId = await newThread(b);
     const cursor = await cursorOf(b, threadId);
-    const follower = followThread(a, token, threadId, cursor);
+    const follower = followOn(a, threadId, cursor);
     try {
       await send(b, threadId, '/slow 30');
       await send(b, threadId, 'after the stop');
@@ -197,8 +157,8 @@ describeWithServices('several Parley instances on one PostgreSQL and Redis', () 
       // an idle machine).
       expect(timings.crossInstanceStopMs).toBeLessThan(5_000);
       // The pending message stays and runs next.
-      const next = await follower.waitFor((event) => is('ExecutionStarted')(event) && event.acceptedText === 'after the stop');
-      const nextFinished = await follower.waitFor(is('ExecutionFinished', next.executionId));
+      const next = await follower.waitFor(startedWith('after the stop'));
+      const nextFinished = await follower.waitFor(is('ExecutionFinished', next.executionId!));
       expect(nextFinished).toMatchObject({ status: 'COMPLETED' });
       checkStream(follower.events);
       expect.soft(overlappingStarts(follower.events), 'ExecutionStarted before the previous ExecutionFinished').toEqual([]);
@@ -222,7 +182,7 @@ describeWithServices('several Parley instances on one PostgreSQL and Redis', () 
     const owner = byId(running.ownerInstanceId);
     expect(owner, `owner ${running.ownerInstanceId} is one of ours`).toBeDefined();
     const survivors = alive().filter((instance) => instance !== owner);
-    const follower = followThread(survivors[0], token, threadId, cursor);
+    const follower = followOn(survivors[0], threadId, cursor);
     try {
       const started = await follower.waitFor(is('ExecutionStarted'));
       const executionId = started.executionId!;
@@ -236,8 +196,8 @@ describeWithServices('several Parley instances on one PostgreSQL and Redis', () 
       // ~lease + sweep on an idle machine (about 1.0-1.2 s measured); the bound leaves room for a loaded one.
       expect(timings.interruptionLatencyMs).toBeLessThan(LEASE_MS + SWEEP_MS + 4_000);
 
-      const next = await follower.waitFor((event) => is('ExecutionStarted')(event) && event.acceptedText === 'after the crash');
-      const nextFinished = await follower.waitFor(is('ExecutionFinished', next.executionId), 10_000);
+      const next = await follower.waitFor(startedWith('after the crash'));
+      const nextFinished = await follower.waitFor(is('ExecutionFinished', next.executionId!), 10_000);
       expect(nextFinished).toMatchObject({ status: 'COMPLETED' });
 
       const events = [...follower.events];
@@ -245,8 +205,8 @@ describeWithServices('several Parley instances on one PostgreSQL and Redis', () 
       expect.soft(overlappingStarts(events), 'ExecutionStarted before the previous ExecutionFinished').toEqual([]);
       const errors = events.filter(is('ErrorEvent'));
       expect(errors.map((error) => [error.executionId, error.messageKey])).toEqual([[executionId, 'error.interrupted']]);
-      const recorded = await recordedReply(survivors[0], threadId, executionId);
-      const errorParts = recorded.messages.flatMap((message) => message.parts).filter((part) => part.__typename === 'ErrorPart');
+      const recorded = messagesOf(await conversation(survivors[0], token, threadId)).filter((message) => message.executionId === executionId);
+      const errorParts = recorded.flatMap((message) => message.parts).filter((part) => part.__typename === 'ErrorPart');
       expect(errorParts).toHaveLength(1);
       expect(errorParts[0]).toMatchObject({ messageKey: 'error.interrupted' });
       const executions = await db.prisma.execution.findMany({
@@ -285,7 +245,7 @@ describeWithServices('several Parley instances on one PostgreSQL and Redis', () 
       removed: boolean;
     }
     const threads: string[] = [];
-    const followers: ThreadFollower[] = [];
+    const followers: Follower[] = [];
     const sent: Sent[] = [];
     const outcomes: Record<string, number> = {};
     const count = (key: string) => (outcomes[key] = (outcomes[key] ?? 0) + 1);
@@ -294,7 +254,7 @@ describeWithServices('several Parley instances on one PostgreSQL and Redis', () 
     for (let index = 0; index < THREADS; index++) {
       const threadId = await newThread(pick(pool));
       threads.push(threadId);
-      followers.push(followThread(pick(pool), token, threadId, '0'));
+      followers.push(followOn(pick(pool), threadId, '0'));
     }
     const rawThreads = threads.map((threadId) => decodeId('threadId', threadId, 'Thread'));
     const observeActive = async () => {
@@ -319,7 +279,7 @@ describeWithServices('several Parley instances on one PostgreSQL and Redis', () 
         const mine = sent.filter((item) => item.threadId === threadId && !item.removed);
         // Edits and removals aim at messages the queue still shows (they may start meanwhile).
         const pendingOf = async () => {
-          const pending = new Set((await requestData(via, QueueDocument, { threadId }, token)).queue.items.map((item) => item.id));
+          const pending = new Set((await queue(via, token, threadId)).items.map((item) => item.id));
           const candidates = mine.filter((item) => pending.has(item.queueId));
           return pick(candidates.length > 0 ? candidates : mine);
         };
@@ -350,7 +310,7 @@ describeWithServices('several Parley instances on one PostgreSQL and Redis', () 
           else expect(result.__typename).toBe('ConflictError');
           count(`remove:${result.__typename}`);
         } else if (roll < 0.77) {
-          const items = (await requestData(via, QueueDocument, { threadId }, token)).queue.items;
+          const items = (await queue(via, token, threadId)).items;
           if (items.length < 2) {
             count('reorder:skipped');
             continue;
@@ -368,7 +328,7 @@ describeWithServices('several Parley instances on one PostgreSQL and Redis', () 
           expect(['Queue', 'QueueChangedError', 'ConflictError']).toContain(result.__typename);
           count(`reorder:${result.__typename}`);
         } else {
-          const active = (await requestData(via, ConversationDocument, { threadId }, token)).conversation.activeExecutionId;
+          const active = (await conversation(via, token, threadId)).activeExecutionId;
           if (!active) {
             count('stop:idle');
             continue;

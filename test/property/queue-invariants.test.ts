@@ -11,17 +11,10 @@ import {
   SendMessageDocument,
   SteerQueuedMessageDocument,
 } from '../support/documents.ts';
-import {
-  conversation,
-  cursorOf,
-  demoAgent,
-  execution,
-  follow,
-  isDurable,
-  newThread,
-  ofKind,
-  type RecoveryEvent,
-} from '../support/recovery.ts';
+import { conversation, execution } from '../support/client.ts';
+import { follow } from '../support/follower.ts';
+import { isDurable, ofKind, type RunEvent } from '../support/run-events.ts';
+import { newThread, setUpAgent } from '../support/scenario.ts';
 import { decodeId } from '../../src/schema/ids.ts';
 import {
   eventually,
@@ -85,7 +78,7 @@ describeEachBackend('queue invariants under random operations', (backend) => {
 
   beforeAll(async () => {
     server = await startTestServer({ backend, env: { PARLEY_MUTATIONS_PER_MINUTE: '100000' } });
-    ({ token, agentId } = await demoAgent(server, 'Invariants'));
+    ({ token, agentId } = await setUpAgent(server, { project: 'Invariants' }));
   });
 
   afterAll(async () => {
@@ -251,15 +244,14 @@ describeEachBackend('queue invariants under random operations', (backend) => {
       }, 45_000);
       // The log has caught up with that state, and every turn that started has its ExecutionFinished
       // (which may be appended a moment after the execution's status became final).
-      await watcher.sub.waitFor((all) => {
-        const events = all.map((event) => event.runEvents);
+      await watcher.waitUntil((events) => {
         const finished = new Set(ofKind(events, 'ExecutionFinished').map((event) => event.executionId));
         return (
-          (final.eventCursor === '0' || events.some((event) => isDurable(event) && Number(cursorOf(event)) >= Number(final.eventCursor))) &&
+          (final.eventCursor === '0' || events.some((event) => isDurable(event) && Number(event.cursor) >= Number(final.eventCursor))) &&
           ofKind(events, 'ExecutionStarted').every((started) => finished.has(started.executionId))
         );
       }, 60_000);
-      const events: RecoveryEvent[] = watcher.events();
+      const events: RunEvent[] = watcher.events;
 
       // Every accepted message that was not removed ran exactly once, with its latest text; removed ones never.
       const ran = new Map<string, string[]>();

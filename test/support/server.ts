@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { print } from 'graphql';
-import { createClient, type Client } from 'graphql-ws';
 import pg from 'pg';
 import pino from 'pino';
-import WebSocket from 'ws';
 import { loadConfig } from '../../src/config.ts';
 import { buildApp, type App } from '../../src/server/app.ts';
 import type { Parley, ParleyOverrides } from '../../src/server/parley.ts';
@@ -131,96 +129,6 @@ export async function requestData<TResult, TVariables>(
     throw new Error(`GraphQL request failed: ${JSON.stringify(result.errors ?? result)}`);
   }
   return result.data;
-}
-
-export function wsClient(server: { wsUrl: string }, token?: string | null): Client {
-  return createClient({
-    url: server.wsUrl,
-    webSocketImpl: WebSocket,
-    connectionParams: token ? { authorization: `Bearer ${token}` } : {},
-    retryAttempts: 0,
-    lazy: true,
-  });
-}
-
-export interface Subscription<T> {
-  events: T[];
-  errors: unknown[];
-  /** Resolves once `predicate` holds for the events so far; rejects after `timeoutMs`. */
-  waitFor(predicate: (events: T[]) => boolean, timeoutMs?: number): Promise<T[]>;
-  close(): void;
-}
-
-/** Subscribes over graphql-ws and collects every event. */
-export function subscribe<TResult, TVariables extends Record<string, unknown>>(
-  client: Client,
-  document: TypedDocumentNode<TResult, TVariables>,
-  variables: TVariables,
-): Subscription<TResult> {
-  const events: TResult[] = [];
-  const errors: unknown[] = [];
-  const listeners = new Set<() => void>();
-  const notify = () => listeners.forEach((listener) => listener());
-  const dispose = client.subscribe<TResult>(
-    { query: print(document), variables },
-    {
-      next: (value) => {
-        if (value.errors?.length) errors.push(...value.errors);
-        if (value.data) events.push(value.data as TResult);
-        notify();
-      },
-      error: (error) => {
-        errors.push(describeSubscriptionError(error));
-        notify();
-      },
-      complete: notify,
-    },
-  );
-  return {
-    events,
-    errors,
-    waitFor(predicate, timeoutMs = 15_000) {
-      return new Promise((resolve, reject) => {
-        const check = () => {
-          if (predicate(events)) {
-            cleanup();
-            resolve(events);
-          } else if (errors.length > 0) {
-            cleanup();
-            reject(new Error(`subscription failed: ${JSON.stringify(errors)}`));
-          }
-        };
-        const timer = setTimeout(() => {
-          cleanup();
-          reject(
-            new Error(
-              `timed out after ${timeoutMs} ms; events so far: ${JSON.stringify(events)}; errors: ${JSON.stringify(errors)}`,
-            ),
-          );
-        }, timeoutMs);
-        const cleanup = () => {
-          clearTimeout(timer);
-          listeners.delete(check);
-        };
-        listeners.add(check);
-        check();
-      });
-    },
-    close: dispose,
-  };
-}
-
-/**
- * What a subscription ended with, readable in a failure message: a closed socket arrives as a
- * CloseEvent, whose fields are getters that JSON.stringify would print as `{}`.
- */
-function describeSubscriptionError(error: unknown): unknown {
-  if (error && typeof error === 'object' && 'code' in error && 'reason' in error && !('message' in error)) {
-    const { code, reason, wasClean } = error as { code: number; reason: string; wasClean?: boolean };
-    return { socketClosed: { code, reason: String(reason), wasClean } };
-  }
-  if (error instanceof Error) return { message: error.message, stack: error.stack?.split('\n').slice(0, 4).join(' | ') };
-  return error;
 }
 
 /** Polls until `probe` returns a truthy value (for state that settles asynchronously, e.g. after a run). */
