@@ -105,6 +105,20 @@ describeWithServices('live delivery through a misbehaving Redis', () => {
 
   const send = (threadId: string, text: string) => sendMessage(server, token, threadId, text);
 
+  /** A new thread followed from its start, whose first run (`text`) has ended: the subscription is live. */
+  async function liveThread(text: string) {
+    const threadId = await newThread(server, token, agentId);
+    const follower = follow(server, token, threadId, '0');
+    try {
+      await send(threadId, text);
+      await follower.waitFor(is('ExecutionFinished'));
+    } catch (error) {
+      await follower.close();
+      throw error;
+    }
+    return { threadId, follower };
+  }
+
   it('a subscriber whose SUBSCRIBE is confirmed late still gets every event once, in order', async () => {
     const threadId = await newThread(server, token, agentId);
     proxy.hold();
@@ -156,11 +170,8 @@ describeWithServices('live delivery through a misbehaving Redis', () => {
   });
 
   it('events whose PUBLISH failed are published again once Redis is back: the run’s end still arrives', async () => {
-    const threadId = await newThread(server, token, agentId);
-    const follower = follow(server, token, threadId, '0');
+    const { threadId, follower } = await liveThread('/tokens 2');
     try {
-      await send(threadId, '/tokens 2');
-      await follower.waitFor(is('ExecutionFinished'));
       // Only the publishing connection goes: the subscriber stays connected and would never be
       // told to catch up from the log.
       proxy.refuse();
@@ -179,11 +190,8 @@ describeWithServices('live delivery through a misbehaving Redis', () => {
   });
 
   it('a Redis outage longer than the bound ends the subscription with SERVICE_UNAVAILABLE; a shorter one is caught up', async () => {
-    const threadId = await newThread(server, token, agentId);
-    const follower = follow(server, token, threadId, '0');
+    const { threadId, follower } = await liveThread('/tokens 1');
     try {
-      await send(threadId, '/tokens 1');
-      await follower.waitFor(is('ExecutionFinished'));
       proxy.refuse();
       proxy.cut();
       await expect(follower.waitUntil(() => false, 10_000)).rejects.toThrow(/SERVICE_UNAVAILABLE/);

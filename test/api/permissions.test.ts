@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeId } from '../../src/schema/ids.ts';
 import { describeEachBackend } from '../support/backends.ts';
@@ -19,6 +18,7 @@ import {
   ReorderQueuedMessageDocument,
   ResolveSuspensionDocument,
   RetryExecutionDocument,
+  schemaMutations,
   SendMessageDocument,
   SteerQueuedMessageDocument,
   ThreadDocument,
@@ -28,7 +28,7 @@ import {
 import { expectTypename } from '../support/client.ts';
 import { follow } from '../support/follower.ts';
 import { typenames } from '../support/run-events.ts';
-import { eventually, request, requestData, startTestServer, type Backend, type GraphQLResponse, type TestServer } from '../support/server.ts';
+import { databaseState, eventually, request, requestData, startTestServer, type Backend, type GraphQLResponse, type TestServer } from '../support/server.ts';
 
 interface Actor {
   userId: string;
@@ -135,24 +135,6 @@ function expectQueryError(result: GraphQLResponse<unknown>, code: string) {
   expect(result.data ?? null).toBeNull();
 }
 
-/** Everything the database holds about the world, to show that a refused request changed nothing. */
-async function databaseState(server: TestServer) {
-  const prisma = server.parley.db.prisma;
-  const [users, memberships, projects, agents, threads, messages, executions, queueItems, events, suspensions] =
-    await Promise.all([
-      prisma.user.count(),
-      prisma.membership.findMany({ orderBy: [{ projectId: 'asc' }, { userId: 'asc' }] }),
-      prisma.project.findMany({ orderBy: { id: 'asc' } }),
-      prisma.agent.findMany({ orderBy: { id: 'asc' } }),
-      prisma.thread.findMany({ orderBy: { id: 'asc' } }),
-      prisma.message.count(),
-      prisma.execution.count(),
-      prisma.queueItem.count(),
-      prisma.threadEvent.count(),
-      prisma.suspension.count(),
-    ]);
-  return { users, memberships, projects, agents, threads, messages, executions, queueItems, events, suspensions };
-}
 
 /** What the owner sees of their thread. */
 async function ownerView(world: World) {
@@ -493,13 +475,6 @@ describe('permissions (pglite)', () => {
     });
   });
 });
-
-/** The mutations of the committed schema.graphql. */
-function schemaMutations(): string[] {
-  const sdl = readFileSync(new URL('../../schema.graphql', import.meta.url), 'utf8');
-  const block = /type Mutation \{([\s\S]*?)\n\}/.exec(sdl)![1]!;
-  return [...block.matchAll(/^ {2}(\w+)\(/gm)].map((match) => match[1]!).sort();
-}
 
 /** The uuid inside a global id. */
 function decodeRaw(globalId: string): string {

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { graphql } from '../gql/gql.ts';
 
 // The operations the tests drive, as a client author would write them. Each selection is written
@@ -276,3 +277,10 @@ export const RunEventsDocument = graphql(`
     }
   }
 `);
+
+/** The mutations of the committed schema.graphql, sorted: the suites that call each one check against it. */
+export function schemaMutations(): string[] {
+  const sdl = readFileSync(new URL('../../schema.graphql', import.meta.url), 'utf8');
+  const block = /type Mutation \{([\s\S]*?)\n\}/.exec(sdl)![1]!;
+  return [...block.matchAll(/^ {2}(\w+)\(/gm)].map((match) => match[1]!).sort();
+}

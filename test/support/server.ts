@@ -131,6 +131,27 @@ export async function requestData<TResult, TVariables>(
   return result.data;
 }
 
+/** Everything the server's database holds that a request could change: equal before and after means it changed nothing. */
+export async function databaseState(server: Pick<TestServer, 'parley'>) {
+  const prisma = server.parley.db.prisma;
+  const byId = { orderBy: { id: 'asc' as const } };
+  const [users, apiTokens, memberships, projects, agents, threads, messages, executions, queueItems, events, suspensions] =
+    await Promise.all([
+      prisma.user.count(),
+      prisma.apiToken.count(),
+      prisma.membership.findMany({ orderBy: [{ projectId: 'asc' }, { userId: 'asc' }] }),
+      prisma.project.findMany(byId),
+      prisma.agent.findMany(byId),
+      prisma.thread.findMany(byId),
+      prisma.message.count(),
+      prisma.execution.count(),
+      prisma.queueItem.findMany(byId),
+      prisma.threadEvent.count(),
+      prisma.suspension.count(),
+    ]);
+  return { users, apiTokens, memberships, projects, agents, threads, messages, executions, queueItems, events, suspensions };
+}
+
 /** Polls until `probe` returns a truthy value (for state that settles asynchronously, e.g. after a run). */
 export async function eventually<T>(probe: () => Promise<T | null | undefined | false>, timeoutMs = 15_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
