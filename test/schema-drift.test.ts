@@ -55,7 +55,7 @@ describe('schema drift', () => {
     }
   });
 
-  it('keeps the names of the SPEC contract', () => {
+  it('keeps the names of the client contract (README)', () => {
     expect(Object.keys(objectType('Query').getFields())).toEqual(
       expect.arrayContaining(['viewer', 'node', 'project', 'agent', 'thread', 'conversation', 'queue']),
     );

@@ -7,7 +7,7 @@ import { is } from '../support/run-events.ts';
 import { newThread, setUpAgent } from '../support/scenario.ts';
 import { requestData, startTestServer, type TestServer } from '../support/server.ts';
 
-/** A GraphQL multipart request (the spec Yoga implements): operations, map, then the files. */
+/** A GraphQL multipart request, as a client sends files: operations, map, then the files. */
 async function sendWithFiles(
   server: TestServer,
   token: string,

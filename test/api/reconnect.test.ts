@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { decodeId } from '../../src/schema/ids.ts';
 import { describeEachBackend, describeWithServices } from '../support/backends.ts';
 import { conversation, execution, messagesOf, queue, recordedReply, send, textOf } from '../support/client.ts';

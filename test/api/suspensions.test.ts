@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachBackend } from '../support/backends.ts';
 import { cancel, conversation, execution, messagesOf, queue, send, textOf } from '../support/client.ts';
 import { ResolveSuspensionDocument, SendMessageDocument } from '../support/documents.ts';

@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
-import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import type { PrismaClient } from '../../src/generated/prisma/client.ts';
 import type { Follower } from './follower.ts';
