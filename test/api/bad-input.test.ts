@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeId } from '../../src/schema/ids.ts';
 // Every operation of the schema is called here: one namespace rather than a list of them all.
 import * as documents from '../support/documents.ts';
+import { expectTypename } from '../support/client.ts';
 import { follow } from '../support/follower.ts';
+import { newThread } from '../support/scenario.ts';
 import { databaseState, eventually, request, requestData, startTestServer, type GraphQLResponse, type TestServer } from '../support/server.ts';
 
 // Bad input gets a clear error and changes nothing (README, "API errors"). The limits are the defaults of
@@ -301,26 +303,20 @@ beforeAll(async () => {
   // No periodic sweep: a queue item is only claimed when a send kicks its thread (the parked item never is).
   server = await startTestServer({ env: { PARLEY_CONSUMER_SWEEP_MS: '3600000' } });
   ({ token, userId } = await server.createUser());
-  const project = (await requestData(server, documents.CreateProjectDocument, { name: 'Inputs' }, token)).createProject;
-  if (project.__typename !== 'Project') throw new Error(JSON.stringify(project));
-  projectId = project.id;
-  const agent = (
-    await requestData(
-      server,
-      documents.CreateAgentDocument,
-      { projectId, name: 'Target', model: 'demo:default', systemPrompt: 'Original prompt.', tools: [] },
-      token,
-    )
-  ).createAgent;
-  if (agent.__typename !== 'Agent') throw new Error(JSON.stringify(agent));
-  agentId = agent.id;
-  const thread = (await requestData(server, documents.CreateThreadDocument, { agentId, title: 'inputs' }, token)).createThread;
-  if (thread.__typename !== 'Thread') throw new Error(JSON.stringify(thread));
-  threadId = thread.id;
-  const parked = (await requestData(server, documents.CreateThreadDocument, { agentId, title: 'parked' }, token)).createThread;
-  if (parked.__typename !== 'Thread') throw new Error(JSON.stringify(parked));
+  // Created through the API: the cases below need the global ids a client has.
+  const { createProject } = await requestData(server, documents.CreateProjectDocument, { name: 'Inputs' }, token);
+  projectId = expectTypename(createProject, 'Project').id;
+  const { createAgent } = await requestData(
+    server,
+    documents.CreateAgentDocument,
+    { projectId, name: 'Target', model: 'demo:default', systemPrompt: 'Original prompt.', tools: [] },
+    token,
+  );
+  agentId = expectTypename(createAgent, 'Agent').id;
+  threadId = await newThread(server, token, agentId, 'inputs');
+  const parked = await newThread(server, token, agentId, 'parked');
   const item = await server.parley.db.prisma.queueItem.create({
-    data: { threadId: rawId(parked.id), userId, text: 'parked message', position: 1 },
+    data: { threadId: rawId(parked), userId, text: 'parked message', position: 1 },
   });
   parkedQueueId = encodeId('QueueItem', item.id);
 });

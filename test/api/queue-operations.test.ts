@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachBackend } from '../support/backends.ts';
-import { cancel, conversation, messagesOf, mutate, queue, send, textOf } from '../support/client.ts';
+import { cancel, conversation, expectTypename, messagesOf, mutate, queue, send, textOf } from '../support/client.ts';
 import {
   EditQueuedMessageDocument,
   RemoveQueuedMessageDocument,
@@ -177,15 +177,9 @@ describeEachBackend('queue operations', (backend) => {
           expect(items.map((item) => item.position)).toEqual(slots);
         };
 
-        const down = await move(d, b, [a, b, c, d]);
-        if (down.__typename !== 'Queue') throw new Error(JSON.stringify(down));
-        expectOrder(down.items, [a, d, b, c]);
-        const up = await move(d, c, [a, d, b, c]);
-        if (up.__typename !== 'Queue') throw new Error(JSON.stringify(up));
-        expectOrder(up.items, [a, b, c, d]);
-        const moved = await move(a, c, [a, b, c, d]);
-        if (moved.__typename !== 'Queue') throw new Error(JSON.stringify(moved));
-        expectOrder(moved.items, [b, c, a, d]);
+        expectOrder(expectTypename(await move(d, b, [a, b, c, d]), 'Queue').items, [a, d, b, c]);
+        expectOrder(expectTypename(await move(d, c, [a, d, b, c]), 'Queue').items, [a, b, c, d]);
+        expectOrder(expectTypename(await move(a, c, [a, b, c, d]), 'Queue').items, [b, c, a, d]);
         const afterMoves = await read(first);
         expectOrder(afterMoves, [b, c, a, d]);
 

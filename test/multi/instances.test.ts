@@ -4,9 +4,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/database.ts';
 import { readMigrations } from '../../src/db/migrator.ts';
 import { decodeId } from '../../src/schema/ids.ts';
-import { conversation, execution as executionOf, messagesOf, queue, recordedReply, send as sendMessage } from '../support/client.ts';
+import { cancel, conversation, execution as executionOf, messagesOf, queue, recordedReply, send as sendMessage } from '../support/client.ts';
 import {
-  CancelExecutionDocument,
   EditQueuedMessageDocument,
   RemoveQueuedMessageDocument,
   ReorderQueuedMessageDocument,
@@ -147,8 +146,7 @@ describeWithServices('several Parley instances on one PostgreSQL and Redis', () 
       expect(owner, 'the owner is one of our instances').toBeDefined();
       const other = [a, b].find((instance) => instance !== owner)!;
       const t0 = performance.now();
-      const stop = await requestData(other, CancelExecutionDocument, { executionId }, token);
-      expect(stop.cancelExecution).toMatchObject({ __typename: 'CancelRequested', cancelRequested: true });
+      expect(await cancel(other, token, executionId)).toMatchObject({ __typename: 'CancelRequested', cancelRequested: true });
       const finished = await follower.waitFor(is('ExecutionFinished', executionId), 5_000);
       timings.crossInstanceStopMs = Math.round(performance.now() - t0);
       expect(finished).toMatchObject({ status: 'CANCELLED' });
@@ -333,7 +331,7 @@ describeWithServices('several Parley instances on one PostgreSQL and Redis', () 
             count('stop:idle');
             continue;
           }
-          const result = (await requestData(via, CancelExecutionDocument, { executionId: active }, token)).cancelExecution;
+          const result = await cancel(via, token, active);
           expect(['CancelRequested', 'ConflictError']).toContain(result.__typename);
           count(`stop:${result.__typename}`);
         }

@@ -3,8 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/database.ts';
 import { decodeId, encodeId } from '../../src/schema/ids.ts';
-import { conversation, execution, recordedReply, send as sendMessage } from '../support/client.ts';
-import { CancelExecutionDocument } from '../support/documents.ts';
+import { cancel, conversation, execution, recordedReply, send as sendMessage } from '../support/client.ts';
 import { follow } from '../support/follower.ts';
 import {
   durableDelivery,
@@ -17,7 +16,7 @@ import {
 import { brief, checkStream, is, startedWith } from '../support/run-events.ts';
 import { newThread as createThread, setUpAgent } from '../support/scenario.ts';
 import { describeWithServices } from '../support/backends.ts';
-import { dropSchema, eventually, isolatedEnv, requestData } from '../support/server.ts';
+import { dropSchema, eventually, isolatedEnv } from '../support/server.ts';
 
 const BASE_ENV = {
   PARLEY_LEASE_MS: '800',
@@ -182,8 +181,7 @@ describeWithServices('Parley instances through a Redis outage (a redis-server of
       }
 
       const t0 = performance.now();
-      const stop = await requestData(other, CancelExecutionDocument, { executionId }, token);
-      expect(stop.cancelExecution).toMatchObject({ __typename: 'CancelRequested', cancelRequested: true });
+      expect(await cancel(other, token, executionId)).toMatchObject({ __typename: 'CancelRequested', cancelRequested: true });
       const cancelled = await eventually(async () => {
         const node = await execution(other, token, executionId);
         return node.status !== 'RUNNING' ? node : null;

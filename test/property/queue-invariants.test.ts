@@ -2,16 +2,14 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachBackend } from '../support/backends.ts';
 import {
-  CancelExecutionDocument,
   EditQueuedMessageDocument,
-  QueueDocument,
   RemoveQueuedMessageDocument,
   ReorderQueuedMessageDocument,
   ResolveSuspensionDocument,
   SendMessageDocument,
   SteerQueuedMessageDocument,
 } from '../support/documents.ts';
-import { conversation, execution } from '../support/client.ts';
+import { cancel, conversation, execution, queue as queueOf } from '../support/client.ts';
 import { follow } from '../support/follower.ts';
 import { isDurable, ofKind, type RunEvent } from '../support/run-events.ts';
 import { newThread, setUpAgent } from '../support/scenario.ts';
@@ -106,7 +104,7 @@ describeEachBackend('queue invariants under random operations', (backend) => {
     let counter = 0;
 
     const observeQueue = async () => {
-      const { queue } = await requestData(server, QueueDocument, { threadId }, token);
+      const queue = await queueOf(server, token, threadId);
       const ids = queue.items.map((item) => item.id);
       expect(new Set(ids).size, 'queue ids are unique').toBe(ids.length);
       const positions = queue.items.map((item) => item.position);
@@ -198,7 +196,7 @@ describeEachBackend('queue invariants under random operations', (backend) => {
           case 'stop': {
             const { activeExecutionId } = await conversation(server, token, threadId);
             if (!activeExecutionId) break;
-            const { cancelExecution } = await requestData(server, CancelExecutionDocument, { executionId: activeExecutionId }, token);
+            const cancelExecution = await cancel(server, token, activeExecutionId);
             count(`stop:${cancelExecution.__typename}`);
             expect(['CancelRequested', 'ConflictError']).toContain(cancelExecution.__typename);
             break;
@@ -224,7 +222,7 @@ describeEachBackend('queue invariants under random operations', (backend) => {
       // Wind down: answer whatever waits, until the queue is empty and nothing runs.
       // Idle is the queue read empty and then nothing active: with an empty queue nothing can start.
       const final = await eventually(async () => {
-        const { queue } = await requestData(server, QueueDocument, { threadId }, token);
+        const queue = await queueOf(server, token, threadId);
         const state = await conversation(server, token, threadId);
         for (const open of state.openSuspensions) {
           const { resolveSuspension } = await requestData(

@@ -3,7 +3,7 @@ import { AccessPolicy } from '../../src/auth/access.ts';
 import { DirectoryService, type AgentInput } from '../../src/directory/directory-service.ts';
 import type { PrismaClient } from '../../src/generated/prisma/client.ts';
 import { ModelRegistry } from '../../src/models/registry.ts';
-import { send } from './client.ts';
+import { expectTypename, send } from './client.ts';
 import { CreateThreadDocument } from './documents.ts';
 import { follow, type Follower } from './follower.ts';
 import { ofKind, type RunEvent } from './run-events.ts';
@@ -12,7 +12,7 @@ import { requestData, type TestServer } from './server.ts';
 // The set-up nearly every suite starts from: a user with a project and an agent, written straight
 // into the directory (the API that creates them has suites of its own), and threads of that agent.
 
-export const DEMO_TOOLS = ['approve_action', 'ask_user', 'delegate', 'demo_crash'];
+const DEMO_TOOLS = ['approve_action', 'ask_user', 'delegate', 'demo_crash'];
 
 export type Locale = 'en' | 'de';
 
@@ -21,7 +21,7 @@ export interface User {
   token: string;
 }
 
-export interface AgentSetUp extends User {
+interface AgentSetUp extends User {
   projectId: string;
   agentId: string;
 }
@@ -79,9 +79,8 @@ export async function addMember(
 }
 
 export async function newThread(server: { url: string }, token: string, agentId: string, title?: string): Promise<string> {
-  const created = await requestData(server, CreateThreadDocument, { agentId, title }, token);
-  if (created.createThread.__typename !== 'Thread') throw new Error(JSON.stringify(created));
-  return created.createThread.id;
+  const { createThread } = await requestData(server, CreateThreadDocument, { agentId, title }, token);
+  return expectTypename(createThread, 'Thread').id;
 }
 
 /** A new thread of the agent, followed from its start. */
