@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { servicesUnavailable } from '../support/backends.ts';
 import { conversation, execution, messagesOf, queue, send, textOf } from '../support/client.ts';
 import { follow, type Follower } from '../support/follower.ts';
-import { startServeProcess, type ServeProcess } from '../support/recovery-process.ts';
+import { startInstance, stopAllChildren, type Instance } from '../support/instances.ts';
 import { finishedOf, is, ofKind, startedWith } from '../support/run-events.ts';
 import { newThread, setUpAgent } from '../support/scenario.ts';
 import { dropSchema, isolatedEnv, startTestServer } from '../support/server.ts';
@@ -13,22 +13,18 @@ import { dropSchema, isolatedEnv, startTestServer } from '../support/server.ts';
 const KILLED = '/slow 30 this run dies with its process';
 const AFTER = ['second message', 'third message'];
 
-const processes: ServeProcess[] = [];
 const followers: Follower[] = [];
 
 afterAll(async () => {
   await Promise.all(followers.map((follower) => follower.close().catch(() => {})));
-  await Promise.all(processes.map((process) => process.stop()));
+  await stopAllChildren();
 });
 
-async function serve(env: Record<string, string>) {
-  const process = await startServeProcess({ PARLEY_CONSUMER_SWEEP_MS: '100', PARLEY_TEXT_FLUSH_MS: '50', ...env });
-  processes.push(process);
-  return process;
-}
+const serve = (env: Record<string, string>) =>
+  startInstance({ PARLEY_LOG_LEVEL: 'silent', PARLEY_CONSUMER_SWEEP_MS: '100', PARLEY_TEXT_FLUSH_MS: '50', ...env });
 
 /** Creates a thread on the first process, queues the slow run and two more, and waits for the run to start. */
-async function startDoomedRun(first: ServeProcess, token: string, agentId: string) {
+async function startDoomedRun(first: Instance, token: string, agentId: string) {
   const threadId = await newThread(first, token, agentId);
   const watcher = follow(first, token, threadId);
   followers.push(watcher);
@@ -40,7 +36,7 @@ async function startDoomedRun(first: ServeProcess, token: string, agentId: strin
 }
 
 /** On the surviving process: the killed run is INTERRUPTED, never replayed, and the queue runs on in order. */
-async function expectRecovered(server: ServeProcess, token: string, threadId: string, killedId: string) {
+async function expectRecovered(server: Instance, token: string, threadId: string, killedId: string) {
   const watcher = follow(server, token, threadId);
   followers.push(watcher);
   const last = await watcher.waitFor(startedWith(AFTER[1]!), 30_000);
@@ -104,7 +100,7 @@ describe('kill -9 of a server process', () => {
     expect(agentId).toBeTruthy();
 
     const { threadId, executionId } = await startDoomedRun(first, token, agentId);
-    await first.kill9();
+    await first.kill();
 
     const second = await serve({ PARLEY_DATA_DIR: dataDir });
     expect(second.demoToken).toBe(token);
@@ -115,6 +111,7 @@ describe('kill -9 of a server process', () => {
     'PostgreSQL: another instance interrupts the killed instance’s run once its lease expires',
     async () => {
       const env = isolatedEnv('postgres');
+      const started: Instance[] = [];
       try {
         // Set up the schema, a user and an agent in-process, then leave the database to the children.
         const setup = await startTestServer({ backend: 'postgres', env, dropSchemaOnStop: false });
@@ -125,14 +122,16 @@ describe('kill -9 of a server process', () => {
         // The doomed instance's lease is a little longer, so that a busy machine delaying its
         // heartbeat does not make the other instance take it for dead while it lives.
         const first = await serve({ ...env, ...lease, PARLEY_LEASE_MS: '2000' });
+        started.push(first);
         const { threadId, executionId } = await startDoomedRun(first, token, agentId);
         const second = await serve({ ...env, ...lease });
+        started.push(second);
         // While the first instance lives, the second leaves its run alone.
         expect((await execution(second, token, executionId)).status).toBe('RUNNING');
-        await first.kill9();
+        await first.kill();
         await expectRecovered(second, token, threadId, executionId);
       } finally {
-        await Promise.all(processes.map((process) => process.stop()));
+        await Promise.all(started.map((instance) => instance.stop()));
         await dropSchema(env.DATABASE_URL!);
       }
     },

@@ -5,9 +5,9 @@ import type { PrismaClient } from '../../src/generated/prisma/client.ts';
 import type { Follower } from './follower.ts';
 import { durableSeq } from './run-events.ts';
 
-// Parley instances and redis-servers as child processes, for the multi-instance suites. Every child
-// started here is tracked, so `stopAllChildren()` (call it in afterAll) ends whatever a failed test
-// left running, and a process exit kills them as a last resort.
+// Parley instances and redis-servers as child processes, for the suites that run several instances
+// or kill one. Every child started here is tracked, so `stopAllChildren()` (call it in afterAll) ends
+// whatever a failed test left running, and a process exit kills them as a last resort.
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CLI = fileURLToPath(new URL('../../bin/parley.js', import.meta.url));
@@ -47,36 +47,53 @@ export interface Instance {
   wsUrl: string;
   port: number;
   process: ChildProcess;
+  /** The demo user's token and agent, printed in the embedded mode only (no DATABASE_URL). */
+  demoToken: string | null;
+  demoAgentId: string | null;
   /** Everything the instance wrote to stderr so far (its logs; the tail when long). */
   stderr(): string;
   /** SIGTERM (graceful stop), waits for the exit; SIGKILL after 10 s. */
   stop(): Promise<void>;
-  /** SIGKILL, waits for the exit. */
+  /** SIGKILL (no shutdown hook runs, no lease is released, nothing is flushed), waits for the exit. */
   kill(): Promise<void>;
 }
 
 /**
- * Spawns `node bin/parley.js serve` with `env` on top of this process's environment (PORT=0 unless
- * given) and resolves once it printed its URL; rejects with its stderr if it exits first.
+ * Spawns `node bin/parley.js serve` with `env` (PORT=0 unless given) and resolves once it printed its
+ * URL, and in the embedded mode the demo token and agent id too; rejects with its output if it exits
+ * first.
  */
 export function startInstance(env: Record<string, string>, options: { timeoutMs?: number } = {}): Promise<Instance> {
+  const inherited = { ...process.env };
+  // Only what the caller gives decides the database: never a URL inherited from the test run.
+  delete inherited.DATABASE_URL;
+  delete inherited.REDIS_URL;
+  delete inherited.PARLEY_DATA_DIR;
   const child = spawn(process.execPath, [CLI, 'serve'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: '0', PARLEY_LOG_LEVEL: 'warn', ...env },
+    env: { ...inherited, PORT: '0', PARLEY_LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   track(child);
+  const embedded = !env.DATABASE_URL;
+  const timeoutMs = options.timeoutMs ?? 90_000;
   let stdout = '';
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
     stderr += chunk;
     if (stderr.length > STDERR_LIMIT) stderr = stderr.slice(-STDERR_LIMIT / 2);
   });
+  const banner = () => {
+    const url = /GraphiQL: (http:\/\/\S+)/.exec(stdout)?.[1];
+    const demoToken = /Demo API token: (\S+)/.exec(stdout)?.[1] ?? null;
+    const demoAgentId = /Demo agent id:\s+(\S+)/.exec(stdout)?.[1] ?? null;
+    return url && (!embedded || (demoToken && demoAgentId)) ? { url, demoToken, demoAgentId } : null;
+  };
   return new Promise<Instance>((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`parley serve printed no URL within ${options.timeoutMs ?? 90_000} ms; stderr:\n${stderr}`));
-    }, options.timeoutMs ?? 90_000);
+      reject(new Error(`parley serve printed no banner within ${timeoutMs} ms; stdout:\n${stdout}\nstderr:\n${stderr}`));
+    }, timeoutMs);
     const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
       clearTimeout(timer);
       reject(new Error(`parley serve exited early (code ${code}, signal ${signal}); stdout:\n${stdout}\nstderr:\n${stderr}`));
@@ -84,17 +101,16 @@ export function startInstance(env: Record<string, string>, options: { timeoutMs?
     child.once('exit', onExit);
     child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
       stdout += chunk;
-      const match = /GraphiQL: (http:\/\/\S+)/.exec(stdout);
-      if (!match) return;
+      const printed = banner();
+      if (!printed) return;
       child.stdout!.removeAllListeners('data');
       child.stdout!.resume();
       child.off('exit', onExit);
       clearTimeout(timer);
-      const url = match[1];
       resolve({
-        url,
-        wsUrl: url.replace(/^http/, 'ws'),
-        port: Number(new URL(url).port),
+        ...printed,
+        wsUrl: printed.url.replace(/^http/, 'ws'),
+        port: Number(new URL(printed.url).port),
         process: child,
         stderr: () => stderr,
         stop: () => killAndWait(child, 'SIGTERM'),
