@@ -34,13 +34,6 @@ function openRawSocket(wsUrl: string): Promise<{ socket: WebSocket; messages: un
   });
 }
 
-async function until(predicate: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 describe('the WebSocket handshake on a busy server', () => {
   let server: TestServer;
@@ -60,7 +53,7 @@ describe('the WebSocket handshake on a busy server', () => {
     stallEventLoop(600);
     const outcome = await Promise.race([
       closed.then((close) => `closed ${close.code} ${close.reason}`),
-      until(() => messages.length > 0, 'connection_ack').then(() => JSON.stringify(messages[0])),
+      eventually(() => messages.length > 0, 15_000, 'connection_ack').then(() => JSON.stringify(messages[0])),
     ]);
     expect(outcome).toBe(JSON.stringify({ type: 'connection_ack' }));
     socket.close();
@@ -87,7 +80,7 @@ describeWithServices('live delivery through a misbehaving Redis', () => {
     });
     ({ token, agentId } = await setUpAgent(server, { project: 'Liveness' }));
     // The instance's own channels (queue kicks, relays) are subscribed: its subscriber is tagged.
-    await until(() => proxy.open('subscribe') === 1, 'the subscriber connection');
+    await eventually(() => proxy.open('subscribe') === 1, 15_000, 'the subscriber connection');
   });
   afterAll(async () => {
     await server?.stop();
@@ -200,7 +193,7 @@ describeWithServices('live delivery through a misbehaving Redis', () => {
       await follower.close();
     }
 
-    await until(() => proxy.open('subscribe') === 1, 'the subscriber to reconnect');
+    await eventually(() => proxy.open('subscribe') === 1, 15_000, 'the subscriber to reconnect');
     await eventually(async () => (await fetch(server.url.replace('/graphql', '/ready'))).ok);
     const short = follow(server, token, threadId, '0');
     try {

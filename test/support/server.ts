@@ -152,13 +152,18 @@ export async function databaseState(server: Pick<TestServer, 'parley'>) {
   return { users, apiTokens, memberships, projects, agents, threads, messages, executions, queueItems, events, suspensions };
 }
 
-/** Polls until `probe` returns a truthy value (for state that settles asynchronously, e.g. after a run). */
-export async function eventually<T>(probe: () => Promise<T | null | undefined | false>, timeoutMs = 15_000): Promise<T> {
+type Falsy = null | undefined | false;
+
+/**
+ * Polls until `probe` returns a truthy value, and returns it: for state that settles asynchronously
+ * (after a run, in a proxy, on a socket). `what` names it in the timeout's message.
+ */
+export async function eventually<T>(probe: () => T | Falsy | Promise<T | Falsy>, timeoutMs = 15_000, what = 'the condition'): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
     if (value) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
