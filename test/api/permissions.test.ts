@@ -26,7 +26,7 @@ import {
   ViewerDocument,
 } from '../support/documents.ts';
 import { expectTypename } from '../support/client.ts';
-import { follow } from '../support/follower.ts';
+import { follow, refusedSubscription } from '../support/follower.ts';
 import { typenames } from '../support/run-events.ts';
 import { databaseState, eventually, request, requestData, startTestServer, type Backend, type GraphQLResponse, type TestServer } from '../support/server.ts';
 
@@ -147,21 +147,6 @@ async function ownerView(world: World) {
   return { conversation, queue, thread };
 }
 
-/** Subscribes and returns the errors the subscription ended with (it must deliver no event). */
-async function subscriptionErrors(
-  server: TestServer,
-  token: string | null,
-  { threadId, after = null }: { threadId: string; after?: string | null },
-): Promise<{ message?: string; extensions?: { code?: string } }[]> {
-  const follower = follow(server, token, threadId, after);
-  try {
-    await eventually(async () => follower.errors.length > 0, 10_000);
-    expect(follower.events).toEqual([]);
-    return follower.errors.flat() as { message?: string; extensions?: { code?: string } }[];
-  } finally {
-    await follower.close();
-  }
-}
 
 describe('permissions (pglite)', () => {
   let world: World;
@@ -232,8 +217,8 @@ describe('permissions (pglite)', () => {
 
     it('gets NOT_FOUND from the runEvents subscription, with and without a cursor', async () => {
       const { server, threadId } = world;
-      for (const after of [undefined, '0']) {
-        const errors = await subscriptionErrors(server, world[who].token, { threadId, after });
+      for (const after of [null, '0']) {
+        const errors = await refusedSubscription(server, world[who].token, threadId, after);
         expect(errors.map((error) => error.extensions?.code)).toEqual(['NOT_FOUND']);
         expect(JSON.stringify(errors)).not.toContain('secret hello');
       }
@@ -396,7 +381,7 @@ describe('permissions (pglite)', () => {
     const updated = await requestData(server, UpdateAgentDocument, { agentId: projectId, name: 'n' }, owner.token);
     expect(updated.updateAgent).toMatchObject({ __typename: 'NotFoundError', code: 'NOT_FOUND' });
     expect(await databaseState(server)).toEqual(before);
-    expect((await subscriptionErrors(server, owner.token, { threadId: agentId })).map((e) => e.extensions?.code)).toEqual([
+    expect((await refusedSubscription(server, owner.token, agentId)).map((e) => e.extensions?.code)).toEqual([
       'NOT_FOUND',
     ]);
   });
@@ -470,7 +455,7 @@ describe('permissions (pglite)', () => {
     });
 
     it('the runEvents subscription gets UNAUTHENTICATED', async () => {
-      const errors = await subscriptionErrors(world.server, token, { threadId: world.threadId });
+      const errors = await refusedSubscription(world.server, token, world.threadId);
       expect(errors.map((error) => error.extensions?.code)).toEqual(['UNAUTHENTICATED']);
     });
   });
@@ -497,11 +482,11 @@ describeEachBackend('runEvents permissions', (backend) => {
     const { conversation } = await requestData(server, ConversationDocument, { threadId }, owner.token);
 
     for (const who of ['member', 'viewer', 'outsider'] as const) {
-      const errors = await subscriptionErrors(server, world[who].token, { threadId, after: '0' });
+      const errors = await refusedSubscription(server, world[who].token, threadId, '0');
       expect(errors.map((error) => error.extensions?.code), who).toEqual(['NOT_FOUND']);
     }
     for (const token of [null, 'pky_unknownTokenForTheSubscriptionCheck']) {
-      const errors = await subscriptionErrors(server, token, { threadId });
+      const errors = await refusedSubscription(server, token, threadId);
       expect(errors.map((error) => error.extensions?.code)).toEqual(['UNAUTHENTICATED']);
     }
 

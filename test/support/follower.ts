@@ -1,9 +1,11 @@
 import { print } from 'graphql';
 import { createClient, type Client } from 'graphql-ws';
+import { expect } from 'vitest';
 import WebSocket from 'ws';
 import type { RunEventsSubscription } from '../gql/graphql.ts';
 import { RunEventsDocument } from './documents.ts';
 import { brief, type RunEvent } from './run-events.ts';
+import { eventually } from './server.ts';
 
 /** A thread's runEvents, followed over a WebSocket of its own. */
 export interface Follower {
@@ -149,6 +151,23 @@ export function follow(
       return closing;
     },
   } as Follower;
+}
+
+/** The GraphQL errors a subscription is refused with; it delivers no event. */
+export async function refusedSubscription(
+  server: { wsUrl: string },
+  token: string | null,
+  threadId: string,
+  after: string | null = null,
+): Promise<{ message?: string; extensions?: { code?: string } }[]> {
+  const follower = follow(server, token, threadId, after);
+  try {
+    await eventually(() => follower.errors.length > 0, 10_000, 'the subscription to be refused');
+    expect(follower.events).toEqual([]);
+    return follower.errors.flat() as { message?: string; extensions?: { code?: string } }[];
+  } finally {
+    await follower.close();
+  }
 }
 
 /**
