@@ -246,7 +246,8 @@ export const ResolveSuspensionDocument = graphql(`
 `);
 
 // ---------------------------------------------------------------------------------------------
-// The subscription: every kind of event with what the suites read of it.
+// The subscription: every kind of event with what the suites read of it. ExecutionStarted's queueId
+// may be null where MessageQueued's may not, and one selection cannot give both types one name.
 
 export const RunEventsDocument = graphql(`
   subscription RunEvents($threadId: ID!, $after: String) {
