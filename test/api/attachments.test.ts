@@ -1,19 +1,13 @@
 import { print } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { typenames } from '../support/client-rules.ts';
-import {
-  CancelExecutionDetailedDocument,
-  ConversationDocument,
-  CreateThreadDocument,
-  EditQueuedMessageDetailedDocument,
-  RemoveQueuedMessageDetailedDocument,
-  RunEventsDocument,
-  SendMessageDocument,
-  SendMessageWithFilesDocument,
-} from '../support/documents.ts';
-import { requestData, startTestServer, subscribe, wsClient, type TestServer } from '../support/server.ts';
+import { cancel, conversation, messagesOf, send, textOf } from '../support/client.ts';
+import { EditQueuedMessageDocument, RemoveQueuedMessageDocument, SendMessageDocument } from '../support/documents.ts';
+import { follow } from '../support/follower.ts';
+import { is } from '../support/run-events.ts';
+import { newThread, setUpAgent } from '../support/scenario.ts';
+import { requestData, startTestServer, type TestServer } from '../support/server.ts';
 
-/** A GraphQL multipart request (the spec Yoga implements): operations, map, then the files. */
+/** A GraphQL multipart request, as a client sends files: operations, map, then the files. */
 async function sendWithFiles(
   server: TestServer,
   token: string,
@@ -23,7 +17,7 @@ async function sendWithFiles(
   const form = new FormData();
   form.append(
     'operations',
-    JSON.stringify({ query: print(SendMessageWithFilesDocument), variables: { ...variables, attachments: files.map(() => null) } }),
+    JSON.stringify({ query: print(SendMessageDocument), variables: { ...variables, attachments: files.map(() => null) } }),
   );
   form.append('map', JSON.stringify(Object.fromEntries(files.map((_, index) => [String(index), [`variables.attachments.${index}`]]))));
   files.forEach((file, index) => form.append(String(index), new Blob([file.content as BlobPart], { type: file.type }), file.name));
@@ -42,41 +36,27 @@ describe('attachments', () => {
 
   beforeAll(async () => {
     server = await startTestServer({ env: { PARLEY_MAX_ATTACHMENT_BYTES: '1000', PARLEY_MAX_ATTACHMENTS: '2' } });
-    const user = await server.createUser();
-    token = user.token;
-    const directory = server.parley.directory;
-    const project = await directory.createProject(await directory.findUser(user.userId), { name: 'Files' });
-    agentId = (await directory.createAgent(null, project.id, { name: 'Demo', model: 'demo:default' })).id;
+    ({ token, agentId } = await setUpAgent(server, { project: 'Files' }));
   });
 
   afterAll(async () => {
     await server?.stop();
   });
 
-  async function newThread() {
-    const created = await requestData(server, CreateThreadDocument, { agentId }, token);
-    if (created.createThread.__typename !== 'Thread') throw new Error(JSON.stringify(created));
-    return created.createThread.id;
-  }
-
   it('keeps files with the message, hands them to the model and shows them in the conversation', async () => {
-    const threadId = await newThread();
-    const client = wsClient(server, token);
-    const subscription = subscribe(client, RunEventsDocument, { threadId, after: '0' });
+    const threadId = await newThread(server, token, agentId);
+    const follower = follow(server, token, threadId);
     const sent = await sendWithFiles(server, token, { threadId, text: 'see these' }, [
       { name: 'notes.txt', type: 'text/plain', content: 'hello' },
       { name: 'pixel.png', type: 'image/png', content: new Uint8Array([137, 80, 78, 71]) },
     ]);
     expect(sent.errors).toBeUndefined();
     expect(sent.data!.sendMessage.__typename).toBe('MessageQueued');
-    await subscription.waitFor((all) => typenames(all).includes('ExecutionFinished'));
-    subscription.close();
-    await client.dispose();
-    const { conversation } = await requestData(server, ConversationDocument, { threadId }, token);
-    const [question, reply] = conversation.messages.edges.map((edge) => edge.node);
+    await follower.waitFor(is('ExecutionFinished'));
+    await follower.close();
+    const [question, reply] = messagesOf(await conversation(server, token, threadId));
     expect(question!.parts.map((part) => part.__typename)).toEqual(['TextPart', 'AttachmentPart', 'AttachmentPart']);
-    const text = reply!.parts.flatMap((part) => (part.__typename === 'TextPart' ? [part.text] : [])).join('');
-    expect(text).toBe('You said: "see these" (2 attachments)');
+    expect(textOf(reply)).toBe('You said: "see these" (2 attachments)');
     const stored = await server.parley.db.prisma.attachment.findMany({ orderBy: { filename: 'asc' } });
     expect(stored.map((file) => [file.filename, file.mediaType, file.size, file.queueItemId])).toEqual([
       ['notes.txt', 'text/plain', 5, null],
@@ -85,7 +65,7 @@ describe('attachments', () => {
   });
 
   it('refuses too many or too large files and stores nothing', async () => {
-    const threadId = await newThread();
+    const threadId = await newThread(server, token, agentId);
     const before = await server.parley.db.prisma.attachment.count();
     const tooLarge = await sendWithFiles(server, token, { threadId, text: 'big' }, [
       { name: 'big.bin', type: 'application/octet-stream', content: new Uint8Array(1001) },
@@ -102,27 +82,23 @@ describe('attachments', () => {
   });
 
   it('an edit keeps a pending message’s files; removing it discards them', async () => {
-    const threadId = await newThread();
-    const client = wsClient(server, token);
-    const subscription = subscribe(client, RunEventsDocument, { threadId, after: '0' });
-    await requestData(server, SendMessageDocument, { threadId, text: '/slow 30 busy' }, token);
-    const started = await subscription.waitFor((all) => typenames(all).includes('ExecutionStarted'));
-    const executionId = (started.find((e) => e.runEvents.__typename === 'ExecutionStarted')!.runEvents as { executionId: string })
-      .executionId;
+    const threadId = await newThread(server, token, agentId);
+    const follower = follow(server, token, threadId);
+    await send(server, token, threadId, '/slow 30 busy');
+    const executionId = (await follower.waitFor(is('ExecutionStarted'))).executionId!;
     const sent = await sendWithFiles(server, token, { threadId, text: 'with a file' }, [
       { name: 'keep.txt', type: 'text/plain', content: 'keep me' },
     ]);
     const queueId = sent.data!.sendMessage.queueId as string;
     const prisma = server.parley.db.prisma;
-    const edited = await requestData(server, EditQueuedMessageDetailedDocument, { queueId, text: 'edited, file kept' }, token);
+    const edited = await requestData(server, EditQueuedMessageDocument, { queueId, text: 'edited, file kept' }, token);
     expect(edited.editQueuedMessage.__typename).toBe('QueueItem');
     expect(await prisma.attachment.count({ where: { queueItem: { threadId: undefined }, filename: 'keep.txt' } })).toBe(1);
-    const removed = await requestData(server, RemoveQueuedMessageDetailedDocument, { queueId }, token);
+    const removed = await requestData(server, RemoveQueuedMessageDocument, { queueId }, token);
     expect(removed.removeQueuedMessage.__typename).toBe('QueueItemRemoved');
     expect(await prisma.attachment.count({ where: { filename: 'keep.txt' } })).toBe(0);
-    await requestData(server, CancelExecutionDetailedDocument, { executionId }, token);
-    await subscription.waitFor((all) => typenames(all).includes('ExecutionFinished'));
-    subscription.close();
-    await client.dispose();
+    await cancel(server, token, executionId);
+    await follower.waitFor(is('ExecutionFinished'));
+    await follower.close();
   });
 });

@@ -2,159 +2,69 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { translate, type Locale } from '../../src/i18n/catalog.ts';
+import { translate } from '../../src/i18n/catalog.ts';
 import { runAgent } from '../../src/runtime/agent-runtime.ts';
-import type { ConversationFailureDetailsQuery, RunEventsFailureDetailsSubscription } from '../gql/graphql.ts';
-import {
-  ConversationFailureDetailsDocument,
-  CreateThreadDocument,
-  ExecutionFailureDetailsDocument,
-  RunEventsFailureDetailsDocument,
-  SendMessageDocument,
-} from '../support/documents.ts';
-import { requestData, startTestServer, subscribe, wsClient, type TestServer } from '../support/server.ts';
+import { conversation, execution, messagesOf, send } from '../support/client.ts';
+import { follow } from '../support/follower.ts';
+import { errorParts, expectOneRecordedFailure, shownFailure, type ShownFailure } from '../support/recorded-failure.ts';
+import { is, ofKind } from '../support/run-events.ts';
+import { addAgent, addMember, newThread, sendAndFollow, setUpAgent, type Locale, type User } from '../support/scenario.ts';
+import { startTestServer, type TestServer } from '../support/server.ts';
 
 /**
- * SPEC §5 failure recording: a failure that is not a provider error — the backend refusing the run
- * before RunStarted, an agent loop that throws — is recorded exactly like one: the execution row, the
- * user's turn, exactly one ErrorPart and one live ErrorEvent, equal, in the run user's language, and the
- * same after a server restart. A refusal by run limits is no failure: REFUSED and the reason as text.
+ * Failure recording (README, "Errors a client can act on"): a failure that is not a provider error —
+ * the backend refusing the run before RunStarted, an agent loop that throws — is recorded exactly
+ * like one: the execution row, the user's turn, exactly one ErrorPart and one live ErrorEvent, equal,
+ * in the run user's language, and the same after a server restart. A refusal by run limits is no
+ * failure: REFUSED and the reason as text.
  */
-
-type RunEvent = RunEventsFailureDetailsSubscription['runEvents'];
-type ErrorEventOf = Extract<RunEvent, { __typename: 'ErrorEvent' }>;
-type Message = ConversationFailureDetailsQuery['conversation']['messages']['edges'][number]['node'];
-type ErrorPartOf = Extract<Message['parts'][number], { __typename: 'ErrorPart' }>;
-type Shown = Omit<ErrorEventOf, '__typename' | 'cursor' | 'executionId'>;
-
-interface User {
-  userId: string;
-  token: string;
-  locale: Locale;
-}
 
 interface Recorded {
   threadId: string;
   executionId: string;
   user: User;
-  shown: Shown;
+  shown: ShownFailure;
   text: string;
 }
 
-async function setUpUsers(server: TestServer) {
-  const en = { ...(await server.createUser({ locale: 'en' })), locale: 'en' as const };
-  const de = { ...(await server.createUser({ locale: 'de' })), locale: 'de' as const };
-  const directory = server.parley.directory;
-  const project = await directory.createProject(await directory.findUser(en.userId), { name: 'Failure recording' });
-  await directory.addMember(null, { projectId: project.id, user: de.userId, role: 'member' });
-  return { users: { en, de }, project };
+/** An English admin and a German member of one project with an agent on `model`. */
+async function setUpUsers(server: TestServer, model = 'demo:default') {
+  const en = await setUpAgent(server, { project: 'Failure recording', locale: 'en', model });
+  const de = await addMember(server, en.projectId, { locale: 'de' });
+  return { users: { en, de }, projectId: en.projectId, agentId: en.agentId };
 }
 
-async function newThread(server: TestServer, agentId: string, user: User): Promise<string> {
-  const created = await requestData(server, CreateThreadDocument, { agentId }, user.token);
-  if (created.createThread.__typename !== 'Thread') throw new Error(JSON.stringify(created));
-  return created.createThread.id;
-}
-
-/**
- * Sends `text` on the thread and follows its events from the start until its execution finished
- * (`earlierRuns` executions of the thread finished before).
- */
-async function sendAndFollow(server: TestServer, threadId: string, user: User, text: string, earlierRuns = 0) {
-  const client = wsClient(server, user.token);
-  const subscription = subscribe(client, RunEventsFailureDetailsDocument, { threadId, after: '0' });
-  const finishedCount = (all: RunEventsFailureDetailsSubscription[]) =>
-    all.filter((event) => event.runEvents.__typename === 'ExecutionFinished').length;
-  try {
-    await requestData(server, SendMessageDocument, { threadId, text }, user.token);
-    await subscription.waitFor((all) => finishedCount(all) > earlierRuns);
-  } finally {
-    subscription.close();
-    await client.dispose();
-  }
-  return subscription.events.map((event) => event.runEvents);
-}
-
-async function conversationOf(server: TestServer, threadId: string, user: User) {
-  const { conversation } = await requestData(server, ConversationFailureDetailsDocument, { threadId }, user.token);
-  return { messages: conversation.messages.edges.map((edge) => edge.node), activeExecutionId: conversation.activeExecutionId };
-}
-
-async function executionOf(server: TestServer, executionId: string, user: User) {
-  const { node } = await requestData(server, ExecutionFailureDetailsDocument, { id: executionId }, user.token);
-  if (node?.__typename !== 'Execution') throw new Error(`not an execution: ${JSON.stringify(node)}`);
-  return node;
-}
-
-function errorEvents(events: RunEvent[]): ErrorEventOf[] {
-  return events.filter((event): event is ErrorEventOf => event.__typename === 'ErrorEvent');
-}
-
-function errorParts(messages: Message[]): ErrorPartOf[] {
-  return messages.flatMap((message) => message.parts).filter((part): part is ErrorPartOf => part.__typename === 'ErrorPart');
-}
-
-function finished(events: RunEvent[]) {
-  return events.flatMap((event) => (event.__typename === 'ExecutionFinished' ? [event] : []));
-}
-
-/**
- * One failure, recorded: exactly one ErrorEvent live, exactly one ErrorPart (in the reply that follows the
- * user's kept turn) and the execution's error, all equal; FAILED.
- */
-async function expectOneFailure(server: TestServer, user: User, threadId: string, text: string, events: RunEvent[]): Promise<Recorded> {
-  const live = errorEvents(events);
-  expect(live).toHaveLength(1);
-  const { __typename, cursor: _cursor, executionId, ...shown } = live[0]!;
-  expect(executionId).toBeTruthy();
-  expect(finished(events)).toEqual([expect.objectContaining({ status: 'FAILED', executionId })]);
-  // The error precedes the run's end.
-  expect(events.indexOf(live[0]!)).toBeLessThan(events.indexOf(finished(events)[0]!));
-
-  const { messages, activeExecutionId } = await conversationOf(server, threadId, user);
-  expect(activeExecutionId).toBeNull();
-  expect(messages.map((message) => message.role)).toEqual(['USER', 'ASSISTANT']);
-  expect(messages[0]!.parts).toEqual([{ __typename: 'TextPart', text }]);
-  expect(messages.every((message) => message.executionId === executionId)).toBe(true);
-  const stored = errorParts(messages);
-  expect(stored).toHaveLength(1);
-  const { __typename: _part, ...storedFields } = stored[0]!;
-  expect(storedFields).toEqual(shown);
-
-  const execution = await executionOf(server, executionId!, user);
-  expect(execution.status).toBe('FAILED');
-  expect(execution.error).toEqual(shown);
-  return { threadId, executionId: executionId!, user, shown, text };
+/** Sends `text` on a new thread of the agent and records its one failure. */
+async function expectFailedTurn(server: TestServer, agentId: string, user: User, text: string): Promise<Recorded> {
+  const threadId = await newThread(server, user.token, agentId);
+  const events = await sendAndFollow(server, user.token, threadId, text);
+  const { executionId, shown } = await expectOneRecordedFailure(server, user.token, threadId, text, events);
+  return { threadId, executionId, user, shown, text };
 }
 
 /** After a restart: the same one ErrorPart, the same execution error, and a replay with the same one ErrorEvent. */
 async function expectSameAfterRestart(server: TestServer, recorded: Recorded) {
   const { threadId, executionId, user, shown } = recorded;
-  const { messages, activeExecutionId } = await conversationOf(server, threadId, user);
-  expect(activeExecutionId).toBeNull();
+  const state = await conversation(server, user.token, threadId);
+  expect(state.activeExecutionId).toBeNull();
+  const messages = messagesOf(state);
   expect(messages[0]!.parts).toEqual([{ __typename: 'TextPart', text: recorded.text }]);
   const stored = errorParts(messages);
   expect(stored).toHaveLength(1);
   const { __typename: _part, ...storedFields } = stored[0]!;
   expect(storedFields).toEqual(shown);
-  const execution = await executionOf(server, executionId, user);
-  expect(execution.status).toBe('FAILED');
-  expect(execution.error).toEqual(shown);
+  const after = await execution(server, user.token, executionId);
+  expect(after.status).toBe('FAILED');
+  expect(after.error).toEqual(shown);
 
-  const client = wsClient(server, user.token);
-  const replay = subscribe(client, RunEventsFailureDetailsDocument, { threadId, after: '0' });
+  const replay = follow(server, user.token, threadId);
   try {
-    const events = (await replay.waitFor((all) => all.some((event) => event.runEvents.__typename === 'ExecutionFinished'))).map(
-      (event) => event.runEvents,
-    );
-    const replayed = errorEvents(events);
+    const replayed = ofKind(await replay.waitUntil((events) => events.some(is('ExecutionFinished'))), 'ErrorEvent');
     expect(replayed).toHaveLength(1);
-    const { __typename, cursor: _cursor, executionId: replayedExecution, ...replayedShown } = replayed[0]!;
-    expect(replayedExecution).toBe(executionId);
-    expect(replayedShown).toEqual(shown);
+    expect(replayed[0]!.executionId).toBe(executionId);
+    expect(shownFailure(replayed[0]!)).toEqual(shown);
   } finally {
-    replay.close();
-    await client.dispose();
+    await replay.close();
   }
 }
 
@@ -171,9 +81,7 @@ describe('a backend that refuses the run before RunStarted', () => {
     // The agent is created while OpenAI is configured …
     const configured = await startTestServer({ env: withKey });
     try {
-      const setUp = await setUpUsers(configured);
-      users = setUp.users;
-      agentId = (await configured.parley.directory.createAgent(null, setUp.project.id, { name: 'GPT', model: 'openai:gpt-test' })).id;
+      ({ users, agentId } = await setUpUsers(configured, 'openai:gpt-test'));
     } finally {
       await configured.stop();
     }
@@ -188,10 +96,7 @@ describe('a backend that refuses the run before RunStarted', () => {
 
   it.each(['en', 'de'] as const)('%s user: the user turn and one APPLICATION_ERROR (error.run_rejected) in their language', async (locale) => {
     const user = users[locale];
-    const threadId = await newThread(server, agentId, user);
-    const text = `Hello from ${locale}`;
-    const events = await sendAndFollow(server, threadId, user, text);
-    const failure = await expectOneFailure(server, user, threadId, text, events);
+    const failure = await expectFailedTurn(server, agentId, user, `Hello from ${locale}`);
     expect(failure.shown).toMatchObject({
       reason: 'APPLICATION_ERROR',
       retryable: false,
@@ -203,7 +108,7 @@ describe('a backend that refuses the run before RunStarted', () => {
     // The technical detail says why (for a details view), the headline does not leak it.
     expect(failure.shown.detail).toContain('openai');
     // Nothing streamed: the reply holds the error only.
-    const { messages } = await conversationOf(server, threadId, user);
+    const messages = messagesOf(await conversation(server, user.token, failure.threadId));
     expect(messages[1]!.parts.map((part) => part.__typename)).toEqual(['ErrorPart']);
     recorded.push(failure);
   });
@@ -254,10 +159,7 @@ describe('an agent loop that throws, and run limits', () => {
 
   beforeAll(async () => {
     server = await startTestServer({ env, overrides });
-    const setUp = await setUpUsers(server);
-    users = setUp.users;
-    projectId = setUp.project.id;
-    agentId = (await server.parley.directory.createAgent(null, projectId, { name: 'Demo', model: 'demo:default' })).id;
+    ({ users, projectId, agentId } = await setUpUsers(server));
   });
 
   afterAll(async () => {
@@ -267,11 +169,7 @@ describe('an agent loop that throws, and run limits', () => {
   });
 
   it.each(['en', 'de'] as const)('%s user: a loop that throws before RunStarted → one APPLICATION_ERROR in their language', async (locale) => {
-    const user = users[locale];
-    const threadId = await newThread(server, agentId, user);
-    const text = 'throw before start';
-    const events = await sendAndFollow(server, threadId, user, text);
-    const failure = await expectOneFailure(server, user, threadId, text, events);
+    const failure = await expectFailedTurn(server, agentId, users[locale], 'throw before start');
     expect(failure.shown).toMatchObject({
       reason: 'APPLICATION_ERROR',
       retryable: false,
@@ -288,10 +186,7 @@ describe('an agent loop that throws, and run limits', () => {
 
   it.each(['en', 'de'] as const)('%s user: a loop that throws after streaming text keeps the text and adds one error', async (locale) => {
     const user = users[locale];
-    const threadId = await newThread(server, agentId, user);
-    const text = 'throw after text';
-    const events = await sendAndFollow(server, threadId, user, text);
-    const failure = await expectOneFailure(server, user, threadId, text, events);
+    const failure = await expectFailedTurn(server, agentId, user, 'throw after text');
     expect(failure.shown).toMatchObject({
       reason: 'APPLICATION_ERROR',
       retryable: false,
@@ -299,88 +194,84 @@ describe('an agent loop that throws, and run limits', () => {
       message: translate(locale, 'error.application_error'),
       detail: 'agent loop exploded mid-way',
     });
-    const { messages } = await conversationOf(server, threadId, user);
+    const messages = messagesOf(await conversation(server, user.token, failure.threadId));
     expect(messages[1]!.parts.map((part) => part.__typename)).toEqual(['TextPart', 'ErrorPart']);
     expect(messages[1]!.parts[0]).toEqual({ __typename: 'TextPart', text: 'Partial answer' });
     recorded.push(failure);
   });
 
   it('a loop that throws after its run completed records no failure', async () => {
-    const user = users.en;
-    const threadId = await newThread(server, agentId, user);
-    const events = await sendAndFollow(server, threadId, user, 'complete then throw');
-    expect(errorEvents(events)).toEqual([]);
-    expect(finished(events).map((event) => event.status)).toEqual(['COMPLETED']);
-    const { messages } = await conversationOf(server, threadId, user);
+    const { token } = users.en;
+    const threadId = await newThread(server, token, agentId);
+    const events = await sendAndFollow(server, token, threadId, 'complete then throw');
+    expect(ofKind(events, 'ErrorEvent')).toEqual([]);
+    expect(ofKind(events, 'ExecutionFinished').map((event) => event.status)).toEqual(['COMPLETED']);
+    const messages = messagesOf(await conversation(server, token, threadId));
     expect(errorParts(messages)).toEqual([]);
     expect(messages[1]!.parts).toEqual([{ __typename: 'TextPart', text: 'All done' }]);
-    const execution = await executionOf(server, finished(events)[0]!.executionId!, user);
-    expect(execution).toMatchObject({ status: 'COMPLETED', error: null });
+    const completed = await execution(server, token, ofKind(events, 'ExecutionFinished')[0]!.executionId!);
+    expect(completed).toMatchObject({ status: 'COMPLETED', error: null });
   });
 
   it('concurrency limit: a second run on the agent is REFUSED with the localized reason, no error', async () => {
-    const limited = (
-      await server.parley.directory.createAgent(null, projectId, { name: 'Limited', model: 'demo:default', limits: { maxConcurrentExecutions: 1 } })
-    ).id;
-    const threadA = await newThread(server, limited, users.en);
-    const threadB = await newThread(server, limited, users.de);
-    const clientA = wsClient(server, users.en.token);
-    const subscriptionA = subscribe(clientA, RunEventsFailureDetailsDocument, { threadId: threadA, after: '0' });
+    const limited = await addAgent(server, projectId, { name: 'Limited', limits: { maxConcurrentExecutions: 1 } });
+    const { en, de } = users;
+    const threadA = await newThread(server, en.token, limited);
+    const threadB = await newThread(server, de.token, limited);
+    const followerA = follow(server, en.token, threadA);
     try {
-      await requestData(server, SendMessageDocument, { threadId: threadA, text: 'hold' }, users.en.token);
-      await subscriptionA.waitFor((all) => all.some((event) => event.runEvents.__typename === 'ExecutionStarted'));
+      await send(server, en.token, threadA, 'hold');
+      await followerA.waitFor(is('ExecutionStarted'));
 
-      const eventsB = await sendAndFollow(server, threadB, users.de, 'Darf ich?');
-      expect(errorEvents(eventsB)).toEqual([]);
-      expect(finished(eventsB).map((event) => event.status)).toEqual(['REFUSED']);
+      const eventsB = await sendAndFollow(server, de.token, threadB, 'Darf ich?');
+      expect(ofKind(eventsB, 'ErrorEvent')).toEqual([]);
+      expect(ofKind(eventsB, 'ExecutionFinished').map((event) => event.status)).toEqual(['REFUSED']);
       const refusal = translate('de', 'refusal.concurrency', { limit: 1 });
-      const { messages, activeExecutionId } = await conversationOf(server, threadB, users.de);
-      expect(activeExecutionId).toBeNull();
-      expect(messages.map((message) => [message.role, message.parts])).toEqual([
+      const stateB = await conversation(server, de.token, threadB);
+      expect(stateB.activeExecutionId).toBeNull();
+      expect(messagesOf(stateB).map((message) => [message.role, message.parts])).toEqual([
         ['USER', [{ __typename: 'TextPart', text: 'Darf ich?' }]],
         ['ASSISTANT', [{ __typename: 'TextPart', text: refusal }]],
       ]);
-      const execution = await executionOf(server, finished(eventsB)[0]!.executionId!, users.de);
-      expect(execution).toMatchObject({ status: 'REFUSED', error: null });
+      const refused = await execution(server, de.token, ofKind(eventsB, 'ExecutionFinished')[0]!.executionId!);
+      expect(refused).toMatchObject({ status: 'REFUSED', error: null });
       // Thread A was not disturbed.
-      expect(subscriptionA.events.some((event) => event.runEvents.__typename === 'ExecutionFinished')).toBe(false);
+      expect(followerA.events.some(is('ExecutionFinished'))).toBe(false);
     } finally {
       gate.release();
     }
-    const eventsA = await subscriptionA.waitFor((all) => all.some((event) => event.runEvents.__typename === 'ExecutionFinished'));
-    subscriptionA.close();
-    await clientA.dispose();
-    expect(finished(eventsA.map((event) => event.runEvents)).map((event) => event.status)).toEqual(['COMPLETED']);
-    expect(errorEvents(eventsA.map((event) => event.runEvents))).toEqual([]);
+    const eventsA = await followerA.waitUntil((events) => events.some(is('ExecutionFinished')));
+    await followerA.close();
+    expect(ofKind(eventsA, 'ExecutionFinished').map((event) => event.status)).toEqual(['COMPLETED']);
+    expect(ofKind(eventsA, 'ErrorEvent')).toEqual([]);
   });
 
   it('daily token budget: the first run is admitted, the next one REFUSED in the user’s language; others unaffected', async () => {
-    const budgeted = (
-      await server.parley.directory.createAgent(null, projectId, { name: 'Budgeted', model: 'demo:default', limits: { dailyTokenBudget: 1 } })
-    ).id;
-    const threadId = await newThread(server, budgeted, users.de);
-    const first = await sendAndFollow(server, threadId, users.de, 'Hallo Welt');
-    expect(finished(first).map((event) => event.status)).toEqual(['COMPLETED']);
-    const used = await executionOf(server, finished(first)[0]!.executionId!, users.de);
+    const budgeted = await addAgent(server, projectId, { name: 'Budgeted', limits: { dailyTokenBudget: 1 } });
+    const { en, de } = users;
+    const threadId = await newThread(server, de.token, budgeted);
+    const first = ofKind(await sendAndFollow(server, de.token, threadId, 'Hallo Welt'), 'ExecutionFinished');
+    expect(first.map((event) => event.status)).toEqual(['COMPLETED']);
+    const used = await execution(server, de.token, first[0]!.executionId!);
     expect(used.inputTokens + used.outputTokens).toBeGreaterThan(0);
 
-    const second = await sendAndFollow(server, threadId, users.de, 'Noch einmal', 1);
-    const secondFinished = finished(second).slice(1);
+    const second = await sendAndFollow(server, de.token, threadId, 'Noch einmal', 1);
+    const secondFinished = ofKind(second, 'ExecutionFinished').slice(1);
     expect(secondFinished.map((event) => event.status)).toEqual(['REFUSED']);
-    expect(errorEvents(second)).toEqual([]);
-    const { messages } = await conversationOf(server, threadId, users.de);
+    expect(ofKind(second, 'ErrorEvent')).toEqual([]);
+    const messages = messagesOf(await conversation(server, de.token, threadId));
     expect(errorParts(messages)).toEqual([]);
     expect(messages.slice(2).map((message) => [message.role, message.parts])).toEqual([
       ['USER', [{ __typename: 'TextPart', text: 'Noch einmal' }]],
       ['ASSISTANT', [{ __typename: 'TextPart', text: translate('de', 'refusal.budget', { budget: 1 }) }]],
     ]);
-    const refused = await executionOf(server, secondFinished[0]!.executionId!, users.de);
+    const refused = await execution(server, de.token, secondFinished[0]!.executionId!);
     expect(refused).toMatchObject({ status: 'REFUSED', error: null, inputTokens: 0, outputTokens: 0 });
 
     // The budget is per user: the English user still gets a reply.
-    const otherThread = await newThread(server, budgeted, users.en);
-    const other = await sendAndFollow(server, otherThread, users.en, 'Hello');
-    expect(finished(other).map((event) => event.status)).toEqual(['COMPLETED']);
+    const otherThread = await newThread(server, en.token, budgeted);
+    const other = await sendAndFollow(server, en.token, otherThread, 'Hello');
+    expect(ofKind(other, 'ExecutionFinished').map((event) => event.status)).toEqual(['COMPLETED']);
   });
 
   it('a server restart shows the same failures, once', async () => {

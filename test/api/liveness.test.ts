@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { demoAgent, follow, is, isDurable, newThread, replyTextsOf } from '../support/recovery.ts';
-import { SendMessageDocument } from '../support/documents.ts';
 import { decodeId } from '../../src/schema/ids.ts';
-import { eventually, integrationSkipReason, requestData, startTestServer, TEST_REDIS_URL, type TestServer } from '../support/server.ts';
+import { describeWithServices } from '../support/backends.ts';
+import { send as sendMessage } from '../support/client.ts';
+import { follow } from '../support/follower.ts';
+import { is, isDurable, ofKind, replyTexts } from '../support/run-events.ts';
+import { newThread, setUpAgent } from '../support/scenario.ts';
+import { eventually, startTestServer, TEST_REDIS_URL, type TestServer } from '../support/server.ts';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
 
 /**
@@ -11,9 +14,6 @@ import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
  * ends with an error the client can act on (SERVICE_UNAVAILABLE, retryable: resubscribe from the
  * last cursor). Each case injects the delay that would otherwise have left it waiting forever.
  */
-
-const skipReason = integrationSkipReason();
-if (skipReason) console.log(skipReason);
 
 /** Blocks this process' event loop, as a loaded machine does to a server now and then. */
 function stallEventLoop(ms: number): void {
@@ -34,13 +34,6 @@ function openRawSocket(wsUrl: string): Promise<{ socket: WebSocket; messages: un
   });
 }
 
-async function until(predicate: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 describe('the WebSocket handshake on a busy server', () => {
   let server: TestServer;
@@ -60,7 +53,7 @@ describe('the WebSocket handshake on a busy server', () => {
     stallEventLoop(600);
     const outcome = await Promise.race([
       closed.then((close) => `closed ${close.code} ${close.reason}`),
-      until(() => messages.length > 0, 'connection_ack').then(() => JSON.stringify(messages[0])),
+      eventually(() => messages.length > 0, 15_000, 'connection_ack').then(() => JSON.stringify(messages[0])),
     ]);
     expect(outcome).toBe(JSON.stringify({ type: 'connection_ack' }));
     socket.close();
@@ -72,7 +65,7 @@ describe('the WebSocket handshake on a busy server', () => {
   });
 });
 
-describe.skipIf(skipReason !== null)('live delivery through a misbehaving Redis', () => {
+describeWithServices('live delivery through a misbehaving Redis', () => {
   let proxy: TcpProxy;
   let server: TestServer;
   let token: string;
@@ -85,9 +78,9 @@ describe.skipIf(skipReason !== null)('live delivery through a misbehaving Redis'
       backend: 'postgres',
       env: { REDIS_URL: proxy.url('redis:'), PARLEY_LIVE_CHANNEL_TIMEOUT_MS: '1500' },
     });
-    ({ token, agentId } = await demoAgent(server, 'Liveness'));
+    ({ token, agentId } = await setUpAgent(server, { project: 'Liveness' }));
     // The instance's own channels (queue kicks, relays) are subscribed: its subscriber is tagged.
-    await until(() => proxy.open('subscribe') === 1, 'the subscriber connection');
+    await eventually(() => proxy.open('subscribe') === 1, 15_000, 'the subscriber connection');
   });
   afterAll(async () => {
     await server?.stop();
@@ -103,11 +96,21 @@ describe.skipIf(skipReason !== null)('live delivery through a misbehaving Redis'
       return finished >= count;
     });
 
-  const send = async (threadId: string, text: string) => {
-    const sent = await requestData(server, SendMessageDocument, { threadId, text }, token);
-    if (sent.sendMessage.__typename !== 'MessageQueued') throw new Error(JSON.stringify(sent));
-    return sent.sendMessage;
-  };
+  const send = (threadId: string, text: string) => sendMessage(server, token, threadId, text);
+
+  /** A new thread followed from its start, whose first run (`text`) has ended: the subscription is live. */
+  async function liveThread(text: string) {
+    const threadId = await newThread(server, token, agentId);
+    const follower = follow(server, token, threadId, '0');
+    try {
+      await send(threadId, text);
+      await follower.waitFor(is('ExecutionFinished'));
+    } catch (error) {
+      await follower.close();
+      throw error;
+    }
+    return { threadId, follower };
+  }
 
   it('a subscriber whose SUBSCRIBE is confirmed late still gets every event once, in order', async () => {
     const threadId = await newThread(server, token, agentId);
@@ -120,7 +123,7 @@ describe.skipIf(skipReason !== null)('live delivery through a misbehaving Redis'
       proxy.release();
       const finished = await follower.waitFor(is('ExecutionFinished'));
       expect(finished.status).toBe('COMPLETED');
-      const durable = follower.events().filter(isDurable);
+      const durable = follower.events.filter(isDurable);
       expect(durable.map((event) => event.__typename)).toEqual([
         'MessageQueued',
         'ExecutionStarted',
@@ -129,7 +132,7 @@ describe.skipIf(skipReason !== null)('live delivery through a misbehaving Redis'
       ]);
       expect(durable[0]).toMatchObject({ queueId: queued.queueId });
       expect(new Set(durable.map((event) => event.cursor)).size).toBe(durable.length);
-      expect(replyTextsOf(follower.sub.events).get(finished.executionId!)).toBe('t1 t2 t3 ');
+      expect(replyTexts(follower.events).get(finished.executionId!)).toBe('t1 t2 t3 ');
     } finally {
       proxy.release();
       await follower.close();
@@ -142,8 +145,8 @@ describe.skipIf(skipReason !== null)('live delivery through a misbehaving Redis'
     const follower = follow(server, token, threadId, '0');
     try {
       await send(threadId, 'while the channel is unconfirmed');
-      await expect(follower.sub.waitFor(() => false)).rejects.toThrow(/SERVICE_UNAVAILABLE/);
-      const [error] = follower.sub.errors as { extensions?: { code?: string; retryAfterS?: number } }[];
+      await expect(follower.waitUntil(() => false)).rejects.toThrow(/SERVICE_UNAVAILABLE/);
+      const [error] = follower.errors as { extensions?: { code?: string; retryAfterS?: number } }[];
       expect(error?.extensions).toEqual({ code: 'SERVICE_UNAVAILABLE', retryAfterS: 1 });
     } finally {
       proxy.release();
@@ -153,29 +156,25 @@ describe.skipIf(skipReason !== null)('live delivery through a misbehaving Redis'
     try {
       const finished = await again.waitFor(is('ExecutionFinished'));
       expect(finished.status).toBe('COMPLETED');
-      expect(again.events().filter(is('MessageQueued'))).toHaveLength(1);
+      expect(ofKind(again.events, 'MessageQueued')).toHaveLength(1);
     } finally {
       await again.close();
     }
   });
 
   it('events whose PUBLISH failed are published again once Redis is back: the run’s end still arrives', async () => {
-    const threadId = await newThread(server, token, agentId);
-    const follower = follow(server, token, threadId, '0');
+    const { threadId, follower } = await liveThread('/tokens 2');
     try {
-      await send(threadId, '/tokens 2');
-      await follower.waitFor(is('ExecutionFinished'));
       // Only the publishing connection goes: the subscriber stays connected and would never be
       // told to catch up from the log.
       proxy.refuse();
       proxy.cut('publish');
       await send(threadId, '/slow 1 while the publisher is away');
       await ended(threadId, 2);
-      const finishedCount = () => follower.events().filter(is('ExecutionFinished')).length;
-      expect(finishedCount()).toBe(1);
+      expect(ofKind(follower.events, 'ExecutionFinished')).toHaveLength(1);
       proxy.accept();
-      await follower.waitFor((event) => is('ExecutionFinished')(event) && finishedCount() === 2);
-      const durable = follower.events().filter(isDurable).map((event) => Number(event.cursor));
+      await follower.waitUntil((events) => ofKind(events, 'ExecutionFinished').length === 2);
+      const durable = follower.events.filter(isDurable).map((event) => Number(event.cursor));
       expect(durable).toEqual(durable.map((_, index) => index + 1));
     } finally {
       proxy.accept();
@@ -184,29 +183,26 @@ describe.skipIf(skipReason !== null)('live delivery through a misbehaving Redis'
   });
 
   it('a Redis outage longer than the bound ends the subscription with SERVICE_UNAVAILABLE; a shorter one is caught up', async () => {
-    const threadId = await newThread(server, token, agentId);
-    const follower = follow(server, token, threadId, '0');
+    const { threadId, follower } = await liveThread('/tokens 1');
     try {
-      await send(threadId, '/tokens 1');
-      await follower.waitFor(is('ExecutionFinished'));
       proxy.refuse();
       proxy.cut();
-      await expect(follower.sub.waitFor(() => false, 10_000)).rejects.toThrow(/SERVICE_UNAVAILABLE/);
+      await expect(follower.waitUntil(() => false, 10_000)).rejects.toThrow(/SERVICE_UNAVAILABLE/);
     } finally {
       proxy.accept();
       await follower.close();
     }
 
-    await until(() => proxy.open('subscribe') === 1, 'the subscriber to reconnect');
+    await eventually(() => proxy.open('subscribe') === 1, 15_000, 'the subscriber to reconnect');
     await eventually(async () => (await fetch(server.url.replace('/graphql', '/ready'))).ok);
     const short = follow(server, token, threadId, '0');
     try {
       await short.waitFor(is('ExecutionFinished'));
       proxy.cut();
       await send(threadId, 'sent during a short outage');
-      const last = await short.waitFor(is('ExecutionFinished', () => short.events().filter(is('ExecutionFinished')).length === 2));
-      expect(last.status).toBe('COMPLETED');
-      expect(short.sub.errors).toEqual([]);
+      const both = ofKind(await short.waitUntil((events) => ofKind(events, 'ExecutionFinished').length === 2), 'ExecutionFinished');
+      expect(both.map((finished) => finished.status)).toEqual(['COMPLETED', 'COMPLETED']);
+      expect(short.errors).toEqual([]);
     } finally {
       await short.close();
     }

@@ -1,155 +1,64 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Client } from 'graphql-ws';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { QueueOpsEventsSubscription } from '../gql/graphql.ts';
-import { replyTexts } from '../support/client-rules.ts';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeEachBackend } from '../support/backends.ts';
+import { cancel, conversation, expectTypename, messagesOf, mutate, queue, send, textOf } from '../support/client.ts';
 import {
-  CancelExecutionDetailedDocument,
-  CreateThreadDocument,
-  QueueDocument,
-  QueueOpsConversationDocument,
-  QueueOpsEditDocument,
-  QueueOpsEventsDocument,
-  QueueOpsReorderDocument,
-  RemoveQueuedMessageDetailedDocument,
-  SendMessageDocument,
-  SteerQueuedMessageDetailedDocument,
+  EditQueuedMessageDocument,
+  RemoveQueuedMessageDocument,
+  ReorderQueuedMessageDocument,
+  SteerQueuedMessageDocument,
 } from '../support/documents.ts';
-import {
-  integrationSkipReason,
-  isolatedEnv,
-  request,
-  requestData,
-  startTestServer,
-  subscribe,
-  wsClient,
-  type Backend,
-  type Subscription,
-  type TestServer,
-} from '../support/server.ts';
+import { follow, type Follower } from '../support/follower.ts';
+import { finishedOf, is, ofKind, replyTexts, startedFrom } from '../support/run-events.ts';
+import { followNewThread, setUpAgent } from '../support/scenario.ts';
+import { isolatedEnv, requestData, startTestServer, type TestServer } from '../support/server.ts';
 
-const skipReason = integrationSkipReason();
-if (skipReason) console.log(skipReason);
-
-const backends: { backend: Backend; skip: boolean }[] = [
-  { backend: 'pglite', skip: false },
-  { backend: 'postgres', skip: skipReason !== null },
-];
-
-type RunEvent = QueueOpsEventsSubscription['runEvents'];
-type Of<K extends RunEvent['__typename']> = Extract<RunEvent, { __typename: K }>;
-
-/** One thread followed from its start over its own connection, with the waits the tests need. */
-interface ThreadSession {
-  threadId: string;
-  subscription: Subscription<QueueOpsEventsSubscription>;
-  events(): RunEvent[];
-  send(text: string): Promise<string>;
-  started(queueId: string): Promise<Of<'ExecutionStarted'>>;
-  finished(executionId: string): Promise<Of<'ExecutionFinished'>>;
-  close(): Promise<void>;
-}
-
-async function openThread(server: TestServer, token: string, agentId: string): Promise<ThreadSession> {
-  const created = await requestData(server, CreateThreadDocument, { agentId }, token);
-  if (created.createThread.__typename !== 'Thread') throw new Error(JSON.stringify(created));
-  return followThread(server, token, created.createThread.id);
-}
-
-/** Follows a thread from its first event (also on a restarted server). */
-function followThread(server: TestServer, token: string, threadId: string): ThreadSession {
-  const client: Client = wsClient(server, token);
-  const subscription = subscribe(client, QueueOpsEventsDocument, { threadId, after: '0' });
-  const events = () => subscription.events.map((event) => event.runEvents);
-  const find = <K extends RunEvent['__typename']>(kind: K, match: (event: Of<K>) => boolean) =>
-    events().find((event): event is Of<K> => event.__typename === kind && match(event as Of<K>));
-  return {
-    threadId,
-    subscription,
-    events,
-    async send(text) {
-      const sent = await requestData(server, SendMessageDocument, { threadId, text }, token);
-      if (sent.sendMessage.__typename !== 'MessageQueued') throw new Error(JSON.stringify(sent));
-      return sent.sendMessage.queueId;
-    },
-    async started(queueId) {
-      const match = (event: Of<'ExecutionStarted'>) => event.startedQueueId === queueId;
-      await subscription.waitFor(() => find('ExecutionStarted', match) !== undefined);
-      return find('ExecutionStarted', match)!;
-    },
-    async finished(executionId) {
-      const match = (event: Of<'ExecutionFinished'>) => event.executionId === executionId;
-      await subscription.waitFor(() => find('ExecutionFinished', match) !== undefined);
-      return find('ExecutionFinished', match)!;
-    },
-    async close() {
-      subscription.close();
-      await client.dispose();
-    },
-  };
-}
-
-function ofType<K extends RunEvent['__typename']>(events: RunEvent[], kind: K): Of<K>[] {
-  return events.filter((event): event is Of<K> => event.__typename === kind);
-}
-
-describe.each(backends)('queue operations on $backend', ({ backend, skip }) => {
+describeEachBackend('queue operations', (backend) => {
   let server: TestServer;
   let token: string;
   let agentId: string;
 
   beforeAll(async () => {
-    if (skip) return;
     server = await startTestServer({ backend });
-    const user = await server.createUser();
-    token = user.token;
-    const directory = server.parley.directory;
-    const project = await directory.createProject(await directory.findUser(user.userId), { name: 'Queue' });
-    agentId = (await directory.createAgent(null, project.id, { name: 'Demo', model: 'demo:default' })).id;
+    ({ token, agentId } = await setUpAgent(server, { project: 'Queue' }));
   });
 
   afterAll(async () => {
     await server?.stop();
   });
 
-  const queueOf = async (threadId: string) => (await requestData(server, QueueDocument, { threadId }, token)).queue;
-  const userTexts = async (threadId: string) => {
-    const { conversation } = await requestData(server, QueueOpsConversationDocument, { threadId }, token);
-    return conversation.messages.edges
-      .filter((edge) => edge.node.role === 'USER')
-      .map((edge) => edge.node.parts.map((part) => (part.__typename === 'TextPart' ? part.text : '')).join(''));
-  };
-  const edit = async (queueId: string, text: string) => {
-    const result = await request(server, QueueOpsEditDocument, { queueId, text }, token);
-    return result.data?.editQueuedMessage ?? { __typename: 'GraphQLErrors' as const, errors: result.errors };
-  };
+  const sendText = async (follower: Follower, text: string) => (await send(server, token, follower.threadId, text)).queueId;
+  const queueOf = (threadId: string) => queue(server, token, threadId);
+  const userTexts = async (threadId: string) =>
+    messagesOf(await conversation(server, token, threadId))
+      .filter((message) => message.role === 'USER')
+      .map(textOf);
+  const edit = (queueId: string, text: string) =>
+    mutate(server, EditQueuedMessageDocument, { queueId, text }, token, 'editQueuedMessage');
   const remove = async (queueId: string) =>
-    (await requestData(server, RemoveQueuedMessageDetailedDocument, { queueId }, token)).removeQueuedMessage;
+    (await requestData(server, RemoveQueuedMessageDocument, { queueId }, token)).removeQueuedMessage;
   const reorder = async (queueId: string, targetQueueId: string, expectedQueueIds: string[]) =>
-    (await requestData(server, QueueOpsReorderDocument, { queueId, targetQueueId, expectedQueueIds }, token))
+    (await requestData(server, ReorderQueuedMessageDocument, { queueId, targetQueueId, expectedQueueIds }, token))
       .reorderQueuedMessage;
-  const steer = async (queueId: string, executionId: string) => {
-    const result = await request(server, SteerQueuedMessageDetailedDocument, { queueId, executionId }, token);
-    return result.data?.steerQueuedMessage ?? { __typename: 'GraphQLErrors' as const, errors: result.errors };
-  };
-  const cancel = async (executionId: string) =>
-    (await requestData(server, CancelExecutionDetailedDocument, { executionId }, token)).cancelExecution;
+  const steer = (queueId: string, executionId: string) =>
+    mutate(server, SteerQueuedMessageDocument, { queueId, executionId }, token, 'steerQueuedMessage');
+  const stop = (executionId: string) => cancel(server, token, executionId);
 
-  it.skipIf(skip)(
+  it(
     'keeps pending messages in their saved order while a run occupies the thread; edit and remove change only what they name',
     async () => {
-      const session = await openThread(server, token, agentId);
-      const { threadId } = session;
-      const busyQueueId = await session.send('/slow 30 busy');
-      const busy = await session.started(busyQueueId);
+      const follower = await followNewThread(server, token, agentId);
+      const { threadId } = follower;
+      const busyQueueId = await sendText(follower, '/slow 30 busy');
+      const busy = await follower.waitFor(startedFrom(busyQueueId));
 
-      const a = await session.send('/slow 30 a');
-      const b = await session.send('b');
-      const c = await session.send('c');
-      await session.subscription.waitFor(() => ofType(session.events(), 'MessageQueued').length === 4);
-      expect(ofType(session.events(), 'MessageQueued').map((event) => [event.queueId, event.text])).toEqual([
+      const a = await sendText(follower, '/slow 30 a');
+      const b = await sendText(follower, 'b');
+      const c = await sendText(follower, 'c');
+      await follower.waitUntil((events) => ofKind(events, 'MessageQueued').length === 4);
+      expect(ofKind(follower.events, 'MessageQueued').map((event) => [event.queueId, event.text])).toEqual([
         [busyQueueId, '/slow 30 busy'],
         [a, '/slow 30 a'],
         [b, 'b'],
@@ -180,7 +89,7 @@ describe.each(backends)('queue operations on $backend', ({ backend, skip }) => {
       expect(await edit(b, '   ')).toMatchObject({ __typename: 'InvalidInputError' });
       expect(await remove(c)).toEqual({ __typename: 'QueueItemRemoved', queueId: c });
       expect(await remove(c)).toMatchObject({ __typename: 'NotFoundError' });
-      const d = await session.send('d');
+      const d = await sendText(follower, 'd');
       const afterEdits = await queueOf(threadId);
       expect(afterEdits.items.map((item) => [item.id, item.text, item.position])).toEqual([
         [a, '/slow 30 a', queued.items[0]!.position],
@@ -190,12 +99,12 @@ describe.each(backends)('queue operations on $backend', ({ backend, skip }) => {
       expect(afterEdits.items[2]!.position).toBeGreaterThan(queued.items[1]!.position);
 
       // Stop the busy run: `a` is claimed, leaves the queue and enters the conversation.
-      expect(await cancel(busy.executionId!)).toMatchObject({ __typename: 'CancelRequested', cancelRequested: true });
-      const aStarted = await session.started(a);
+      expect(await stop(busy.executionId!)).toMatchObject({ __typename: 'CancelRequested', cancelRequested: true });
+      const aStarted = await follower.waitFor(startedFrom(a));
       expect(aStarted.acceptedText).toBe('/slow 30 a');
-      const busyFinished = await session.finished(busy.executionId!);
+      const busyFinished = await follower.waitFor(finishedOf(busy.executionId!));
       expect(busyFinished.status).toBe('CANCELLED');
-      expect(session.events().indexOf(busyFinished)).toBeLessThan(session.events().indexOf(aStarted));
+      expect(follower.events.indexOf(busyFinished)).toBeLessThan(follower.events.indexOf(aStarted));
       expect((await queueOf(threadId)).items.map((item) => [item.id, item.text])).toEqual([
         [b, 'b edited'],
         [d, 'd'],
@@ -218,10 +127,10 @@ describe.each(backends)('queue operations on $backend', ({ backend, skip }) => {
         [d, 'd', null],
       ]);
 
-      await cancel(aStarted.executionId!);
-      const dStarted = await session.started(d);
-      await session.finished(dStarted.executionId!);
-      const started = ofType(session.events(), 'ExecutionStarted');
+      await stop(aStarted.executionId!);
+      const dStarted = await follower.waitFor(startedFrom(d));
+      await follower.waitFor(finishedOf(dStarted.executionId!));
+      const started = ofKind(follower.events, 'ExecutionStarted');
       expect(started.map((event) => [event.startedQueueId, event.acceptedText])).toEqual([
         [busyQueueId, '/slow 30 busy'],
         [a, '/slow 30 a'],
@@ -230,11 +139,11 @@ describe.each(backends)('queue operations on $backend', ({ backend, skip }) => {
       ]);
       expect(await userTexts(threadId)).toEqual(['/slow 30 busy', '/slow 30 a', 'b edited', 'd']);
       expect((await queueOf(threadId)).items).toEqual([]);
-      await session.close();
+      await follower.close();
     },
   );
 
-  it.skipIf(skip)(
+  it(
     'reorder moves an item to the target’s place and shifts those between; positions survive a reload and a restart',
     async () => {
       const dataDir = backend === 'pglite' ? await mkdtemp(join(tmpdir(), 'parley-queue-')) : null;
@@ -242,30 +151,22 @@ describe.each(backends)('queue operations on $backend', ({ backend, skip }) => {
       let first: TestServer | null = await startTestServer({ backend, env, dropSchemaOnStop: false });
       let second: TestServer | null = null;
       try {
-        const user = await first.createUser();
-        const directory = first.parley.directory;
-        const project = await directory.createProject(await directory.findUser(user.userId), { name: 'Reorder' });
-        const agent = await directory.createAgent(null, project.id, {
-          name: 'Demo',
-          model: 'demo:default',
-          tools: ['approve_action'],
-        });
-        const session = await openThread(first, user.token, agent.id);
-        const { threadId } = session;
+        const user = await setUpAgent(first, { project: 'Reorder' });
+        const follower = await followNewThread(first, user.token, user.agentId);
+        const { threadId } = follower;
+        const sendTo = async (target: TestServer, text: string) => (await send(target, user.token, threadId, text)).queueId;
         // A run waiting for approval holds the thread, however long the test takes (and across the restart).
-        await session.send('/approve hold the thread');
-        await session.subscription.waitFor(() => ofType(session.events(), 'SuspensionOpened').length === 1);
-        const held = ofType(session.events(), 'SuspensionOpened')[0]!.executionId!;
+        await sendTo(first, '/approve hold the thread');
+        const held = (await follower.waitFor(is('SuspensionOpened'))).executionId!;
 
-        const a = await session.send('a');
-        const b = await session.send('b');
-        const c = await session.send('c');
-        const d = await session.send('d');
+        const a = await sendTo(first, 'a');
+        const b = await sendTo(first, 'b');
+        const c = await sendTo(first, 'c');
+        const d = await sendTo(first, 'd');
         const move = async (queueId: string, targetQueueId: string, expectedQueueIds: string[]) =>
-          (await requestData(first!, QueueOpsReorderDocument, { queueId, targetQueueId, expectedQueueIds }, user.token))
+          (await requestData(first!, ReorderQueuedMessageDocument, { queueId, targetQueueId, expectedQueueIds }, user.token))
             .reorderQueuedMessage;
-        const read = async (target: TestServer) =>
-          (await requestData(target, QueueDocument, { threadId }, user.token)).queue.items;
+        const read = async (target: TestServer) => (await queue(target, user.token, threadId)).items;
         const initial = await read(first);
         expect(initial.map((item) => item.id)).toEqual([a, b, c, d]);
         const slots = initial.map((item) => item.position);
@@ -276,15 +177,9 @@ describe.each(backends)('queue operations on $backend', ({ backend, skip }) => {
           expect(items.map((item) => item.position)).toEqual(slots);
         };
 
-        const down = await move(d, b, [a, b, c, d]);
-        if (down.__typename !== 'Queue') throw new Error(JSON.stringify(down));
-        expectOrder(down.items, [a, d, b, c]);
-        const up = await move(d, c, [a, d, b, c]);
-        if (up.__typename !== 'Queue') throw new Error(JSON.stringify(up));
-        expectOrder(up.items, [a, b, c, d]);
-        const moved = await move(a, c, [a, b, c, d]);
-        if (moved.__typename !== 'Queue') throw new Error(JSON.stringify(moved));
-        expectOrder(moved.items, [b, c, a, d]);
+        expectOrder(expectTypename(await move(d, b, [a, b, c, d]), 'Queue').items, [a, d, b, c]);
+        expectOrder(expectTypename(await move(d, c, [a, d, b, c]), 'Queue').items, [a, b, c, d]);
+        expectOrder(expectTypename(await move(a, c, [a, b, c, d]), 'Queue').items, [b, c, a, d]);
         const afterMoves = await read(first);
         expectOrder(afterMoves, [b, c, a, d]);
 
@@ -294,26 +189,26 @@ describe.each(backends)('queue operations on $backend', ({ backend, skip }) => {
         }
         expect(await read(first)).toEqual(afterMoves);
         // The claim of the approval run, then one per move: subscribers refresh their queue panels.
-        await session.subscription.waitFor(() => ofType(session.events(), 'QueueUpdated').length >= 4);
+        await follower.waitUntil((events) => ofKind(events, 'QueueUpdated').length >= 4);
 
-        await session.close();
+        await follower.close();
         await first.stop();
         first = null;
         second = await startTestServer({ backend, env });
         // After the restart: the same items, texts and positions, and the approval still holds the thread.
         expect(await read(second)).toEqual(afterMoves);
-        const again = followThread(second, user.token, threadId);
-        const e = await again.send('e');
+        const again = follow(second, user.token, threadId);
+        const e = await sendTo(second, 'e');
         const withE = await read(second);
         expect(withE.map((item) => item.id)).toEqual([b, c, a, d, e]);
         expect(withE[4]!.position).toBeGreaterThan(withE[3]!.position);
 
         // Once the approval is stopped, the messages run in their saved order.
-        const stopped = await requestData(second, CancelExecutionDetailedDocument, { executionId: held }, user.token);
-        expect(stopped.cancelExecution).toMatchObject({ __typename: 'CancelRequested', cancelRequested: true });
-        const lastStart = await again.started(e);
-        await again.finished(lastStart.executionId!);
-        expect(ofType(again.events(), 'ExecutionStarted').map((event) => event.acceptedText)).toEqual([
+        const stopped = await cancel(second, user.token, held);
+        expect(stopped).toMatchObject({ __typename: 'CancelRequested', cancelRequested: true });
+        const lastStart = await again.waitFor(startedFrom(e));
+        await again.waitFor(finishedOf(lastStart.executionId!));
+        expect(ofKind(again.events, 'ExecutionStarted').map((event) => event.acceptedText)).toEqual([
           '/approve hold the thread',
           'b',
           'c',
@@ -332,36 +227,36 @@ describe.each(backends)('queue operations on $backend', ({ backend, skip }) => {
     60_000,
   );
 
-  it.skipIf(skip)(
+  it(
     'an edit racing the claim is either used or refused, never accepted and then lost',
     async () => {
-      const session = await openThread(server, token, agentId);
-      let holder = await session.started(await session.send('/slow 30 hold'));
+      const follower = await followNewThread(server, token, agentId);
+      let holder = await follower.waitFor(startedFrom(await sendText(follower, '/slow 30 hold')));
       const outcomes: string[] = [];
       const rounds = 8;
       for (let round = 0; round < rounds; round++) {
         const original = `/slow 30 round ${round}`;
         const edited = `/slow 30 round ${round} edited`;
-        const queueId = await session.send(original);
+        const queueId = await sendText(follower, original);
         let edit_: Awaited<ReturnType<typeof edit>>;
         if (round % 4 === 0) {
           // Edit and Stop at the same moment.
-          [edit_] = await Promise.all([edit(queueId, edited), cancel(holder.executionId!)]);
+          [edit_] = await Promise.all([edit(queueId, edited), stop(holder.executionId!)]);
         } else if (round % 4 === 1) {
           // Edit right after the Stop was recorded, while the run winds down and the consumer claims.
-          await cancel(holder.executionId!);
+          await stop(holder.executionId!);
           edit_ = await edit(queueId, edited);
         } else if (round % 4 === 2) {
           // Edit as the run's end is announced, about when the consumer claims the next item.
-          await cancel(holder.executionId!);
-          await session.finished(holder.executionId!);
+          await stop(holder.executionId!);
+          await follower.waitFor(finishedOf(holder.executionId!));
           edit_ = await edit(queueId, edited);
         } else {
           // The edit lands first (the control: it must be the text that runs).
           edit_ = await edit(queueId, edited);
-          await cancel(holder.executionId!);
+          await stop(holder.executionId!);
         }
-        const started = await session.started(queueId);
+        const started = await follower.waitFor(startedFrom(queueId));
         if (edit_.__typename === 'QueueItem') {
           expect(edit_).toMatchObject({ id: queueId, text: edited });
           expect(started.acceptedText).toBe(edited);
@@ -371,33 +266,35 @@ describe.each(backends)('queue operations on $backend', ({ backend, skip }) => {
           expect(started.acceptedText).toBe(original);
           outcomes.push('refused');
         }
-        expect((await session.finished(holder.executionId!)).status).toBe('CANCELLED');
+        expect((await follower.waitFor(finishedOf(holder.executionId!))).status).toBe('CANCELLED');
         holder = started;
       }
-      await cancel(holder.executionId!);
-      await session.finished(holder.executionId!);
-      const accepted = ofType(session.events(), 'ExecutionStarted').map((event) => event.acceptedText);
+      await stop(holder.executionId!);
+      await follower.waitFor(finishedOf(holder.executionId!));
+      const accepted = ofKind(follower.events, 'ExecutionStarted').map((event) => event.acceptedText);
       expect(accepted).toHaveLength(rounds + 1);
       // What the conversation recorded is what each execution accepted.
-      expect(await userTexts(session.threadId)).toEqual(accepted);
-      expect((await queueOf(session.threadId)).items).toEqual([]);
+      expect(await userTexts(follower.threadId)).toEqual(accepted);
+      expect((await queueOf(follower.threadId)).items).toEqual([]);
       expect(outcomes).toHaveLength(rounds);
       expect(outcomes).toContain('edited');
-      await session.close();
+      await follower.close();
     },
   );
 
-  it.skipIf(skip)('steering reserves an item for the running execution, which takes it at its next boundary', async () => {
-    const session = await openThread(server, token, agentId);
-    const { threadId } = session;
-    const firstQueueId = await session.send('/slow 3 first');
-    const run = await session.started(firstQueueId);
+  it('steering reserves an item for the running execution, which takes it at its next boundary', async () => {
+    const follower = await followNewThread(server, token, agentId);
+    const { threadId } = follower;
+    const firstQueueId = await sendText(follower, '/slow 3 first');
+    const run = await follower.waitFor(startedFrom(firstQueueId));
     const executionId = run.executionId!;
-    const queueId = await session.send('steer me');
+    const queueId = await sendText(follower, 'steer me');
 
     expect(await steer(queueId, executionId)).toEqual({
       __typename: 'QueueItem',
       id: queueId,
+      text: 'steer me',
+      position: expect.any(Number),
       steeringExecutionId: executionId,
     });
     const reserved = await queueOf(threadId);
@@ -407,46 +304,46 @@ describe.each(backends)('queue operations on $backend', ({ backend, skip }) => {
     expect(await edit(queueId, 'changed')).toMatchObject({ __typename: 'ConflictError' });
     expect(await remove(queueId)).toMatchObject({ __typename: 'ConflictError' });
 
-    const finished = await session.finished(executionId);
+    const finished = await follower.waitFor(finishedOf(executionId));
     expect(finished.status).toBe('COMPLETED');
-    const steered = ofType(session.events(), 'MessageSteered');
+    const steered = ofKind(follower.events, 'MessageSteered');
     expect(steered).toEqual([
       expect.objectContaining({ executionId, queueIds: [queueId], texts: ['steer me'] }),
     ]);
-    const events = session.events();
+    const events = follower.events;
     expect(events.indexOf(steered[0]!)).toBeLessThan(events.indexOf(finished));
-    const reply = replyTexts(session.subscription.events as never).get(executionId)!;
+    const reply = replyTexts(follower.events).get(executionId)!;
     expect(reply.startsWith('You said: "first"')).toBe(true);
     expect(reply.endsWith('You said: "steer me"')).toBe(true);
 
     expect((await queueOf(threadId)).items).toEqual([]);
-    const { conversation } = await requestData(server, QueueOpsConversationDocument, { threadId }, token);
-    expect(conversation.activeExecutionId).toBeNull();
-    const messages = conversation.messages.edges.map((edge) => edge.node);
+    const state = await conversation(server, token, threadId);
+    expect(state.activeExecutionId).toBeNull();
+    const messages = messagesOf(state);
     expect(messages.map((message) => message.role)).toEqual(['USER', 'ASSISTANT']);
     const parts = messages[1]!.parts.filter((part) => part.__typename !== 'ReasoningPart');
     expect(parts).toContainEqual({ __typename: 'SteeredInputPart', queueId, text: 'steer me' });
     const marker = parts.findIndex((part) => part.__typename === 'SteeredInputPart');
-    const textBefore = parts.slice(0, marker).map((part) => (part.__typename === 'TextPart' ? part.text : '')).join('');
-    const textAfter = parts.slice(marker + 1).map((part) => (part.__typename === 'TextPart' ? part.text : '')).join('');
+    const textBefore = textOf({ parts: parts.slice(0, marker) });
+    const textAfter = textOf({ parts: parts.slice(marker + 1) });
     expect(textBefore).toBe('You said: "first"');
     expect(textAfter).toBe('You said: "steer me"');
     // Steered, never run as a turn of its own.
-    expect(ofType(session.events(), 'ExecutionStarted').map((event) => event.startedQueueId)).toEqual([firstQueueId]);
-    await session.close();
+    expect(ofKind(follower.events, 'ExecutionStarted').map((event) => event.startedQueueId)).toEqual([firstQueueId]);
+    await follower.close();
   });
 
-  it.skipIf(skip)(
+  it(
     'refuses a steer for a finished execution; reservations return to their saved positions when the run is stopped',
     async () => {
-      const session = await openThread(server, token, agentId);
-      const { threadId } = session;
-      const done = await session.started(await session.send('done'));
-      expect((await session.finished(done.executionId!)).status).toBe('COMPLETED');
-      const running = await session.started(await session.send('/slow 30 running'));
-      const q1 = await session.send('/slow 30 one');
-      const q2 = await session.send('two');
-      const q3 = await session.send('three');
+      const follower = await followNewThread(server, token, agentId);
+      const { threadId } = follower;
+      const done = await follower.waitFor(startedFrom(await sendText(follower, 'done')));
+      expect((await follower.waitFor(finishedOf(done.executionId!))).status).toBe('COMPLETED');
+      const running = await follower.waitFor(startedFrom(await sendText(follower, '/slow 30 running')));
+      const q1 = await sendText(follower, '/slow 30 one');
+      const q2 = await sendText(follower, 'two');
+      const q3 = await sendText(follower, 'three');
       const before = await queueOf(threadId);
 
       expect(await steer(q1, done.executionId!)).toMatchObject({ __typename: 'ConflictError', code: 'CONFLICT' });
@@ -466,11 +363,11 @@ describe.each(backends)('queue operations on $backend', ({ backend, skip }) => {
       expect(await reorder(q1, q2, [q1, q2, q3])).toMatchObject({ __typename: 'QueueChangedError', currentQueueIds: [q2] });
       expect(await queueOf(threadId)).toEqual(reserved);
 
-      expect(await cancel(running.executionId!)).toMatchObject({ __typename: 'CancelRequested' });
-      expect((await session.finished(running.executionId!)).status).toBe('CANCELLED');
+      expect(await stop(running.executionId!)).toMatchObject({ __typename: 'CancelRequested' });
+      expect((await follower.waitFor(finishedOf(running.executionId!))).status).toBe('CANCELLED');
       // The head reservation went back to the head, so it is the next turn.
-      const next = await session.started(q1);
-      const starts = ofType(session.events(), 'ExecutionStarted');
+      const next = await follower.waitFor(startedFrom(q1));
+      const starts = ofKind(follower.events, 'ExecutionStarted');
       expect(starts.at(-1)).toBe(next);
       const returned = await queueOf(threadId);
       expect(returned.items.map((item) => [item.id, item.text, item.position, item.steeringExecutionId])).toEqual([
@@ -478,101 +375,98 @@ describe.each(backends)('queue operations on $backend', ({ backend, skip }) => {
         [q3, 'three', before.items[2]!.position, null],
       ]);
       expect(returned.steerableExecutionId).toBe(next.executionId);
-      expect(ofType(session.events(), 'MessageSteered')).toEqual([]);
+      expect(ofKind(follower.events, 'MessageSteered')).toEqual([]);
 
-      await cancel(next.executionId!);
-      const last = await session.started(q3);
-      await session.finished(last.executionId!);
-      expect(ofType(session.events(), 'ExecutionStarted').map((event) => event.acceptedText)).toEqual([
+      await stop(next.executionId!);
+      const last = await follower.waitFor(startedFrom(q3));
+      await follower.waitFor(finishedOf(last.executionId!));
+      expect(ofKind(follower.events, 'ExecutionStarted').map((event) => event.acceptedText)).toEqual([
         'done',
         '/slow 30 running',
         '/slow 30 one',
         'two',
         'three',
       ]);
-      expect(ofType(session.events(), 'MessageSteered')).toEqual([]);
-      await session.close();
+      expect(ofKind(follower.events, 'MessageSteered')).toEqual([]);
+      await follower.close();
     },
   );
 
-  it.skipIf(skip)(
+  it(
     'a reservation returned by a Stop is back in its place before the next claim, even while the queue keeps changing',
     async () => {
       for (let round = 0; round < 3; round++) {
-        const session = await openThread(server, token, agentId);
-        const running = await session.started(await session.send('/slow 30'));
-        const q1 = await session.send(`one ${round}`);
-        const q2 = await session.send(`two ${round}`);
+        const follower = await followNewThread(server, token, agentId);
+        const running = await follower.waitFor(startedFrom(await sendText(follower, '/slow 30')));
+        const q1 = await sendText(follower, `one ${round}`);
+        const q2 = await sendText(follower, `two ${round}`);
         expect(await steer(q1, running.executionId!)).toMatchObject({ __typename: 'QueueItem' });
-        const starts = () => ofType(session.events(), 'ExecutionStarted');
+        const starts = () => ofKind(follower.events, 'ExecutionStarted');
         // Unchanged edits of the second item keep the consumers looking at the thread while the Stop lands.
         const edits = (async () => {
           while (starts().length < 2) {
             if ((await edit(q2, `two ${round}`)).__typename !== 'QueueItem') return;
           }
         })();
-        expect(await cancel(running.executionId!)).toMatchObject({ __typename: 'CancelRequested' });
-        await session.subscription.waitFor(() => starts().length >= 2);
+        expect(await stop(running.executionId!)).toMatchObject({ __typename: 'CancelRequested' });
+        await follower.waitUntil((events) => ofKind(events, 'ExecutionStarted').length >= 2);
         await edits;
         // The head was reserved; once returned it is the head again, so it runs next.
         expect(starts().slice(0, 2).map((event) => event.acceptedText)).toEqual(['/slow 30', `one ${round}`]);
-        await session.finished((await session.started(q2)).executionId!);
+        await follower.waitFor(finishedOf((await follower.waitFor(startedFrom(q2))).executionId!));
         expect(starts().map((event) => event.startedQueueId)).toEqual([starts()[0]!.startedQueueId, q1, q2]);
-        await session.close();
+        await follower.close();
       }
     },
   );
 
-  it.skipIf(skip)('a steer racing the end of a run is consumed once or runs once as its own turn, never lost', async () => {
-    const session = await openThread(server, token, agentId);
+  it('a steer racing the end of a run is consumed once or runs once as its own turn, never lost', async () => {
+    const follower = await followNewThread(server, token, agentId);
     const outcomes: string[] = [];
     const rounds = 8;
     for (let round = 0; round < rounds; round++) {
       const holdText = `hold ${round}`;
       const steerText = `steer ${round}`;
-      const hold = await session.started(await session.send(`/slow 0.3 ${holdText}`));
+      const hold = await follower.waitFor(startedFrom(await sendText(follower, `/slow 0.3 ${holdText}`)));
       const holdId = hold.executionId!;
-      const queueId = await session.send(steerText);
+      const queueId = await sendText(follower, steerText);
       if (round % 4 === 1) {
         // Mid-stream.
-        await session.subscription.waitFor(() =>
-          session.events().some((event) => event.__typename === 'TextDelta' && event.executionId === holdId),
-        );
+        await follower.waitFor(is('TextDelta', holdId));
       } else if (round % 4 === 2) {
         // Right as the reply's last chunk arrives: the run is at (or past) its last boundary.
-        await session.subscription.waitFor((all) => replyTexts(all as never).get(holdId) === `You said: "${holdText}"`);
+        await follower.waitUntil((all) => replyTexts(all).get(holdId) === `You said: "${holdText}"`);
       } else if (round % 4 === 3) {
         // As the end is announced, while the reservations are released and the consumer claims the item.
-        await session.finished(holdId);
+        await follower.waitFor(finishedOf(holdId));
       }
       const result = await steer(queueId, holdId);
       expect(['QueueItem', 'ConflictError']).toContain(result.__typename);
-      await session.finished(holdId);
-      const steered = ofType(session.events(), 'MessageSteered').filter((event) => event.queueIds.includes(queueId));
+      await follower.waitFor(finishedOf(holdId));
+      const steered = ofKind(follower.events, 'MessageSteered').filter((event) => event.queueIds.includes(queueId));
       if (steered.length > 0) {
         expect(result.__typename).toBe('QueueItem');
         expect(steered).toEqual([expect.objectContaining({ executionId: holdId, texts: [steerText] })]);
-        expect(replyTexts(session.subscription.events as never).get(holdId)).toContain(`You said: "${steerText}"`);
+        expect(replyTexts(follower.events).get(holdId)).toContain(`You said: "${steerText}"`);
         outcomes.push('steered');
       } else {
-        const own = await session.started(queueId);
+        const own = await follower.waitFor(startedFrom(queueId));
         expect(own.acceptedText).toBe(steerText);
-        await session.finished(own.executionId!);
+        await follower.waitFor(finishedOf(own.executionId!));
         outcomes.push(result.__typename === 'QueueItem' ? 'returned' : 'refused');
       }
       // Never both, never twice.
-      const runs = ofType(session.events(), 'ExecutionStarted').filter((event) => event.startedQueueId === queueId);
-      const takes = ofType(session.events(), 'MessageSteered').filter((event) => event.queueIds.includes(queueId));
+      const runs = ofKind(follower.events, 'ExecutionStarted').filter((event) => event.startedQueueId === queueId);
+      const takes = ofKind(follower.events, 'MessageSteered').filter((event) => event.queueIds.includes(queueId));
       expect(runs.length + takes.length).toBe(1);
     }
-    const { conversation } = await requestData(server, QueueOpsConversationDocument, { threadId: session.threadId }, token);
-    expect(conversation.activeExecutionId).toBeNull();
-    expect((await queueOf(session.threadId)).items).toEqual([]);
+    expect((await conversation(server, token, follower.threadId)).activeExecutionId).toBeNull();
+    expect((await queueOf(follower.threadId)).items).toEqual([]);
     // A steer sent once the run had ended is refused, always.
     expect(outcomes.filter((_, round) => round % 4 === 3)).toEqual(['refused', 'refused']);
     const ownTurns = outcomes.filter((outcome) => outcome !== 'steered').length;
-    expect(ofType(session.events(), 'ExecutionStarted')).toHaveLength(rounds + ownTurns);
-    expect(await userTexts(session.threadId)).toHaveLength(rounds + ownTurns);
-    await session.close();
+    expect(ofKind(follower.events, 'ExecutionStarted')).toHaveLength(rounds + ownTurns);
+    expect(await userTexts(follower.threadId)).toHaveLength(rounds + ownTurns);
+    await follower.close();
   });
 });

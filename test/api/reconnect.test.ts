@@ -1,69 +1,38 @@
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { decodeId } from '../../src/schema/ids.ts';
-import { QueueDocument } from '../support/documents.ts';
+import { describeEachBackend, describeWithServices } from '../support/backends.ts';
+import { conversation, execution, messagesOf, queue, recordedReply, send, textOf } from '../support/client.ts';
+import { ConversationDocument, QueueDocument, ResolveSuspensionDocument } from '../support/documents.ts';
+import { follow, type Follower } from '../support/follower.ts';
 import {
-  RecoveryConversationDocument,
-  RecoveryExecutionDocument,
-  RecoveryResolveSuspensionDocument,
-  RecoverySendMessageDocument,
-} from '../support/recovery-documents.ts';
-import {
-  conversation,
-  cursorOf,
-  demoAgent,
   finishedOf,
-  follow,
   is,
   isDurable,
-  messagesOf,
-  newThread,
   ofKind,
-  queue,
-  replyTextsOf,
+  replyTexts,
   startedWith,
-  textOf,
-  type Follower,
-  type RecoveryEvent,
-  type RecoveryEvents,
-} from '../support/recovery.ts';
-import {
-  eventually,
-  integrationSkipReason,
-  request,
-  requestData,
-  startTestServer,
-  type Backend,
-  type TestServer,
-} from '../support/server.ts';
-
-const skipReason = integrationSkipReason();
-if (skipReason) console.log(skipReason);
-
-const backends: { backend: Backend; skip: boolean }[] = [
-  { backend: 'pglite', skip: false },
-  { backend: 'postgres', skip: skipReason !== null },
-];
-
-const wrap = (events: readonly RecoveryEvent[]): RecoveryEvents => events.map((runEvents) => ({ runEvents }));
+  type RunEvent,
+} from '../support/run-events.ts';
+import { newThread, setUpAgent } from '../support/scenario.ts';
+import { eventually, request, requestData, startTestServer, type TestServer } from '../support/server.ts';
 
 /** Durable events (integer cursors) must come once each, in order, with none missing from the first. */
-function expectGaplessDurable(events: readonly RecoveryEvent[], from = 1) {
-  const seqs = events.filter(isDurable).map((event) => Number(cursorOf(event)));
+function expectGaplessDurable(events: readonly RunEvent[], from = 1) {
+  const seqs = events.filter(isDurable).map((event) => Number(event.cursor));
   expect(seqs.length).toBeGreaterThan(0);
   expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, index) => from + index));
 }
 
-describe.each(backends)('reconnecting clients on $backend', ({ backend, skip }) => {
+describeEachBackend('reconnecting clients', (backend) => {
   let server: TestServer;
   let token: string;
   let agentId: string;
   const followers: Follower[] = [];
 
   beforeAll(async () => {
-    if (skip) return;
     server = await startTestServer({ backend });
-    ({ token, agentId } = await demoAgent(server, 'Reconnect'));
+    ({ token, agentId } = await setUpAgent(server, { project: 'Reconnect' }));
   });
 
   afterAll(async () => {
@@ -77,16 +46,8 @@ describe.each(backends)('reconnecting clients on $backend', ({ backend, skip }) 
     return follower;
   }
 
-  async function send(threadId: string, text: string) {
-    const sent = (await requestData(server, RecoverySendMessageDocument, { threadId, text }, token)).sendMessage;
-    if (sent.__typename !== 'MessageQueued') throw new Error(JSON.stringify(sent));
-    return sent;
-  }
-
-  async function recordedReply(threadId: string, executionId: string) {
-    const messages = messagesOf(await conversation(server, token, threadId));
-    return textOf(messages.find((message) => message.role === 'ASSISTANT' && message.executionId === executionId));
-  }
+  const sendText = (threadId: string, text: string) => send(server, token, threadId, text);
+  const replyOf = (threadId: string, executionId: string) => recordedReply(server, token, threadId, executionId);
 
   /**
    * Follows a thread as a flaky client: each connection is dropped (the WebSocket closed) once it
@@ -99,7 +60,7 @@ describe.each(backends)('reconnecting clients on $backend', ({ backend, skip }) 
     deltasPerConnection: number,
     whenLive?: () => Promise<void>,
   ) {
-    const all: RecoveryEvent[] = [];
+    const all: RunEvent[] = [];
     let after = '0';
     let drops = 0;
     let executionId: string | null = null;
@@ -113,8 +74,7 @@ describe.each(backends)('reconnecting clients on $backend', ({ backend, skip }) 
         whenLive = undefined;
       }
       let cut = 0;
-      await connection.sub.waitFor((events) => {
-        const seen = events.map((event) => event.runEvents);
+      await connection.waitUntil((seen) => {
         executionId ??= [...all, ...seen].find(startedWith(text))?.executionId ?? null;
         if (executionId === null) return false;
         // The connection drops right after its k-th delta of the run: whatever came after it on
@@ -124,63 +84,63 @@ describe.each(backends)('reconnecting clients on $backend', ({ backend, skip }) 
         if (kth >= 0) cut = kth + 1;
         else if (seen.some(finishedOf(executionId))) cut = seen.length;
         else return false;
-        connection.sub.close();
+        void connection.close();
         return true;
       });
       await connection.close();
-      const received = connection.events().slice(0, cut);
+      const received = connection.events.slice(0, cut);
       all.push(...received);
-      after = cursorOf(received.at(-1)!);
+      after = received.at(-1)!.cursor;
       if (!done()) drops++;
     }
     return { all, executionId: executionId!, drops };
   }
 
-  it.skipIf(skip)('a client that drops mid-stream of /tokens 400 resumes from its last cursor without loss', async () => {
+  it('a client that drops mid-stream of /tokens 400 resumes from its last cursor without loss', async () => {
     const threadId = await newThread(server, token, agentId);
     // A first reply proves the subscription live before the fast run starts.
     const warmUp = watch(threadId);
-    await send(threadId, 'warm up');
+    await sendText(threadId, 'warm up');
     await warmUp.waitFor(is('ExecutionFinished'));
-    const flaky = followWithDrops(threadId, '/tokens 400', 1, async () => void (await send(threadId, '/tokens 400')));
+    const flaky = followWithDrops(threadId, '/tokens 400', 1, async () => void (await sendText(threadId, '/tokens 400')));
     const { all, executionId, drops } = await flaky;
     expect(drops).toBeGreaterThanOrEqual(1);
     expectGaplessDurable(all);
-    const text = replyTextsOf(wrap(all)).get(executionId);
+    const text = replyTexts(all).get(executionId);
     const expected = Array.from({ length: 400 }, (_, index) => `t${index + 1} `).join('');
     expect(text).toBe(expected);
-    expect(await recordedReply(threadId, executionId)).toBe(expected);
+    expect(await replyOf(threadId, executionId)).toBe(expected);
     expect(all.find(finishedOf(executionId))!.status).toBe('COMPLETED');
   });
 
-  it.skipIf(skip)('several drops during a /slow 3 run: no duplicate, no gap, the recorded reply', async () => {
+  it('several drops during a /slow 3 run: no duplicate, no gap, the recorded reply', async () => {
     const threadId = await newThread(server, token, agentId);
-    await send(threadId, '/slow 3');
+    await sendText(threadId, '/slow 3');
     const { all, executionId, drops } = await followWithDrops(threadId, '/slow 3', 2);
     expect(drops).toBeGreaterThanOrEqual(3);
     expectGaplessDurable(all);
     expect(ofKind(all, 'ExecutionStarted')).toHaveLength(1);
     expect(ofKind(all, 'ExecutionFinished')).toHaveLength(1);
     const expected = `Counting: ${Array.from({ length: 12 }, (_, index) => index + 1).join(' ')}`;
-    expect(replyTextsOf(wrap(all)).get(executionId)).toBe(expected);
-    expect(await recordedReply(threadId, executionId)).toBe(expected);
+    expect(replyTexts(all).get(executionId)).toBe(expected);
+    expect(await replyOf(threadId, executionId)).toBe(expected);
   });
 
-  it.skipIf(skip)('a reconnect after the run ended replays the snapshot of the reply and ExecutionFinished', async () => {
+  it('a reconnect after the run ended replays the snapshot of the reply and ExecutionFinished', async () => {
     const threadId = await newThread(server, token, agentId);
     const control = watch(threadId);
     const first = follow(server, token, threadId, '0');
-    await send(threadId, '/slow 1 see you after the end');
+    await sendText(threadId, '/slow 1 see you after the end');
     await first.waitFor(is('TextDelta'));
     await first.close();
-    const before = first.events();
+    const before = first.events;
     const executionId = before.find(is('ExecutionStarted'))!.executionId!;
     expect(before.some(finishedOf(executionId))).toBe(false);
     await control.waitFor(finishedOf(executionId));
 
-    const again = watch(threadId, cursorOf(before.at(-1)!));
+    const again = watch(threadId, before.at(-1)!.cursor);
     await again.waitFor(finishedOf(executionId));
-    const replayed = again.events();
+    const replayed = again.events;
     const finishedAt = replayed.findIndex(finishedOf(executionId));
     expect(replayed[finishedAt - 1]).toMatchObject({
       __typename: 'MessageSnapshot',
@@ -190,21 +150,21 @@ describe.each(backends)('reconnecting clients on $backend', ({ backend, skip }) 
     expect(replayed.filter(is('TextDelta'))).toEqual([]);
     const combined = [...before, ...replayed];
     expectGaplessDurable(combined);
-    expect(replyTextsOf(wrap(combined)).get(executionId)).toBe('You said: "see you after the end"');
-    expect(replyTextsOf(wrap(combined)).get(executionId)).toBe(await recordedReply(threadId, executionId));
+    expect(replyTexts(combined).get(executionId)).toBe('You said: "see you after the end"');
+    expect(replyTexts(combined).get(executionId)).toBe(await replyOf(threadId, executionId));
   });
 
-  it.skipIf(skip)('a reload at any moment (conversation, then runEvents after its cursor) shows exactly the state', async () => {
+  it('a reload at any moment (conversation, then runEvents after its cursor) shows exactly the state', async () => {
     const threadId = await newThread(server, token, agentId);
     const control = watch(threadId);
-    await send(threadId, '/slow 2');
+    await sendText(threadId, '/slow 2');
     const started = await control.waitFor(is('ExecutionStarted'));
     const executionId = started.executionId!;
     const expected = `Counting: ${Array.from({ length: 8 }, (_, index) => index + 1).join(' ')}`;
 
     const reloads: { cursor: string; partial: string; follower: Follower }[] = [];
     for (const deltas of [0, 2, 5, 8]) {
-      await control.sub.waitFor((events) => events.filter((event) => event.runEvents.__typename === 'TextDelta').length >= deltas);
+      await control.waitUntil((events) => ofKind(events, 'TextDelta').length >= deltas);
       const state = await conversation(server, token, threadId);
       const reply = messagesOf(state).find((message) => message.executionId === executionId && message.role === 'ASSISTANT');
       const partial = textOf(reply);
@@ -216,32 +176,32 @@ describe.each(backends)('reconnecting clients on $backend', ({ backend, skip }) 
 
     for (const { cursor, partial, follower } of reloads) {
       await follower.waitFor(finishedOf(executionId));
-      const events = follower.events();
+      const events = follower.events;
       // Nothing the reload already showed comes again; what follows it comes in order, without holes.
       if (events.some(isDurable)) expectGaplessDurable(events, Number(cursor) + 1);
-      const texts = replyTextsOf(wrap(events));
+      const texts = replyTexts(events);
       // The client shows the recorded partial reply first, then follows it to the end.
       const shown = texts.get(executionId) ?? '';
       expect(partial + shown.slice(partial.length)).toBe(expected);
       expect(shown).toBe(expected);
     }
-    expect(await recordedReply(threadId, executionId)).toBe(expected);
+    expect(await replyOf(threadId, executionId)).toBe(expected);
 
     // A reload when idle: following from its cursor brings only what happens next.
     const idle = await conversation(server, token, threadId);
     expect(idle.activeExecutionId).toBeNull();
     const next = watch(threadId, idle.eventCursor);
-    const queued = await send(threadId, 'and then');
+    const queued = await sendText(threadId, 'and then');
     await next.waitFor(is('ExecutionFinished'));
-    expect(next.events()[0]).toMatchObject({ __typename: 'MessageQueued', queueId: queued.queueId });
-    expectGaplessDurable(next.events(), Number(idle.eventCursor) + 1);
+    expect(next.events[0]).toMatchObject({ __typename: 'MessageQueued', queueId: queued.queueId });
+    expectGaplessDurable(next.events, Number(idle.eventCursor) + 1);
   });
 
-  it.skipIf(skip)('waiting subscriptions do not block history reads, queue operations or approvals', async () => {
+  it('waiting subscriptions do not block history reads, queue operations or approvals', async () => {
     const threadId = await newThread(server, token, agentId);
     const others = await Promise.all(Array.from({ length: 4 }, () => newThread(server, token, agentId)));
     const control = watch(threadId);
-    await send(threadId, '/approve with many watchers');
+    await sendText(threadId, '/approve with many watchers');
     const opened = await control.waitFor(is('SuspensionOpened'));
     // Many waiting subscriptions: on this thread, on idle threads, with and without a cursor.
     const waiting: Follower[] = [];
@@ -255,18 +215,18 @@ describe.each(backends)('reconnecting clients on $backend', ({ backend, skip }) 
     );
 
     const reads = await Promise.all([
-      request(server, RecoveryConversationDocument, { threadId }, token),
+      request(server, ConversationDocument, { threadId }, token),
       request(server, QueueDocument, { threadId }, token),
-      ...others.map((other) => request(server, RecoveryConversationDocument, { threadId: other }, token)),
+      ...others.map((other) => request(server, ConversationDocument, { threadId: other }, token)),
     ]);
     for (const read of reads) expect(read.errors).toBeUndefined();
     expect((await conversation(server, token, threadId)).openSuspensions.map((s) => s.id)).toEqual([opened.suspensionId]);
 
-    const pending = await send(threadId, 'queued while watched');
+    const pending = await sendText(threadId, 'queued while watched');
     expect((await queue(server, token, threadId)).items.map((item) => item.id)).toEqual([pending.queueId]);
     const resolved = await requestData(
       server,
-      RecoveryResolveSuspensionDocument,
+      ResolveSuspensionDocument,
       { id: opened.suspensionId, decision: 'APPROVE' },
       token,
     );
@@ -280,11 +240,11 @@ describe.each(backends)('reconnecting clients on $backend', ({ backend, skip }) 
         .map((follower) => follower.waitFor(finishedOf(next.executionId!))),
     );
     await eventually(async () => (await queue(server, token, threadId)).items.length === 0);
-    expect(await recordedReply(threadId, opened.executionId!)).toBe('Approved: with many watchers');
+    expect(await replyOf(threadId, opened.executionId!)).toBe('Approved: with many watchers');
   });
 });
 
-describe.skipIf(skipReason !== null)('resuming while a run is being finalized (PostgreSQL)', () => {
+describeWithServices('resuming while a run is being finalized (PostgreSQL)', () => {
   let server: TestServer;
   let token: string;
   let agentId: string;
@@ -292,7 +252,7 @@ describe.skipIf(skipReason !== null)('resuming while a run is being finalized (P
 
   beforeAll(async () => {
     server = await startTestServer({ backend: 'postgres' });
-    ({ token, agentId } = await demoAgent(server, 'Finalizing'));
+    ({ token, agentId } = await setUpAgent(server, { project: 'Finalizing' }));
   });
 
   afterAll(async () => {
@@ -304,12 +264,12 @@ describe.skipIf(skipReason !== null)('resuming while a run is being finalized (P
     const threadId = await newThread(server, token, agentId);
     const live = follow(server, token, threadId);
     followers.push(live);
-    await requestData(server, RecoverySendMessageDocument, { threadId, text: '/slow 1 the end of the reply' }, token);
+    await send(server, token, threadId, '/slow 1 the end of the reply');
     const started = await live.waitFor(is('ExecutionStarted'));
     const executionId = started.executionId!;
     await live.waitFor(is('TextDelta'));
     // The client dropped right after ExecutionStarted: its last cursor is that event's.
-    const lastCursor = cursorOf(started);
+    const lastCursor = started.cursor;
 
     // A row lock on the thread holds back the run's settlement (status, final text, ExecutionFinished
     // are committed together under that lock): nobody can see half an ending.
@@ -323,15 +283,14 @@ describe.skipIf(skipReason !== null)('resuming while a run is being finalized (P
       await blocker.query(`SET LOCAL search_path TO "${schema}"`);
       await blocker.query('SELECT id FROM thread WHERE id = $1 FOR NO KEY UPDATE', [decodeId('threadId', threadId, 'Thread')]);
       // Everything has streamed; the run now waits to settle.
-      await live.waitFor(() => replyTextsOf(wrap(live.events())).get(executionId) === 'You said: "the end of the reply"');
-      const { node } = await requestData(server, RecoveryExecutionDocument, { id: executionId }, token);
-      expect(node).toMatchObject({ __typename: 'Execution', status: 'RUNNING' });
+      await live.waitUntil((events) => replyTexts(events).get(executionId) === 'You said: "the end of the reply"');
+      expect(await execution(server, token, executionId)).toMatchObject({ __typename: 'Execution', status: 'RUNNING' });
       const resumed = follow(server, token, threadId, lastCursor);
       followers.push(resumed);
       await resumed.waitFor(is('MessageSnapshot'));
       await blocker.query('COMMIT');
       await resumed.waitFor(finishedOf(executionId));
-      const texts = replyTextsOf(wrap(resumed.events()));
+      const texts = replyTexts(resumed.events);
       expect(texts.get(executionId)).toBe('You said: "the end of the reply"');
     } finally {
       await blocker.query('ROLLBACK').catch(() => {});

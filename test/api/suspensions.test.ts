@@ -1,47 +1,18 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  RecoveryCancelExecutionDocument,
-  RecoveryResolveSuspensionDocument,
-  RecoverySendMessageDocument,
-} from '../support/recovery-documents.ts';
-import {
-  conversation,
-  demoAgent,
-  execution,
-  finishedOf,
-  follow,
-  is,
-  messagesOf,
-  newThread,
-  ofKind,
-  queue,
-  replyTextsOf,
-  startedWith,
-  textOf,
-  type Follower,
-} from '../support/recovery.ts';
-import {
-  integrationSkipReason,
-  requestData,
-  startTestServer,
-  type Backend,
-  type TestServer,
-} from '../support/server.ts';
-
-const skipReason = integrationSkipReason();
-if (skipReason) console.log(skipReason);
-
-const backends: { backend: Backend; skip: boolean }[] = [
-  { backend: 'pglite', skip: false },
-  { backend: 'postgres', skip: skipReason !== null },
-];
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeEachBackend } from '../support/backends.ts';
+import { cancel, conversation, execution, messagesOf, queue, send, textOf } from '../support/client.ts';
+import { ResolveSuspensionDocument, SendMessageDocument } from '../support/documents.ts';
+import { follow, type Follower } from '../support/follower.ts';
+import { finishedOf, is, ofKind, replyTexts, startedWith } from '../support/run-events.ts';
+import { newThread, setUpAgent } from '../support/scenario.ts';
+import { requestData, startTestServer, type TestServer } from '../support/server.ts';
 
 const SUSPENDED = is('ExecutionUpdated', (event) => event.status === 'SUSPENDED');
 
-describe.each(backends)('suspensions on $backend', ({ backend, skip }) => {
+describeEachBackend('suspensions', (backend) => {
   let server: TestServer;
   let token: string;
   let agentId: string;
@@ -49,9 +20,8 @@ describe.each(backends)('suspensions on $backend', ({ backend, skip }) => {
   const followers: Follower[] = [];
 
   beforeAll(async () => {
-    if (skip) return;
     server = await startTestServer({ backend });
-    ({ token, agentId, projectId } = await demoAgent(server, 'Suspensions'));
+    ({ token, agentId, projectId } = await setUpAgent(server, { project: 'Suspensions' }));
   });
 
   afterAll(async () => {
@@ -60,11 +30,12 @@ describe.each(backends)('suspensions on $backend', ({ backend, skip }) => {
   });
 
   async function resolve(id: string, resolution: { decision?: 'APPROVE' | 'DENY'; answer?: string }, as = token) {
-    return (await requestData(server, RecoveryResolveSuspensionDocument, { id, ...resolution }, as)).resolveSuspension;
+    return (await requestData(server, ResolveSuspensionDocument, { id, ...resolution }, as)).resolveSuspension;
   }
 
-  async function send(threadId: string, text: string) {
-    return (await requestData(server, RecoverySendMessageDocument, { threadId, text }, token)).sendMessage;
+  /** Sends `text`: queued, or the answer to an open question card. */
+  async function sendMessage(threadId: string, text: string) {
+    return (await requestData(server, SendMessageDocument, { threadId, text }, token)).sendMessage;
   }
 
   /** A fresh thread, followed from its start, with `text` sent and its suspension opened. */
@@ -72,21 +43,20 @@ describe.each(backends)('suspensions on $backend', ({ backend, skip }) => {
     const threadId = await newThread(server, token, agentId);
     const follower = follow(server, token, threadId);
     followers.push(follower);
-    const sent = await send(threadId, text);
-    expect(sent.__typename).toBe('MessageQueued');
+    await send(server, token, threadId, text);
     const opened = await follower.waitFor(is('SuspensionOpened'));
     await follower.waitFor(SUSPENDED);
     const executionId = opened.executionId!;
     return { threadId, follower, opened, executionId };
   }
 
-  it.skipIf(skip)('approve: the execution suspends, then resumes in the same reply and completes', async () => {
+  it('approve: the execution suspends, then resumes in the same reply and completes', async () => {
     const { threadId, follower, opened, executionId } = await suspendedThread('/approve deploy the release');
     expect(opened).toMatchObject({ kind: 'APPROVAL', payload: { action: 'deploy the release' } });
 
     // Suspended, not finished: the card is open, the execution still active.
-    expect(ofKind(follower.events(), 'ExecutionFinished')).toEqual([]);
-    expect(ofKind(follower.events(), 'ToolCallEvent').map((event) => event.state)).toContain('AWAITING_APPROVAL');
+    expect(ofKind(follower.events, 'ExecutionFinished')).toEqual([]);
+    expect(ofKind(follower.events, 'ToolCallEvent').map((event) => event.state)).toContain('AWAITING_APPROVAL');
     const before = await conversation(server, token, threadId);
     expect(before.activeExecutionId).toBe(executionId);
     expect(before.openSuspensions).toEqual([
@@ -99,12 +69,12 @@ describe.each(backends)('suspensions on $backend', ({ backend, skip }) => {
 
     const finished = await follower.waitFor(finishedOf(executionId));
     expect(finished.status).toBe('COMPLETED');
-    const events = follower.events();
+    const events = follower.events;
     expect(ofKind(events, 'ExecutionStarted')).toHaveLength(1);
     expect(ofKind(events, 'SuspensionResolved')).toEqual([
       expect.objectContaining({ suspensionId: opened.suspensionId, resolution: { decision: 'APPROVE' } }),
     ]);
-    expect(replyTextsOf(follower.sub.events).get(executionId)).toBe('Approved: deploy the release');
+    expect(replyTexts(follower.events).get(executionId)).toBe('Approved: deploy the release');
 
     const after = await conversation(server, token, threadId);
     expect(after.activeExecutionId).toBeNull();
@@ -121,11 +91,11 @@ describe.each(backends)('suspensions on $backend', ({ backend, skip }) => {
     expect((await execution(server, token, executionId)).status).toBe('COMPLETED');
   });
 
-  it.skipIf(skip)('deny: the execution goes on without the action', async () => {
+  it('deny: the execution goes on without the action', async () => {
     const { threadId, follower, opened, executionId } = await suspendedThread('/approve drop the table');
     expect(await resolve(opened.suspensionId, { decision: 'DENY' })).toMatchObject({ __typename: 'SuspensionResolved' });
     expect((await follower.waitFor(finishedOf(executionId))).status).toBe('COMPLETED');
-    expect(replyTextsOf(follower.sub.events).get(executionId)).toBe('Not approved: drop the table');
+    expect(replyTexts(follower.events).get(executionId)).toBe('Not approved: drop the table');
     const messages = messagesOf(await conversation(server, token, threadId));
     expect(messages).toHaveLength(2);
     expect(textOf(messages[1])).toBe('Not approved: drop the table');
@@ -133,7 +103,7 @@ describe.each(backends)('suspensions on $backend', ({ backend, skip }) => {
     expect(call).toMatchObject({ toolName: 'approve_action', state: 'DENIED' });
   });
 
-  it.skipIf(skip)('ask: a question card is answered through resolveSuspension', async () => {
+  it('ask: a question card is answered through resolveSuspension', async () => {
     const { threadId, follower, opened, executionId } = await suspendedThread('/ask What colour?');
     expect(opened).toMatchObject({ kind: 'QUESTION', payload: { question: 'What colour?' } });
     expect((await conversation(server, token, threadId)).openSuspensions).toEqual([
@@ -141,7 +111,7 @@ describe.each(backends)('suspensions on $backend', ({ backend, skip }) => {
     ]);
     expect(await resolve(opened.suspensionId, { answer: 'blue' })).toMatchObject({ __typename: 'SuspensionResolved' });
     expect((await follower.waitFor(finishedOf(executionId))).status).toBe('COMPLETED');
-    expect(replyTextsOf(follower.sub.events).get(executionId)).toBe('You answered: "blue"');
+    expect(replyTexts(follower.events).get(executionId)).toBe('You answered: "blue"');
     const messages = messagesOf(await conversation(server, token, threadId));
     expect(messages.map((message) => message.role)).toEqual(['USER', 'ASSISTANT']);
     expect(textOf(messages[1])).toBe('You answered: "blue"');
@@ -151,38 +121,37 @@ describe.each(backends)('suspensions on $backend', ({ backend, skip }) => {
     });
   });
 
-  it.skipIf(skip)('ask: a typed message answers the open question instead of queueing', async () => {
+  it('ask: a typed message answers the open question instead of queueing', async () => {
     const { threadId, follower, opened, executionId } = await suspendedThread('/ask Which day?');
-    const answered = await send(threadId, 'Tuesday');
+    const answered = await sendMessage(threadId, 'Tuesday');
     expect(answered).toMatchObject({ __typename: 'SuspensionResolved', suspensionId: opened.suspensionId, executionId });
     // Nothing was queued: the queue stays empty and the answer never starts a run of its own.
     expect((await queue(server, token, threadId)).items).toEqual([]);
     expect((await follower.waitFor(finishedOf(executionId))).status).toBe('COMPLETED');
-    const events = follower.events();
+    const events = follower.events;
     expect(ofKind(events, 'ExecutionStarted')).toHaveLength(1);
     expect(ofKind(events, 'MessageQueued').map((event) => event.text)).toEqual(['/ask Which day?']);
-    expect(replyTextsOf(follower.sub.events).get(executionId)).toBe('You answered: "Tuesday"');
+    expect(replyTexts(follower.events).get(executionId)).toBe('You answered: "Tuesday"');
     expect((await queue(server, token, threadId)).items).toEqual([]);
     const after = await conversation(server, token, threadId);
     expect(after.openSuspensions).toEqual([]);
     expect(messagesOf(after).filter((message) => message.role === 'USER')).toHaveLength(1);
   });
 
-  it.skipIf(skip)('a message sent while suspended waits and runs after the resumed execution finishes', async () => {
+  it('a message sent while suspended waits and runs after the resumed execution finishes', async () => {
     const { threadId, follower, opened, executionId } = await suspendedThread('/approve ship it');
-    const queued = await send(threadId, 'after the approval');
-    expect(queued.__typename).toBe('MessageQueued');
+    await send(server, token, threadId, 'after the approval');
     // It waits: the suspended execution blocks the queue.
     expect((await queue(server, token, threadId)).items.map((item) => item.text)).toEqual(['after the approval']);
     const waiting = await conversation(server, token, threadId);
     expect(waiting.activeExecutionId).toBe(executionId);
-    expect(ofKind(follower.events(), 'ExecutionStarted')).toHaveLength(1);
+    expect(ofKind(follower.events, 'ExecutionStarted')).toHaveLength(1);
 
     await resolve(opened.suspensionId, { decision: 'APPROVE' });
     const next = await follower.waitFor(startedWith('after the approval'));
     const done = await follower.waitFor(finishedOf(next.executionId!));
     expect(done.status).toBe('COMPLETED');
-    const events = follower.events();
+    const events = follower.events;
     const firstFinished = events.findIndex(finishedOf(executionId));
     expect(firstFinished).toBeGreaterThan(-1);
     expect(events.indexOf(next)).toBeGreaterThan(firstFinished);
@@ -196,14 +165,14 @@ describe.each(backends)('suspensions on $backend', ({ backend, skip }) => {
     ]);
   });
 
-  it.skipIf(skip)('a second resolution is a ConflictError; racing ones resume the execution once', async () => {
+  it('a second resolution is a ConflictError; racing ones resume the execution once', async () => {
     const { follower, opened, executionId } = await suspendedThread('/approve twice');
     const first = await resolve(opened.suspensionId, { decision: 'APPROVE' });
     expect(first.__typename).toBe('SuspensionResolved');
     const again = await resolve(opened.suspensionId, { decision: 'DENY' });
     expect(again).toMatchObject({ __typename: 'ConflictError', code: 'CONFLICT' });
     await follower.waitFor(finishedOf(executionId));
-    expect(replyTextsOf(follower.sub.events).get(executionId)).toBe('Approved: twice');
+    expect(replyTexts(follower.events).get(executionId)).toBe('Approved: twice');
 
     const race = await suspendedThread('/approve race');
     const outcomes = await Promise.all([
@@ -213,12 +182,12 @@ describe.each(backends)('suspensions on $backend', ({ backend, skip }) => {
     expect(outcomes.map((outcome) => outcome.__typename).sort()).toEqual(['ConflictError', 'SuspensionResolved']);
     await race.follower.waitFor(finishedOf(race.executionId));
     const winner = outcomes[0]!.__typename === 'SuspensionResolved' ? 'Approved' : 'Not approved';
-    expect(replyTextsOf(race.follower.sub.events).get(race.executionId)).toBe(`${winner}: race`);
-    expect(ofKind(race.follower.events(), 'SuspensionResolved')).toHaveLength(1);
-    expect(ofKind(race.follower.events(), 'ExecutionFinished')).toHaveLength(1);
+    expect(replyTexts(race.follower.events).get(race.executionId)).toBe(`${winner}: race`);
+    expect(ofKind(race.follower.events, 'SuspensionResolved')).toHaveLength(1);
+    expect(ofKind(race.follower.events, 'ExecutionFinished')).toHaveLength(1);
   });
 
-  it.skipIf(skip)('another user cannot resolve the card (NotFoundError), even as a project member', async () => {
+  it('another user cannot resolve the card (NotFoundError), even as a project member', async () => {
     const { threadId, opened, follower, executionId } = await suspendedThread('/approve mine only');
     const other = await server.createUser();
     await server.parley.directory.addMember(null, { projectId, user: other.userId, role: 'admin' });
@@ -235,7 +204,7 @@ describe.each(backends)('suspensions on $backend', ({ backend, skip }) => {
     await follower.waitFor(finishedOf(executionId));
   });
 
-  it.skipIf(skip)('the wrong kind of resolution is an InvalidInputError and changes nothing', async () => {
+  it('the wrong kind of resolution is an InvalidInputError and changes nothing', async () => {
     const { threadId, opened, follower, executionId } = await suspendedThread('/approve the right way');
     const cursorBefore = (await conversation(server, token, threadId)).eventCursor;
     expect(await resolve(opened.suspensionId, { answer: 'yes please' })).toMatchObject({
@@ -249,7 +218,7 @@ describe.each(backends)('suspensions on $backend', ({ backend, skip }) => {
     expect((await execution(server, token, executionId)).status).toBe('SUSPENDED');
     await resolve(opened.suspensionId, { decision: 'APPROVE' });
     await follower.waitFor(finishedOf(executionId));
-    expect(replyTextsOf(follower.sub.events).get(executionId)).toBe('Approved: the right way');
+    expect(replyTexts(follower.events).get(executionId)).toBe('Approved: the right way');
 
     const question = await suspendedThread('/ask Empty?');
     expect(await resolve(question.opened.suspensionId, { decision: 'APPROVE' })).toMatchObject({
@@ -263,19 +232,19 @@ describe.each(backends)('suspensions on $backend', ({ backend, skip }) => {
     expect((await execution(server, token, question.executionId)).status).toBe('SUSPENDED');
     await resolve(question.opened.suspensionId, { answer: 'not empty' });
     await question.follower.waitFor(finishedOf(question.executionId));
-    expect(replyTextsOf(question.follower.sub.events).get(question.executionId)).toBe('You answered: "not empty"');
+    expect(replyTexts(question.follower.events).get(question.executionId)).toBe('You answered: "not empty"');
   });
 
-  it.skipIf(skip)('a Stop that lands while the execution is opening its card ends it: CANCELLED, no card left open', async () => {
+  it('a Stop that lands while the execution is opening its card ends it: CANCELLED, no card left open', async () => {
     for (let attempt = 0; attempt < 3; attempt++) {
       const threadId = await newThread(server, token, agentId);
       const follower = follow(server, token, threadId);
       followers.push(follower);
-      await send(threadId, `/approve stopped early ${attempt}`);
+      await send(server, token, threadId, `/approve stopped early ${attempt}`);
       // Stop as soon as the execution exists: while it runs towards its approval card.
       let executionId: string | null = null;
       while (!executionId) executionId = (await conversation(server, token, threadId)).activeExecutionId ?? null;
-      const stop = (await requestData(server, RecoveryCancelExecutionDocument, { executionId }, token)).cancelExecution;
+      const stop = await cancel(server, token, executionId);
       expect(stop).toMatchObject({ __typename: 'CancelRequested', cancelRequested: true });
       // A Stop that was accepted ends the execution, whether it landed before or after the card opened.
       expect((await follower.waitFor(finishedOf(executionId), 5_000)).status).toBe('CANCELLED');
@@ -286,13 +255,13 @@ describe.each(backends)('suspensions on $backend', ({ backend, skip }) => {
     }
   });
 
-  it.skipIf(skip)('Stop of a suspended execution cancels it through its checkpoint; the next message then runs', async () => {
+  it('Stop of a suspended execution cancels it through its checkpoint; the next message then runs', async () => {
     const { threadId, follower, opened, executionId } = await suspendedThread('/approve never mind');
-    await send(threadId, 'next one');
-    const stop = (await requestData(server, RecoveryCancelExecutionDocument, { executionId }, token)).cancelExecution;
+    await send(server, token, threadId, 'next one');
+    const stop = await cancel(server, token, executionId);
     expect(stop).toMatchObject({ __typename: 'CancelRequested', cancelRequested: true });
     expect((await follower.waitFor(finishedOf(executionId))).status).toBe('CANCELLED');
-    expect(follower.events().find(is('SuspensionResolved'))).toMatchObject({
+    expect(follower.events.find(is('SuspensionResolved'))).toMatchObject({
       suspensionId: opened.suspensionId,
       resolution: { cancelled: true },
     });
@@ -304,7 +273,7 @@ describe.each(backends)('suspensions on $backend', ({ backend, skip }) => {
     expect(after.activeExecutionId).toBeNull();
     // The card can no longer be resolved, and a late Stop does not touch anything.
     expect(await resolve(opened.suspensionId, { decision: 'APPROVE' })).toMatchObject({ __typename: 'ConflictError' });
-    expect((await requestData(server, RecoveryCancelExecutionDocument, { executionId }, token)).cancelExecution).toMatchObject({
+    expect(await cancel(server, token, executionId)).toMatchObject({
       __typename: 'ConflictError',
     });
     expect(messagesOf(after).map((message) => message.role)).toEqual(['USER', 'ASSISTANT', 'USER', 'ASSISTANT']);
@@ -312,7 +281,7 @@ describe.each(backends)('suspensions on $backend', ({ backend, skip }) => {
   });
 });
 
-describe.each(backends)('an approval across a server restart on $backend', ({ backend, skip }) => {
+describeEachBackend('an approval across a server restart', (backend) => {
   let dataDir: string | null = null;
   const servers: TestServer[] = [];
 
@@ -321,7 +290,7 @@ describe.each(backends)('an approval across a server restart on $backend', ({ ba
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it.skipIf(skip)('keeps the checkpoint; approving on the new server completes the same reply', async () => {
+  it('keeps the checkpoint; approving on the new server completes the same reply', async () => {
     let env: Record<string, string> | undefined;
     if (backend === 'pglite') {
       dataDir = mkdtempSync(join(tmpdir(), 'parley-suspend-'));
@@ -329,10 +298,10 @@ describe.each(backends)('an approval across a server restart on $backend', ({ ba
     }
     const first = await startTestServer({ backend, env, dropSchemaOnStop: false });
     servers.push(first);
-    const { token, agentId } = await demoAgent(first, 'Restart');
+    const { token, agentId } = await setUpAgent(first, { project: 'Restart' });
     const threadId = await newThread(first, token, agentId);
     const follower = follow(first, token, threadId);
-    await requestData(first, RecoverySendMessageDocument, { threadId, text: '/approve survive a restart' }, token);
+    await send(first, token, threadId, '/approve survive a restart');
     const opened = await follower.waitFor(is('SuspensionOpened'));
     await follower.waitFor(SUSPENDED);
     const executionId = opened.executionId!;
@@ -356,7 +325,7 @@ describe.each(backends)('an approval across a server restart on $backend', ({ ba
 
     const resumed = follow(second, token, threadId, reloaded.eventCursor);
     const resolved = (
-      await requestData(second, RecoveryResolveSuspensionDocument, { id: opened.suspensionId, decision: 'APPROVE' }, token)
+      await requestData(second, ResolveSuspensionDocument, { id: opened.suspensionId, decision: 'APPROVE' }, token)
     ).resolveSuspension;
     expect(resolved.__typename).toBe('SuspensionResolved');
     expect((await resumed.waitFor(finishedOf(executionId))).status).toBe('COMPLETED');

@@ -13,10 +13,8 @@ import {
   type Migration,
   type MigrationConnection,
 } from '../../src/db/migrator.ts';
-import { integrationSkipReason, TEST_DATABASE_URL } from '../support/server.ts';
-
-const skipReason = integrationSkipReason();
-if (skipReason) console.log(skipReason);
+import { describeEachBackend, describeWithServices } from '../support/backends.ts';
+import { TEST_DATABASE_URL, type Backend } from '../support/server.ts';
 
 /** A database of its own for one test, with the raw connection the migrator takes. */
 interface Target {
@@ -25,8 +23,6 @@ interface Target {
   openAnother?(): Promise<MigrationConnection & { close(): Promise<void> }>;
   close(): Promise<void>;
 }
-
-type Backend = 'pglite' | 'postgres';
 
 function pgliteConnection(db: PGlite): MigrationConnection {
   return {
@@ -144,12 +140,7 @@ describe('the committed migrations', () => {
   });
 });
 
-const backends: { backend: Backend; skip: boolean }[] = [
-  { backend: 'pglite', skip: false },
-  { backend: 'postgres', skip: skipReason !== null },
-];
-
-describe.each(backends)('migrate() on $backend', ({ backend, skip }) => {
+describeEachBackend('migrate()', (backend) => {
   let target: Target | undefined;
   const tempDirs: string[] = [];
 
@@ -164,7 +155,7 @@ describe.each(backends)('migrate() on $backend', ({ backend, skip }) => {
     await Promise.all(tempDirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
   });
 
-  it.skipIf(skip)('applies every migration to a fresh database and creates the tables', async () => {
+  it('applies every migration to a fresh database and creates the tables', async () => {
     const { connection } = await fresh();
     expect(await tables(connection)).toEqual([]);
 
@@ -184,7 +175,7 @@ describe.each(backends)('migrate() on $backend', ({ backend, skip }) => {
     ]);
   });
 
-  it.skipIf(skip)('applies nothing when run again, and keeps the data', async () => {
+  it('applies nothing when run again, and keeps the data', async () => {
     const { connection } = await fresh();
     await migrate(connection, migrations);
     await connection.query(`INSERT INTO "user" ("id", "email") VALUES ($1, $2)`, [randomUUID(), 'kept@example.test']);
@@ -199,7 +190,7 @@ describe.each(backends)('migrate() on $backend', ({ backend, skip }) => {
     expect(await connection.query(`SELECT "email" FROM "user"`)).toEqual([{ email: 'kept@example.test' }]);
   });
 
-  it.skipIf(skip)('applies only the new migration added later', async () => {
+  it('applies only the new migration added later', async () => {
     const { connection } = await fresh();
     const dir = await copyMigrations();
     tempDirs.push(dir);
@@ -211,7 +202,7 @@ describe.each(backends)('migrate() on $backend', ({ backend, skip }) => {
     expect((await recorded(connection)).map((row) => row.name)).toEqual([...migrations.map((m) => m.name), '9999_probe']);
   });
 
-  it.skipIf(skip)('refuses a migration changed after it was applied, naming it, and applies nothing', async () => {
+  it('refuses a migration changed after it was applied, naming it, and applies nothing', async () => {
     const { connection } = await fresh();
     const dir = await copyMigrations();
     tempDirs.push(dir);
@@ -238,7 +229,7 @@ describe.each(backends)('migrate() on $backend', ({ backend, skip }) => {
     expect(await migrate(connection, migrations)).toEqual([]);
   });
 
-  it.skipIf(skip)('rolls a failing migration back completely and does not record it', async () => {
+  it('rolls a failing migration back completely and does not record it', async () => {
     const { connection } = await fresh();
     const dir = await copyMigrations();
     tempDirs.push(dir);
@@ -279,8 +270,7 @@ describe.each(backends)('migrate() on $backend', ({ backend, skip }) => {
 
 });
 
-describe('migrate() on postgres, concurrently', () => {
-  const skip = skipReason !== null;
+describeWithServices('migrate() on postgres, concurrently', () => {
   let target: Target | undefined;
 
   afterEach(async () => {
@@ -288,7 +278,7 @@ describe('migrate() on postgres, concurrently', () => {
     target = undefined;
   });
 
-  it.skipIf(skip)(
+  it(
     'concurrent migrate() calls on separate connections all succeed and apply each migration once',
     async () => {
       target = await openTarget('postgres');

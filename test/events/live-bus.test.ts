@@ -1,21 +1,12 @@
 import { Redis } from 'ioredis';
 import pino from 'pino';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { createLiveBus, type LiveBus } from '../../src/events/live-bus.ts';
 import type { RunEventRecord } from '../../src/events/run-event.ts';
-import { integrationSkipReason, TEST_REDIS_URL } from '../support/server.ts';
+import { describeWithServices } from '../support/backends.ts';
+import { eventually, TEST_REDIS_URL } from '../support/server.ts';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
 
-const skipReason = integrationSkipReason();
-if (skipReason) console.log(skipReason);
-
-async function until(predicate: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
 
 function queuedEvent(threadId: string, seq: number): RunEventRecord {
   return {
@@ -27,7 +18,7 @@ function queuedEvent(threadId: string, seq: number): RunEventRecord {
   };
 }
 
-describe.skipIf(skipReason !== null)('the Redis live bus', () => {
+describeWithServices('the Redis live bus', () => {
   const cleanup: (() => Promise<unknown> | void)[] = [];
   afterEach(async () => {
     for (const step of cleanup.splice(0).reverse()) await step();
@@ -41,7 +32,7 @@ describe.skipIf(skipReason !== null)('the Redis live bus', () => {
     proxy.hold();
     const bus = createLiveBus(proxy.url('redis:'), pino({ level: 'silent' }));
     cleanup.push(() => bus.close());
-    await until(() => proxy.sent('setinfo') === 2, 'both connections to be in their handshake');
+    await eventually(() => proxy.sent('setinfo') === 2, 10_000, 'both connections to be in their handshake');
     return { bus, proxy };
   }
 
@@ -113,7 +104,7 @@ describe.skipIf(skipReason !== null)('the Redis live bus', () => {
     await caughtUp;
     expect(outages).toBe(1);
     expect(published).toBe(1);
-    await until(() => received.length === 1, 'the event published at resync');
+    await eventually(() => received.length === 1, 10_000, 'the event published at resync');
     expect(received[0]).toMatchObject({ seq: 2 });
   });
 });

@@ -1,37 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/database.ts';
 import { readMigrations } from '../../src/db/migrator.ts';
 import { decodeId } from '../../src/schema/ids.ts';
+import { cancel, conversation, execution as executionOf, messagesOf, queue, recordedReply, send as sendMessage } from '../support/client.ts';
 import {
-  CancelExecutionDetailedDocument,
-  ConversationDocument,
-  CreateThreadDocument,
-  MultiExecutionDocument,
-  QueueDocument,
-  QueueOpsEditDocument,
-  QueueOpsReorderDocument,
-  RemoveQueuedMessageDetailedDocument,
-  SendMessageDocument,
+  EditQueuedMessageDocument,
+  RemoveQueuedMessageDocument,
+  ReorderQueuedMessageDocument,
 } from '../support/documents.ts';
-import {
-  brief,
-  checkStream,
-  durableDelivery,
-  followThread,
-  overlappingStarts,
-  seedAgent,
-  startInstance,
-  stopAllChildren,
-  type Instance,
-  type RunEvent,
-  type ThreadFollower,
-} from '../support/instances.ts';
-import { dropSchema, eventually, integrationSkipReason, isolatedEnv, requestData } from '../support/server.ts';
-
-const skipReason = integrationSkipReason();
-if (skipReason) console.log(skipReason);
+import { follow, type Follower } from '../support/follower.ts';
+import { durableDelivery, startInstance, stopAllChildren, type Instance } from '../support/instances.ts';
+import { checkStream, is, overlappingStarts, startedWith } from '../support/run-events.ts';
+import { newThread as createThread, setUpAgent } from '../support/scenario.ts';
+import { describeWithServices } from '../support/backends.ts';
+import { dropSchema, eventually, isolatedEnv, requestData } from '../support/server.ts';
 
 const LEASE_MS = 800;
 const SWEEP_MS = 100;
@@ -46,7 +30,7 @@ const BASE_ENV = {
 
 type Named = Instance & { id: string };
 
-describe.skipIf(skipReason !== null)('several Parley instances on one PostgreSQL and Redis', () => {
+describeWithServices('several Parley instances on one PostgreSQL and Redis', () => {
   const run = randomUUID().slice(0, 6);
   let env: Record<string, string>;
   let db: Database;
@@ -65,39 +49,12 @@ describe.skipIf(skipReason !== null)('several Parley instances on one PostgreSQL
   const byId = (id: string | null | undefined) => instances.find((instance) => instance.id === id);
   const diagnostics = () => instances.map((instance) => `--- ${instance.id}\n${instance.stderr().slice(-4_000)}`).join('\n');
 
-  const newThread = async (via: Instance) => {
-    const created = await requestData(via, CreateThreadDocument, { agentId }, token);
-    if (created.createThread.__typename !== 'Thread') throw new Error(JSON.stringify(created));
-    return created.createThread.id;
-  };
-  const cursorOf = async (via: Instance, threadId: string) =>
-    (await requestData(via, ConversationDocument, { threadId }, token)).conversation.eventCursor;
-  const send = async (via: Instance, threadId: string, text: string) => {
-    const sent = await requestData(via, SendMessageDocument, { threadId, text }, token);
-    if (sent.sendMessage.__typename !== 'MessageQueued') throw new Error(JSON.stringify(sent));
-    return sent.sendMessage.queueId;
-  };
-  const execution = async (via: Instance, id: string) => {
-    const { node } = await requestData(via, MultiExecutionDocument, { id }, token);
-    if (node.__typename !== 'Execution') throw new Error(JSON.stringify(node));
-    return node;
-  };
-  const recordedReply = async (via: Instance, threadId: string, executionId: string) => {
-    const { conversation } = await requestData(via, ConversationDocument, { threadId }, token);
-    const messages = conversation.messages.edges.map((edge) => edge.node);
-    return {
-      messages: messages.filter((message) => message.executionId === executionId),
-      text: messages
-        .filter((message) => message.executionId === executionId && message.role === 'ASSISTANT')
-        .flatMap((message) => message.parts)
-        .map((part) => (part.__typename === 'TextPart' ? part.text : ''))
-        .join(''),
-    };
-  };
-  const is =
-    <K extends RunEvent['__typename']>(kind: K, executionId?: string | null) =>
-    (event: RunEvent): event is Extract<RunEvent, { __typename: K }> =>
-      event.__typename === kind && (executionId === undefined || event.executionId === executionId);
+  const newThread = (via: Instance) => createThread(via, token, agentId);
+  const cursorOf = async (via: Instance, threadId: string) => (await conversation(via, token, threadId)).eventCursor;
+  const send = async (via: Instance, threadId: string, text: string) => (await sendMessage(via, token, threadId, text)).queueId;
+  const execution = (via: Instance, id: string) => executionOf(via, token, id);
+  /** Follows from `after` on `via`, resuming from its last cursor whenever the subscription drops. */
+  const followOn = (via: Instance, threadId: string, after: string) => follow(via, token, threadId, after, { resume: true });
 
   beforeAll(async () => {
     env = isolatedEnv('postgres');
@@ -106,7 +63,7 @@ describe.skipIf(skipReason !== null)('several Parley instances on one PostgreSQL
     await Promise.all([launch('a'), launch('b')]);
     timings.concurrentStartMs = Math.round(performance.now() - started);
     db = await openDatabase({ databaseUrl: env.DATABASE_URL });
-    ({ token, agentId } = await seedAgent(db.prisma));
+    ({ token, agentId } = await setUpAgent({ prisma: db.prisma }, { project: 'Multi' }));
   }, 120_000);
 
   afterAll(async () => {
@@ -139,11 +96,11 @@ describe.skipIf(skipReason !== null)('several Parley instances on one PostgreSQL
     const [a, b] = instances;
     const threadId = await newThread(a);
     const cursor = await cursorOf(a, threadId);
-    const follower = followThread(a, token, threadId, cursor);
+    const follower = followOn(a, threadId, cursor);
     try {
       await send(b, threadId, '/slow 1');
       await send(b, threadId, '/tokens 40');
-      const started = (await follower.waitFor(is('ExecutionStarted'))) as Extract<RunEvent, { __typename: 'ExecutionStarted' }>;
+      const started = await follower.waitFor(is('ExecutionStarted'));
       const finishedAll = await eventually(async () => {
         const finished = follower.events.filter(is('ExecutionFinished'));
         return finished.length >= 2 ? finished : null;
@@ -158,9 +115,9 @@ describe.skipIf(skipReason !== null)('several Parley instances on one PostgreSQL
       const owners: string[] = [];
       for (const finished of finishedAll) {
         expect(finished.status).toBe('COMPLETED');
-        const recorded = await recordedReply(a, threadId, finished.executionId!);
-        expect(texts.get(finished.executionId!)).toBe(recorded.text);
-        expect(recorded.text.length).toBeGreaterThan(0);
+        const recorded = await recordedReply(a, token, threadId, finished.executionId!);
+        expect(texts.get(finished.executionId!)).toBe(recorded);
+        expect(recorded.length).toBeGreaterThan(0);
         owners.push((await execution(b, finished.executionId!)).ownerInstanceId ?? '(none)');
       }
       expect(started.acceptedText).toBe('/slow 1');
@@ -178,7 +135,7 @@ describe.skipIf(skipReason !== null)('several Parley instances on one PostgreSQL
     const [a, b] = instances;
     const threadId = await newThread(b);
     const cursor = await cursorOf(b, threadId);
-    const follower = followThread(a, token, threadId, cursor);
+    const follower = followOn(a, threadId, cursor);
     try {
       await send(b, threadId, '/slow 30');
       await send(b, threadId, 'after the stop');
@@ -189,8 +146,7 @@ describe.skipIf(skipReason !== null)('several Parley instances on one PostgreSQL
       expect(owner, 'the owner is one of our instances').toBeDefined();
       const other = [a, b].find((instance) => instance !== owner)!;
       const t0 = performance.now();
-      const stop = await requestData(other, CancelExecutionDetailedDocument, { executionId }, token);
-      expect(stop.cancelExecution).toMatchObject({ __typename: 'CancelRequested', cancelRequested: true });
+      expect(await cancel(other, token, executionId)).toMatchObject({ __typename: 'CancelRequested', cancelRequested: true });
       const finished = await follower.waitFor(is('ExecutionFinished', executionId), 5_000);
       timings.crossInstanceStopMs = Math.round(performance.now() - t0);
       expect(finished).toMatchObject({ status: 'CANCELLED' });
@@ -199,8 +155,8 @@ describe.skipIf(skipReason !== null)('several Parley instances on one PostgreSQL
       // an idle machine).
       expect(timings.crossInstanceStopMs).toBeLessThan(5_000);
       // The pending message stays and runs next.
-      const next = await follower.waitFor((event) => is('ExecutionStarted')(event) && event.acceptedText === 'after the stop');
-      const nextFinished = await follower.waitFor(is('ExecutionFinished', next.executionId));
+      const next = await follower.waitFor(startedWith('after the stop'));
+      const nextFinished = await follower.waitFor(is('ExecutionFinished', next.executionId!));
       expect(nextFinished).toMatchObject({ status: 'COMPLETED' });
       checkStream(follower.events);
       expect.soft(overlappingStarts(follower.events), 'ExecutionStarted before the previous ExecutionFinished').toEqual([]);
@@ -224,7 +180,7 @@ describe.skipIf(skipReason !== null)('several Parley instances on one PostgreSQL
     const owner = byId(running.ownerInstanceId);
     expect(owner, `owner ${running.ownerInstanceId} is one of ours`).toBeDefined();
     const survivors = alive().filter((instance) => instance !== owner);
-    const follower = followThread(survivors[0], token, threadId, cursor);
+    const follower = followOn(survivors[0], threadId, cursor);
     try {
       const started = await follower.waitFor(is('ExecutionStarted'));
       const executionId = started.executionId!;
@@ -238,8 +194,8 @@ describe.skipIf(skipReason !== null)('several Parley instances on one PostgreSQL
       // ~lease + sweep on an idle machine (about 1.0-1.2 s measured); the bound leaves room for a loaded one.
       expect(timings.interruptionLatencyMs).toBeLessThan(LEASE_MS + SWEEP_MS + 4_000);
 
-      const next = await follower.waitFor((event) => is('ExecutionStarted')(event) && event.acceptedText === 'after the crash');
-      const nextFinished = await follower.waitFor(is('ExecutionFinished', next.executionId), 10_000);
+      const next = await follower.waitFor(startedWith('after the crash'));
+      const nextFinished = await follower.waitFor(is('ExecutionFinished', next.executionId!), 10_000);
       expect(nextFinished).toMatchObject({ status: 'COMPLETED' });
 
       const events = [...follower.events];
@@ -247,8 +203,8 @@ describe.skipIf(skipReason !== null)('several Parley instances on one PostgreSQL
       expect.soft(overlappingStarts(events), 'ExecutionStarted before the previous ExecutionFinished').toEqual([]);
       const errors = events.filter(is('ErrorEvent'));
       expect(errors.map((error) => [error.executionId, error.messageKey])).toEqual([[executionId, 'error.interrupted']]);
-      const recorded = await recordedReply(survivors[0], threadId, executionId);
-      const errorParts = recorded.messages.flatMap((message) => message.parts).filter((part) => part.__typename === 'ErrorPart');
+      const recorded = messagesOf(await conversation(survivors[0], token, threadId)).filter((message) => message.executionId === executionId);
+      const errorParts = recorded.flatMap((message) => message.parts).filter((part) => part.__typename === 'ErrorPart');
       expect(errorParts).toHaveLength(1);
       expect(errorParts[0]).toMatchObject({ messageKey: 'error.interrupted' });
       const executions = await db.prisma.execution.findMany({
@@ -287,7 +243,7 @@ describe.skipIf(skipReason !== null)('several Parley instances on one PostgreSQL
       removed: boolean;
     }
     const threads: string[] = [];
-    const followers: ThreadFollower[] = [];
+    const followers: Follower[] = [];
     const sent: Sent[] = [];
     const outcomes: Record<string, number> = {};
     const count = (key: string) => (outcomes[key] = (outcomes[key] ?? 0) + 1);
@@ -296,7 +252,7 @@ describe.skipIf(skipReason !== null)('several Parley instances on one PostgreSQL
     for (let index = 0; index < THREADS; index++) {
       const threadId = await newThread(pick(pool));
       threads.push(threadId);
-      followers.push(followThread(pick(pool), token, threadId, '0'));
+      followers.push(followOn(pick(pool), threadId, '0'));
     }
     const rawThreads = threads.map((threadId) => decodeId('threadId', threadId, 'Thread'));
     const observeActive = async () => {
@@ -321,7 +277,7 @@ describe.skipIf(skipReason !== null)('several Parley instances on one PostgreSQL
         const mine = sent.filter((item) => item.threadId === threadId && !item.removed);
         // Edits and removals aim at messages the queue still shows (they may start meanwhile).
         const pendingOf = async () => {
-          const pending = new Set((await requestData(via, QueueDocument, { threadId }, token)).queue.items.map((item) => item.id));
+          const pending = new Set((await queue(via, token, threadId)).items.map((item) => item.id));
           const candidates = mine.filter((item) => pending.has(item.queueId));
           return pick(candidates.length > 0 ? candidates : mine);
         };
@@ -340,19 +296,19 @@ describe.skipIf(skipReason !== null)('several Parley instances on one PostgreSQL
         } else if (roll < 0.5) {
           const item = await pendingOf();
           const text = random() < 0.5 ? `edited ${step}` : `/slow 0.2 e${step}`;
-          const result = (await requestData(via, QueueOpsEditDocument, { queueId: item.queueId, text }, token)).editQueuedMessage;
+          const result = (await requestData(via, EditQueuedMessageDocument, { queueId: item.queueId, text }, token)).editQueuedMessage;
           if (result.__typename === 'QueueItem') item.text = text;
           else expect(result.__typename).toBe('ConflictError');
           count(`edit:${result.__typename}`);
         } else if (roll < 0.62) {
           const item = await pendingOf();
-          const result = (await requestData(via, RemoveQueuedMessageDetailedDocument, { queueId: item.queueId }, token))
+          const result = (await requestData(via, RemoveQueuedMessageDocument, { queueId: item.queueId }, token))
             .removeQueuedMessage;
           if (result.__typename === 'QueueItemRemoved') item.removed = true;
           else expect(result.__typename).toBe('ConflictError');
           count(`remove:${result.__typename}`);
         } else if (roll < 0.77) {
-          const items = (await requestData(via, QueueDocument, { threadId }, token)).queue.items;
+          const items = (await queue(via, token, threadId)).items;
           if (items.length < 2) {
             count('reorder:skipped');
             continue;
@@ -362,7 +318,7 @@ describe.skipIf(skipReason !== null)('several Parley instances on one PostgreSQL
           const result = (
             await requestData(
               via,
-              QueueOpsReorderDocument,
+              ReorderQueuedMessageDocument,
               { queueId: from.id, targetQueueId: to.id, expectedQueueIds: items.map((item) => item.id) },
               token,
             )
@@ -370,12 +326,12 @@ describe.skipIf(skipReason !== null)('several Parley instances on one PostgreSQL
           expect(['Queue', 'QueueChangedError', 'ConflictError']).toContain(result.__typename);
           count(`reorder:${result.__typename}`);
         } else {
-          const active = (await requestData(via, ConversationDocument, { threadId }, token)).conversation.activeExecutionId;
+          const active = (await conversation(via, token, threadId)).activeExecutionId;
           if (!active) {
             count('stop:idle');
             continue;
           }
-          const result = (await requestData(via, CancelExecutionDetailedDocument, { executionId: active }, token)).cancelExecution;
+          const result = await cancel(via, token, active);
           expect(['CancelRequested', 'ConflictError']).toContain(result.__typename);
           count(`stop:${result.__typename}`);
         }

@@ -1,32 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/database.ts';
 import { decodeId, encodeId } from '../../src/schema/ids.ts';
+import { cancel, conversation, execution, recordedReply, send as sendMessage } from '../support/client.ts';
+import { follow } from '../support/follower.ts';
 import {
-  CancelExecutionDetailedDocument,
-  ConversationDocument,
-  CreateThreadDocument,
-  MultiExecutionDocument,
-  SendMessageDocument,
-} from '../support/documents.ts';
-import {
-  brief,
-  checkStream,
   durableDelivery,
-  followThread,
-  seedAgent,
   startInstance,
   startRedis,
   stopAllChildren,
   type Instance,
   type RedisServer,
-  type RunEvent,
 } from '../support/instances.ts';
-import { dropSchema, eventually, integrationSkipReason, isolatedEnv, requestData } from '../support/server.ts';
-
-const skipReason = integrationSkipReason();
-if (skipReason) console.log(skipReason);
+import { brief, checkStream, is, startedWith } from '../support/run-events.ts';
+import { newThread as createThread, setUpAgent } from '../support/scenario.ts';
+import { describeWithServices } from '../support/backends.ts';
+import { dropSchema, eventually, isolatedEnv } from '../support/server.ts';
 
 const BASE_ENV = {
   PARLEY_LEASE_MS: '800',
@@ -41,7 +31,7 @@ type Named = Instance & { id: string };
 /** The reply of `/slow 8`: 33 chunks, one about every 240 ms. */
 const COUNTING = `Counting: ${Array.from({ length: 32 }, (_, index) => index + 1).join(' ')}`;
 
-describe.skipIf(skipReason !== null)('Parley instances through a Redis outage (a redis-server of our own)', () => {
+describeWithServices('Parley instances through a Redis outage (a redis-server of our own)', () => {
   const run = randomUUID().slice(0, 6);
   let redis: RedisServer;
   let env: Record<string, string>;
@@ -52,27 +42,11 @@ describe.skipIf(skipReason !== null)('Parley instances through a Redis outage (a
   const timings: Record<string, number | string> = {};
 
   const byId = (id: string | null | undefined) => instances.find((instance) => instance.id === id);
-  const newThread = async (via: Instance) => {
-    const created = await requestData(via, CreateThreadDocument, { agentId }, token);
-    if (created.createThread.__typename !== 'Thread') throw new Error(JSON.stringify(created));
-    return created.createThread.id;
-  };
-  const cursorOf = async (via: Instance, threadId: string) =>
-    (await requestData(via, ConversationDocument, { threadId }, token)).conversation.eventCursor;
-  const send = async (via: Instance, threadId: string, text: string) => {
-    const sent = await requestData(via, SendMessageDocument, { threadId, text }, token);
-    if (sent.sendMessage.__typename !== 'MessageQueued') throw new Error(JSON.stringify(sent));
-    return sent.sendMessage.queueId;
-  };
-  const recordedReply = async (via: Instance, threadId: string, executionId: string) => {
-    const { conversation } = await requestData(via, ConversationDocument, { threadId }, token);
-    return conversation.messages.edges
-      .map((edge) => edge.node)
-      .filter((message) => message.executionId === executionId && message.role === 'ASSISTANT')
-      .flatMap((message) => message.parts)
-      .map((part) => (part.__typename === 'TextPart' ? part.text : ''))
-      .join('');
-  };
+  const newThread = (via: Instance) => createThread(via, token, agentId);
+  const cursorOf = async (via: Instance, threadId: string) => (await conversation(via, token, threadId)).eventCursor;
+  const send = async (via: Instance, threadId: string, text: string) => (await sendMessage(via, token, threadId, text)).queueId;
+  /** Follows from `after` on `via`, resuming from its last cursor whenever the subscription drops. */
+  const followOn = (via: Instance, threadId: string, after: string) => follow(via, token, threadId, after, { resume: true });
   const runningIn = (threadId: string) =>
     eventually(() =>
       db.prisma.execution.findFirst({
@@ -93,10 +67,6 @@ describe.skipIf(skipReason !== null)('Parley instances through a Redis outage (a
     const response = await fetch(new URL('/ready', instance.url));
     return { status: response.status, body: (await response.json()) as { redis: boolean; database: boolean } };
   };
-  const is =
-    <K extends RunEvent['__typename']>(kind: K, executionId?: string | null) =>
-    (event: RunEvent): event is Extract<RunEvent, { __typename: K }> =>
-      event.__typename === kind && (executionId === undefined || event.executionId === executionId);
 
   beforeAll(async () => {
     redis = await startRedis();
@@ -109,7 +79,7 @@ describe.skipIf(skipReason !== null)('Parley instances through a Redis outage (a
     );
     instances = [a, b];
     db = await openDatabase({ databaseUrl: env.DATABASE_URL });
-    ({ token, agentId } = await seedAgent(db.prisma, 'Outage'));
+    ({ token, agentId } = await setUpAgent({ prisma: db.prisma }, { project: 'Outage' }));
   }, 120_000);
 
   afterAll(async () => {
@@ -129,7 +99,7 @@ describe.skipIf(skipReason !== null)('Parley instances through a Redis outage (a
     const owner = byId(running.ownerInstanceId);
     expect(owner, `owner ${running.ownerInstanceId}`).toBeDefined();
     const watcher = owner === a ? b : a;
-    const follower = followThread(watcher, token, threadId, cursor);
+    const follower = followOn(watcher, threadId, cursor);
     try {
       const started = await follower.waitFor(is('ExecutionStarted'));
       const executionId = started.executionId!;
@@ -158,7 +128,7 @@ describe.skipIf(skipReason !== null)('Parley instances through a Redis outage (a
       const texts = checkStream(events, textProblems);
       const delivery = await durableDelivery(db.prisma, follower, decodeId('threadId', threadId, 'Thread'), Number(cursor));
       expect(delivery.delivered).toEqual(delivery.log);
-      expect(await recordedReply(watcher, threadId, executionId)).toBe(COUNTING);
+      expect(await recordedReply(watcher, token, threadId, executionId)).toBe(COUNTING);
       // The deltas lost while Redis was away must come back as a snapshot after the reconnect, so the
       // client's text has no hole (soft: the rest below still runs and reports).
       expect.soft(textProblems, `the reply as the subscriber shows it: "${texts.get(executionId)}"`).toEqual([]);
@@ -166,8 +136,8 @@ describe.skipIf(skipReason !== null)('Parley instances through a Redis outage (a
 
       // Live delivery works again after the restart.
       await send(b, threadId, '/tokens 5');
-      const next = await follower.waitFor((event) => is('ExecutionStarted')(event) && event.acceptedText === '/tokens 5', 15_000);
-      await follower.waitFor(is('ExecutionFinished', next.executionId), 15_000);
+      const next = await follower.waitFor(startedWith('/tokens 5'), 15_000);
+      await follower.waitFor(is('ExecutionFinished', next.executionId!), 15_000);
       const all = checkStream(follower.events, []);
       expect(all.get(next.executionId!)).toBe('t1 t2 t3 t4 t5 ');
 
@@ -197,7 +167,7 @@ describe.skipIf(skipReason !== null)('Parley instances through a Redis outage (a
     const owner = byId(running.ownerInstanceId);
     expect(owner, `owner ${running.ownerInstanceId}`).toBeDefined();
     const other = instances.find((instance) => instance !== owner)!;
-    const executionId = (await requestData(other, ConversationDocument, { threadId }, token)).conversation.activeExecutionId!;
+    const executionId = (await conversation(other, token, threadId)).activeExecutionId!;
     expect(decodeId('executionId', executionId, 'Execution')).toBe(running.id);
 
     await redis.stop();
@@ -211,11 +181,10 @@ describe.skipIf(skipReason !== null)('Parley instances through a Redis outage (a
       }
 
       const t0 = performance.now();
-      const stop = await requestData(other, CancelExecutionDetailedDocument, { executionId }, token);
-      expect(stop.cancelExecution).toMatchObject({ __typename: 'CancelRequested', cancelRequested: true });
+      expect(await cancel(other, token, executionId)).toMatchObject({ __typename: 'CancelRequested', cancelRequested: true });
       const cancelled = await eventually(async () => {
-        const { node } = await requestData(other, MultiExecutionDocument, { id: executionId }, token);
-        return node.__typename === 'Execution' && node.status !== 'RUNNING' ? node : null;
+        const node = await execution(other, token, executionId);
+        return node.status !== 'RUNNING' ? node : null;
       }, 10_000);
       timings.stopWhileRedisDownMs = Math.round(performance.now() - t0);
       expect(cancelled).toMatchObject({ status: 'CANCELLED' });
@@ -235,7 +204,7 @@ describe.skipIf(skipReason !== null)('Parley instances through a Redis outage (a
         10_000,
       );
       timings.messageWhileRedisDownMs = Math.round(performance.now() - t1);
-      expect(await recordedReply(other, threadId, encodeId('Execution', ran.id))).toBe('You said: "sent while redis is down"');
+      expect(await recordedReply(other, token, threadId, encodeId('Execution', ran.id))).toBe('You said: "sent while redis is down"');
       for (const instance of instances) expect((await readiness(instance)).status).toBe(503);
       console.log(
         `redis down: run on ${owner!.id}, Stop via ${other.id} CANCELLED after ${timings.stopWhileRedisDownMs} ms; ` +
@@ -256,7 +225,7 @@ describe.skipIf(skipReason !== null)('Parley instances through a Redis outage (a
     timings.readyAgainMs = Math.round(performance.now() - t2);
 
     // What happened during the outage is all in the log: a subscriber from the start sees it in order.
-    const follower = followThread(instances[0], token, threadId, '0');
+    const follower = followOn(instances[0], threadId, '0');
     try {
       const last = await follower.waitFor(
         (event) => is('ExecutionFinished')(event) && event.executionId !== executionId,

@@ -2,61 +2,33 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { encodeId } from '../../src/schema/ids.ts';
-import { RecoverySendMessageDocument } from '../support/recovery-documents.ts';
-import { startServeProcess, type ServeProcess } from '../support/recovery-process.ts';
-import {
-  conversation,
-  execution,
-  finishedOf,
-  follow,
-  is,
-  messagesOf,
-  newThread,
-  ofKind,
-  queue,
-  startedWith,
-  textOf,
-  DEMO_TOOLS,
-  type Follower,
-} from '../support/recovery.ts';
-import {
-  dropSchema,
-  integrationSkipReason,
-  isolatedEnv,
-  requestData,
-  startTestServer,
-} from '../support/server.ts';
-
-const skipReason = integrationSkipReason();
-if (skipReason) console.log(skipReason);
+import { servicesUnavailable } from '../support/backends.ts';
+import { conversation, execution, messagesOf, queue, send, textOf } from '../support/client.ts';
+import { follow, type Follower } from '../support/follower.ts';
+import { startInstance, stopAllChildren, type Instance } from '../support/instances.ts';
+import { finishedOf, is, ofKind, startedWith } from '../support/run-events.ts';
+import { newThread, setUpAgent } from '../support/scenario.ts';
+import { dropSchema, isolatedEnv, startTestServer } from '../support/server.ts';
 
 const KILLED = '/slow 30 this run dies with its process';
 const AFTER = ['second message', 'third message'];
 
-const processes: ServeProcess[] = [];
 const followers: Follower[] = [];
 
 afterAll(async () => {
   await Promise.all(followers.map((follower) => follower.close().catch(() => {})));
-  await Promise.all(processes.map((process) => process.stop()));
+  await stopAllChildren();
 });
 
-async function serve(env: Record<string, string>) {
-  const process = await startServeProcess({ PARLEY_CONSUMER_SWEEP_MS: '100', PARLEY_TEXT_FLUSH_MS: '50', ...env });
-  processes.push(process);
-  return process;
-}
+const serve = (env: Record<string, string>) =>
+  startInstance({ PARLEY_LOG_LEVEL: 'silent', PARLEY_CONSUMER_SWEEP_MS: '100', PARLEY_TEXT_FLUSH_MS: '50', ...env });
 
 /** Creates a thread on the first process, queues the slow run and two more, and waits for the run to start. */
-async function startDoomedRun(first: ServeProcess, token: string, agentId: string) {
+async function startDoomedRun(first: Instance, token: string, agentId: string) {
   const threadId = await newThread(first, token, agentId);
   const watcher = follow(first, token, threadId);
   followers.push(watcher);
-  for (const text of [KILLED, ...AFTER]) {
-    const sent = await requestData(first, RecoverySendMessageDocument, { threadId, text }, token);
-    expect(sent.sendMessage.__typename).toBe('MessageQueued');
-  }
+  for (const text of [KILLED, ...AFTER]) await send(first, token, threadId, text);
   const started = await watcher.waitFor(startedWith(KILLED));
   // Some of the reply is out (and recorded) before the process dies.
   await watcher.waitFor(is('TextDelta'));
@@ -64,12 +36,12 @@ async function startDoomedRun(first: ServeProcess, token: string, agentId: strin
 }
 
 /** On the surviving process: the killed run is INTERRUPTED, never replayed, and the queue runs on in order. */
-async function expectRecovered(server: ServeProcess, token: string, threadId: string, killedId: string) {
+async function expectRecovered(server: Instance, token: string, threadId: string, killedId: string) {
   const watcher = follow(server, token, threadId);
   followers.push(watcher);
   const last = await watcher.waitFor(startedWith(AFTER[1]!), 30_000);
   await watcher.waitFor(finishedOf(last.executionId!), 30_000);
-  const events = watcher.events();
+  const events = watcher.events;
 
   // The killed run: one ExecutionStarted, finished INTERRUPTED with one error, never started again.
   expect(events.filter(startedWith(KILLED))).toHaveLength(1);
@@ -128,39 +100,38 @@ describe('kill -9 of a server process', () => {
     expect(agentId).toBeTruthy();
 
     const { threadId, executionId } = await startDoomedRun(first, token, agentId);
-    await first.kill9();
+    await first.kill();
 
     const second = await serve({ PARLEY_DATA_DIR: dataDir });
     expect(second.demoToken).toBe(token);
     await expectRecovered(second, token, threadId, executionId);
   }, 90_000);
 
-  it.skipIf(skipReason !== null)(
+  it.skipIf(servicesUnavailable())(
     'PostgreSQL: another instance interrupts the killed instance’s run once its lease expires',
     async () => {
       const env = isolatedEnv('postgres');
+      const started: Instance[] = [];
       try {
         // Set up the schema, a user and an agent in-process, then leave the database to the children.
         const setup = await startTestServer({ backend: 'postgres', env, dropSchemaOnStop: false });
-        const user = await setup.createUser();
-        const directory = setup.parley.directory;
-        const project = await directory.createProject(await directory.findUser(user.userId), { name: 'Kill' });
-        const agent = await directory.createAgent(null, project.id, { name: 'Demo', model: 'demo:default', tools: DEMO_TOOLS });
+        const { token, agentId } = await setUpAgent(setup, { project: 'Kill' });
         await setup.stop();
 
         const lease = { PARLEY_LEASE_MS: '600', PARLEY_CONSUMER_SWEEP_MS: '100' };
         // The doomed instance's lease is a little longer, so that a busy machine delaying its
         // heartbeat does not make the other instance take it for dead while it lives.
         const first = await serve({ ...env, ...lease, PARLEY_LEASE_MS: '2000' });
-        const agentId = encodeId('Agent', agent.id);
-        const { threadId, executionId } = await startDoomedRun(first, user.token, agentId);
+        started.push(first);
+        const { threadId, executionId } = await startDoomedRun(first, token, agentId);
         const second = await serve({ ...env, ...lease });
+        started.push(second);
         // While the first instance lives, the second leaves its run alone.
-        expect((await execution(second, user.token, executionId)).status).toBe('RUNNING');
-        await first.kill9();
-        await expectRecovered(second, user.token, threadId, executionId);
+        expect((await execution(second, token, executionId)).status).toBe('RUNNING');
+        await first.kill();
+        await expectRecovered(second, token, threadId, executionId);
       } finally {
-        await Promise.all(processes.map((process) => process.stop()));
+        await Promise.all(started.map((instance) => instance.stop()));
         await dropSchema(env.DATABASE_URL!);
       }
     },

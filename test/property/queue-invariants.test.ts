@@ -1,47 +1,29 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeEachBackend } from '../support/backends.ts';
 import {
-  EditQueuedMessageDetailedDocument,
-  QueueDocument,
-  RemoveQueuedMessageDetailedDocument,
-  ReorderQueuedMessageDetailedDocument,
-  SteerQueuedMessageDetailedDocument,
+  EditQueuedMessageDocument,
+  RemoveQueuedMessageDocument,
+  ReorderQueuedMessageDocument,
+  ResolveSuspensionDocument,
+  SendMessageDocument,
+  SteerQueuedMessageDocument,
 } from '../support/documents.ts';
-import {
-  RecoveryCancelExecutionDocument,
-  RecoveryResolveSuspensionDocument,
-  RecoverySendMessageDocument,
-} from '../support/recovery-documents.ts';
-import {
-  conversation,
-  cursorOf,
-  demoAgent,
-  execution,
-  follow,
-  isDurable,
-  newThread,
-  ofKind,
-  type RecoveryEvent,
-} from '../support/recovery.ts';
+import { cancel, conversation, execution, queue as queueOf } from '../support/client.ts';
+import { follow } from '../support/follower.ts';
+import { isDurable, ofKind, type RunEvent } from '../support/run-events.ts';
+import { newThread, setUpAgent } from '../support/scenario.ts';
 import { decodeId } from '../../src/schema/ids.ts';
 import {
   eventually,
-  integrationSkipReason,
   requestData,
   startTestServer,
-  type Backend,
   type TestServer,
 } from '../support/server.ts';
 
-const skipReason = integrationSkipReason();
-if (skipReason) console.log(skipReason);
-
 // PostgreSQL gets fewer runs: the whole file should stay well within a minute and a half. Each
 // count includes the one fixed example (HELD_QUEUE_EDIT) before the random runs.
-const backends: { backend: Backend; skip: boolean; numRuns: number }[] = [
-  { backend: 'pglite', skip: false, numRuns: 26 },
-  { backend: 'postgres', skip: skipReason !== null, numRuns: 9 },
-];
+const NUM_RUNS = { pglite: 26, postgres: 9 };
 
 type Command =
   | { kind: 'send'; flavour: 'plain' | 'slow' | 'approve' | 'ask' }
@@ -87,15 +69,14 @@ const HELD_QUEUE_EDIT: Command[] = [
   { kind: 'remove', pick: 2 },
 ];
 
-describe.each(backends)('queue invariants under random operations on $backend', ({ backend, skip, numRuns }) => {
+describeEachBackend('queue invariants under random operations', (backend) => {
   let server: TestServer;
   let token: string;
   let agentId: string;
 
   beforeAll(async () => {
-    if (skip) return;
     server = await startTestServer({ backend, env: { PARLEY_MUTATIONS_PER_MINUTE: '100000' } });
-    ({ token, agentId } = await demoAgent(server, 'Invariants'));
+    ({ token, agentId } = await setUpAgent(server, { project: 'Invariants' }));
   });
 
   afterAll(async () => {
@@ -123,7 +104,7 @@ describe.each(backends)('queue invariants under random operations on $backend', 
     let counter = 0;
 
     const observeQueue = async () => {
-      const { queue } = await requestData(server, QueueDocument, { threadId }, token);
+      const queue = await queueOf(server, token, threadId);
       const ids = queue.items.map((item) => item.id);
       expect(new Set(ids).size, 'queue ids are unique').toBe(ids.length);
       const positions = queue.items.map((item) => item.position);
@@ -147,7 +128,7 @@ describe.each(backends)('queue invariants under random operations on $backend', 
           case 'send': {
             const word = `m${++counter}`;
             const text = { plain: word, slow: `/slow 0.3 ${word}`, approve: `/approve ${word}`, ask: `/ask ${word}` }[command.flavour];
-            const { sendMessage } = await requestData(server, RecoverySendMessageDocument, { threadId, text }, token);
+            const { sendMessage } = await requestData(server, SendMessageDocument, { threadId, text }, token);
             count(`send:${sendMessage.__typename}`);
             if (sendMessage.__typename === 'MessageQueued') accepted.set(sendMessage.queueId, text);
             // With a question open, the text answers it instead of queueing.
@@ -158,7 +139,7 @@ describe.each(backends)('queue invariants under random operations on $backend', 
             const item = pick(pending, command.pick);
             if (!item) break;
             const text = `${item.text} e`;
-            const { editQueuedMessage } = await requestData(server, EditQueuedMessageDetailedDocument, { queueId: item.id, text }, token);
+            const { editQueuedMessage } = await requestData(server, EditQueuedMessageDocument, { queueId: item.id, text }, token);
             count(`edit:${editQueuedMessage.__typename}`);
             if (editQueuedMessage.__typename === 'QueueItem') accepted.set(item.id, text);
             else expect(editQueuedMessage.__typename).toBe('ConflictError');
@@ -167,7 +148,7 @@ describe.each(backends)('queue invariants under random operations on $backend', 
           case 'remove': {
             const item = pick(queue.items, command.pick);
             if (!item) break;
-            const { removeQueuedMessage } = await requestData(server, RemoveQueuedMessageDetailedDocument, { queueId: item.id }, token);
+            const { removeQueuedMessage } = await requestData(server, RemoveQueuedMessageDocument, { queueId: item.id }, token);
             count(`remove:${removeQueuedMessage.__typename}`);
             if (removeQueuedMessage.__typename === 'QueueItemRemoved') removed.add(item.id);
             else expect(removeQueuedMessage.__typename).toBe('ConflictError');
@@ -183,7 +164,7 @@ describe.each(backends)('queue invariants under random operations on $backend', 
             const expectedQueueIds = command.stale ? staleOrder : current;
             const { reorderQueuedMessage: result } = await requestData(
               server,
-              ReorderQueuedMessageDetailedDocument,
+              ReorderQueuedMessageDocument,
               { queueId: item.id, targetQueueId: target.id, expectedQueueIds },
               token,
             );
@@ -207,7 +188,7 @@ describe.each(backends)('queue invariants under random operations on $backend', 
             if (!item) break;
             const executionId = queue.steerableExecutionId ?? (await conversation(server, token, threadId)).activeExecutionId;
             if (!executionId) break;
-            const { steerQueuedMessage } = await requestData(server, SteerQueuedMessageDetailedDocument, { queueId: item.id, executionId }, token);
+            const { steerQueuedMessage } = await requestData(server, SteerQueuedMessageDocument, { queueId: item.id, executionId }, token);
             count(`steer:${steerQueuedMessage.__typename}`);
             expect(['QueueItem', 'ConflictError']).toContain(steerQueuedMessage.__typename);
             break;
@@ -215,7 +196,7 @@ describe.each(backends)('queue invariants under random operations on $backend', 
           case 'stop': {
             const { activeExecutionId } = await conversation(server, token, threadId);
             if (!activeExecutionId) break;
-            const { cancelExecution } = await requestData(server, RecoveryCancelExecutionDocument, { executionId: activeExecutionId }, token);
+            const cancelExecution = await cancel(server, token, activeExecutionId);
             count(`stop:${cancelExecution.__typename}`);
             expect(['CancelRequested', 'ConflictError']).toContain(cancelExecution.__typename);
             break;
@@ -226,7 +207,7 @@ describe.each(backends)('queue invariants under random operations on $backend', 
             const resolution = open.kind === 'APPROVAL' ? { decision: command.approve ? 'APPROVE' : 'DENY' } : { answer: `a${counter}` };
             const { resolveSuspension } = await requestData(
               server,
-              RecoveryResolveSuspensionDocument,
+              ResolveSuspensionDocument,
               { id: open.id, ...(resolution as { decision?: 'APPROVE' | 'DENY'; answer?: string }) },
               token,
             );
@@ -241,12 +222,12 @@ describe.each(backends)('queue invariants under random operations on $backend', 
       // Wind down: answer whatever waits, until the queue is empty and nothing runs.
       // Idle is the queue read empty and then nothing active: with an empty queue nothing can start.
       const final = await eventually(async () => {
-        const { queue } = await requestData(server, QueueDocument, { threadId }, token);
+        const queue = await queueOf(server, token, threadId);
         const state = await conversation(server, token, threadId);
         for (const open of state.openSuspensions) {
           const { resolveSuspension } = await requestData(
             server,
-            RecoveryResolveSuspensionDocument,
+            ResolveSuspensionDocument,
             open.kind === 'APPROVAL' ? { id: open.id, decision: 'APPROVE' } : { id: open.id, answer: 'done' },
             token,
           );
@@ -261,15 +242,14 @@ describe.each(backends)('queue invariants under random operations on $backend', 
       }, 45_000);
       // The log has caught up with that state, and every turn that started has its ExecutionFinished
       // (which may be appended a moment after the execution's status became final).
-      await watcher.sub.waitFor((all) => {
-        const events = all.map((event) => event.runEvents);
+      await watcher.waitUntil((events) => {
         const finished = new Set(ofKind(events, 'ExecutionFinished').map((event) => event.executionId));
         return (
-          (final.eventCursor === '0' || events.some((event) => isDurable(event) && Number(cursorOf(event)) >= Number(final.eventCursor))) &&
+          (final.eventCursor === '0' || events.some((event) => isDurable(event) && Number(event.cursor) >= Number(final.eventCursor))) &&
           ofKind(events, 'ExecutionStarted').every((started) => finished.has(started.executionId))
         );
       }, 60_000);
-      const events: RecoveryEvent[] = watcher.events();
+      const events: RunEvent[] = watcher.events;
 
       // Every accepted message that was not removed ran exactly once, with its latest text; removed ones never.
       const ran = new Map<string, string[]>();
@@ -301,12 +281,12 @@ describe.each(backends)('queue invariants under random operations on $backend', 
     }
   }
 
-  it.skipIf(skip)(
+  it(
     'every accepted message runs exactly once; the queue stays ordered; one execution at a time',
     async () => {
       await fc.assert(
         fc.asyncProperty(fc.array(commandArb, { minLength: 1, maxLength: 15 }), (commands) => runScenario(commands)),
-        { numRuns, seed: 20_260_601, endOnFailure: true, examples: [[HELD_QUEUE_EDIT]] },
+        { numRuns: NUM_RUNS[backend], seed: 20_260_601, endOnFailure: true, examples: [[HELD_QUEUE_EDIT]] },
       );
       if (process.env.TEST_VERBOSE) console.log(Object.fromEntries([...outcomes].sort()));
       // The random runs did reach the interesting paths, not only refusals (the longer PGlite run all of them).

@@ -9,7 +9,7 @@ import { runAgent, type AgentRunInput, type AgentRunResult } from '../../src/run
 import type { RuntimeEvent } from '../../src/runtime/runtime-event.ts';
 
 /**
- * The agent loop's retries (SPEC §5): a retryable failure is retried only while nothing of the attempt
+ * The agent loop's retries (README, "Retries"): a retryable failure is retried only while nothing of the attempt
  * was streamed, each retry is announced with its delay (never sooner than the server asked), and a Stop
  * during the backoff ends the run at once.
  */

@@ -1,27 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { print } from 'graphql';
-import { createClient, type Client } from 'graphql-ws';
 import pg from 'pg';
 import pino from 'pino';
-import WebSocket from 'ws';
 import { loadConfig } from '../../src/config.ts';
 import { buildApp, type App } from '../../src/server/app.ts';
 import type { Parley, ParleyOverrides } from '../../src/parley.ts';
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL || undefined;
-
-/**
- * Integration suites run against the machine's PostgreSQL and Redis when TEST_DATABASE_URL and
- * TEST_REDIS_URL are set (CI sets both: an unreachable service then fails the suite). Without them
- * they are skipped, and this says so once.
- */
-export function integrationSkipReason(): string | null {
-  if (TEST_DATABASE_URL && TEST_REDIS_URL) return null;
-  const missing = [!TEST_DATABASE_URL && 'TEST_DATABASE_URL', !TEST_REDIS_URL && 'TEST_REDIS_URL'].filter(Boolean);
-  return `${missing.join(' and ')} not set: skipping the PostgreSQL + Redis variant of this suite`;
-}
 
 export type Backend = 'pglite' | 'postgres';
 
@@ -40,7 +27,7 @@ export interface TestServer {
 /** A fresh database per server: in-memory PGlite, or a schema of its own on the test PostgreSQL. */
 export function isolatedEnv(backend: Backend): Record<string, string> {
   if (backend === 'pglite') return { PARLEY_DATA_DIR: 'memory://' };
-  if (!TEST_DATABASE_URL || !TEST_REDIS_URL) throw new Error(integrationSkipReason()!);
+  if (!TEST_DATABASE_URL || !TEST_REDIS_URL) throw new Error('the PostgreSQL backend needs TEST_DATABASE_URL and TEST_REDIS_URL');
   const url = new URL(TEST_DATABASE_URL);
   url.searchParams.set('schema', `t_${randomUUID().replaceAll('-', '').slice(0, 16)}`);
   return { DATABASE_URL: url.toString(), REDIS_URL: TEST_REDIS_URL };
@@ -144,103 +131,39 @@ export async function requestData<TResult, TVariables>(
   return result.data;
 }
 
-export function wsClient(server: { wsUrl: string }, token?: string | null): Client {
-  return createClient({
-    url: server.wsUrl,
-    webSocketImpl: WebSocket,
-    connectionParams: token ? { authorization: `Bearer ${token}` } : {},
-    retryAttempts: 0,
-    lazy: true,
-  });
+/** Everything the server's database holds that a request could change: equal before and after means it changed nothing. */
+export async function databaseState(server: Pick<TestServer, 'parley'>) {
+  const prisma = server.parley.db.prisma;
+  const byId = { orderBy: { id: 'asc' as const } };
+  const [users, apiTokens, memberships, projects, agents, threads, messages, executions, queueItems, events, suspensions] =
+    await Promise.all([
+      prisma.user.count(),
+      prisma.apiToken.count(),
+      prisma.membership.findMany({ orderBy: [{ projectId: 'asc' }, { userId: 'asc' }] }),
+      prisma.project.findMany(byId),
+      prisma.agent.findMany(byId),
+      prisma.thread.findMany(byId),
+      prisma.message.count(),
+      prisma.execution.count(),
+      prisma.queueItem.findMany(byId),
+      prisma.threadEvent.count(),
+      prisma.suspension.count(),
+    ]);
+  return { users, apiTokens, memberships, projects, agents, threads, messages, executions, queueItems, events, suspensions };
 }
 
-export interface Subscription<T> {
-  events: T[];
-  errors: unknown[];
-  /** Resolves once `predicate` holds for the events so far; rejects after `timeoutMs`. */
-  waitFor(predicate: (events: T[]) => boolean, timeoutMs?: number): Promise<T[]>;
-  close(): void;
-}
-
-/** Subscribes over graphql-ws and collects every event. */
-export function subscribe<TResult, TVariables extends Record<string, unknown>>(
-  client: Client,
-  document: TypedDocumentNode<TResult, TVariables>,
-  variables: TVariables,
-): Subscription<TResult> {
-  const events: TResult[] = [];
-  const errors: unknown[] = [];
-  const listeners = new Set<() => void>();
-  const notify = () => listeners.forEach((listener) => listener());
-  const dispose = client.subscribe<TResult>(
-    { query: print(document), variables },
-    {
-      next: (value) => {
-        if (value.errors?.length) errors.push(...value.errors);
-        if (value.data) events.push(value.data as TResult);
-        notify();
-      },
-      error: (error) => {
-        errors.push(describeSubscriptionError(error));
-        notify();
-      },
-      complete: notify,
-    },
-  );
-  return {
-    events,
-    errors,
-    waitFor(predicate, timeoutMs = 15_000) {
-      return new Promise((resolve, reject) => {
-        const check = () => {
-          if (predicate(events)) {
-            cleanup();
-            resolve(events);
-          } else if (errors.length > 0) {
-            cleanup();
-            reject(new Error(`subscription failed: ${JSON.stringify(errors)}`));
-          }
-        };
-        const timer = setTimeout(() => {
-          cleanup();
-          reject(
-            new Error(
-              `timed out after ${timeoutMs} ms; events so far: ${JSON.stringify(events)}; errors: ${JSON.stringify(errors)}`,
-            ),
-          );
-        }, timeoutMs);
-        const cleanup = () => {
-          clearTimeout(timer);
-          listeners.delete(check);
-        };
-        listeners.add(check);
-        check();
-      });
-    },
-    close: dispose,
-  };
-}
+type Falsy = null | undefined | false;
 
 /**
- * What a subscription ended with, readable in a failure message: a closed socket arrives as a
- * CloseEvent, whose fields are getters that JSON.stringify would print as `{}`.
+ * Polls until `probe` returns a truthy value, and returns it: for state that settles asynchronously
+ * (after a run, in a proxy, on a socket). `what` names it in the timeout's message.
  */
-function describeSubscriptionError(error: unknown): unknown {
-  if (error && typeof error === 'object' && 'code' in error && 'reason' in error && !('message' in error)) {
-    const { code, reason, wasClean } = error as { code: number; reason: string; wasClean?: boolean };
-    return { socketClosed: { code, reason: String(reason), wasClean } };
-  }
-  if (error instanceof Error) return { message: error.message, stack: error.stack?.split('\n').slice(0, 4).join(' | ') };
-  return error;
-}
-
-/** Polls until `probe` returns a truthy value (for state that settles asynchronously, e.g. after a run). */
-export async function eventually<T>(probe: () => Promise<T | null | undefined | false>, timeoutMs = 15_000): Promise<T> {
+export async function eventually<T>(probe: () => T | Falsy | Promise<T | Falsy>, timeoutMs = 15_000, what = 'the condition'): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
     if (value) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }

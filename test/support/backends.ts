@@ -1,0 +1,31 @@
+import { describe } from 'vitest';
+import { TEST_DATABASE_URL, TEST_REDIS_URL, type Backend } from './server.ts';
+
+let announced = false;
+
+/**
+ * Integration suites run against the machine's PostgreSQL and Redis when TEST_DATABASE_URL and
+ * TEST_REDIS_URL are set (CI sets both: an unreachable service then fails the suite). Without them
+ * those variants are skipped, and the first call in a test file says so, once.
+ */
+export function servicesUnavailable(): boolean {
+  if (TEST_DATABASE_URL && TEST_REDIS_URL) return false;
+  if (!announced) {
+    announced = true;
+    const missing = [!TEST_DATABASE_URL && 'TEST_DATABASE_URL', !TEST_REDIS_URL && 'TEST_REDIS_URL'].filter(Boolean);
+    console.log(`${missing.join(' and ')} not set: skipping the PostgreSQL + Redis variant of this suite`);
+  }
+  return true;
+}
+
+/** Defines `suite` on PGlite (with in-process pub/sub) and on PostgreSQL + Redis, as `<title> on <backend>`. */
+export function describeEachBackend(title: string, suite: (backend: Backend) => void): void {
+  for (const backend of ['pglite', 'postgres'] as const) {
+    describe.skipIf(backend === 'postgres' && servicesUnavailable())(`${title} on ${backend}`, () => suite(backend));
+  }
+}
+
+/** Defines a suite that needs the test PostgreSQL and Redis. */
+export function describeWithServices(title: string, suite: () => void): void {
+  describe.skipIf(servicesUnavailable())(title, suite);
+}
