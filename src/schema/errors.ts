@@ -6,7 +6,7 @@ import {
   NotFoundError,
   RateLimitedError,
 } from '../domain/errors.ts';
-import { builder } from './builder.ts';
+import { builder, type BuilderTypes } from './builder.ts';
 
 /** Every typed error member of a mutation result implements this. */
 export const ErrorInterface = builder.interfaceRef<DomainError>('Error').implement({
@@ -16,43 +16,29 @@ export const ErrorInterface = builder.interfaceRef<DomainError>('Error').impleme
   }),
 });
 
-builder.objectType(NotFoundError, {
-  name: 'NotFoundError',
-  description: 'The thing does not exist, or is not visible to you (another user’s TEST thread).',
-  interfaces: [ErrorInterface],
-  isTypeOf: (value) => value instanceof NotFoundError,
-});
+/** A typed error member: the domain error class, exposed with the fields it adds to `Error`. */
+function errorType<T extends DomainError>(
+  errorClass: new (...args: never[]) => T,
+  description: string,
+  fields?: (t: PothosSchemaTypes.ObjectFieldBuilder<BuilderTypes, T>) => Record<string, unknown>,
+) {
+  builder.objectType(errorClass, {
+    name: errorClass.name,
+    description,
+    // Pothos cannot check a generic class against the interface's shape; every T is a DomainError.
+    interfaces: [ErrorInterface] as never,
+    isTypeOf: (value) => value instanceof errorClass,
+    fields: fields as never,
+  });
+}
 
-builder.objectType(ForbiddenError, {
-  name: 'ForbiddenError',
-  description: 'Your role in the project lacks the scope this needs.',
-  interfaces: [ErrorInterface],
-  isTypeOf: (value) => value instanceof ForbiddenError,
-  fields: (t) => ({ scope: t.exposeString('scope') }),
-});
-
-builder.objectType(InvalidInputError, {
-  name: 'InvalidInputError',
-  description: 'An argument was rejected; nothing was changed.',
-  interfaces: [ErrorInterface],
-  isTypeOf: (value) => value instanceof InvalidInputError,
-  fields: (t) => ({ field: t.exposeString('field') }),
-});
-
-builder.objectType(ConflictError, {
-  name: 'ConflictError',
-  description: 'The state changed under you (e.g. the item already started); refresh and retry.',
-  interfaces: [ErrorInterface],
-  isTypeOf: (value) => value instanceof ConflictError,
-});
-
-builder.objectType(RateLimitedError, {
-  name: 'RateLimitedError',
-  description: 'Too many mutations; wait retryAfterS seconds.',
-  interfaces: [ErrorInterface],
-  isTypeOf: (value) => value instanceof RateLimitedError,
-  fields: (t) => ({ retryAfterS: t.exposeInt('retryAfterS') }),
-});
+errorType(NotFoundError, 'The thing does not exist, or is not visible to you (another user’s TEST thread).');
+errorType(ForbiddenError, 'Your role in the project lacks the scope this needs.', (t) => ({ scope: t.exposeString('scope') }));
+errorType(InvalidInputError, 'An argument was rejected; nothing was changed.', (t) => ({ field: t.exposeString('field') }));
+errorType(ConflictError, 'The state changed under you (e.g. the item already started); refresh and retry.');
+errorType(RateLimitedError, 'Too many mutations; wait retryAfterS seconds.', (t) => ({
+  retryAfterS: t.exposeInt('retryAfterS'),
+}));
 
 /** The errors any mutation can answer with; specific ones add their own. */
 export const COMMON_MUTATION_ERRORS = [NotFoundError, ForbiddenError, InvalidInputError, RateLimitedError];

@@ -142,6 +142,11 @@ const QUOTA_EXCEEDED = {
   code: 'insufficient_quota',
 };
 
+/** The provider and request id every first request to the fake provider reports. */
+function fromFake(provider: 'openai' | 'anthropic', expected: Omit<ExpectedFailure, 'provider' | 'requestId'>): ExpectedFailure {
+  return { ...expected, provider, requestId: 'req_fake_1' };
+}
+
 /** Failures that one attempt makes final: each is recorded once, after exactly one request. */
 const FINAL_FAILURES: FailureCase[] = [
   {
@@ -152,16 +157,14 @@ const FINAL_FAILURES: FailureCase[] = [
       status: 401,
       error: { message: 'Incorrect API key provided: sk-test***', type: 'invalid_request_error', code: 'invalid_api_key' },
     },
-    expected: {
+    expected: fromFake('openai', {
       reason: 'AUTHENTICATION',
       retryable: false,
       httpStatus: 401,
-      provider: 'openai',
       providerCode: 'invalid_api_key',
-      requestId: 'req_fake_1',
       messageKey: 'error.authentication',
       params: { provider: 'OpenAI' },
-    },
+    }),
   },
   {
     name: 'openai 429 with Retry-After: 7 → RATE_LIMIT, retryable, retryAfterS 7',
@@ -172,17 +175,15 @@ const FINAL_FAILURES: FailureCase[] = [
       error: { message: 'Rate limit reached for requests', type: 'requests', code: 'rate_limit_exceeded' },
       headers: { 'retry-after': '7' },
     },
-    expected: {
+    expected: fromFake('openai', {
       reason: 'RATE_LIMIT',
       retryable: true,
       retryAfterS: 7,
       httpStatus: 429,
-      provider: 'openai',
       providerCode: 'rate_limit_exceeded',
-      requestId: 'req_fake_1',
       messageKey: 'error.rate_limit',
       params: { retryAfterS: 7 },
-    },
+    }),
   },
   {
     name: 'openai 400 context_length_exceeded → CONTEXT_LENGTH',
@@ -197,15 +198,13 @@ const FINAL_FAILURES: FailureCase[] = [
         param: 'messages',
       },
     },
-    expected: {
+    expected: fromFake('openai', {
       reason: 'CONTEXT_LENGTH',
       retryable: false,
       httpStatus: 400,
-      provider: 'openai',
       providerCode: 'context_length_exceeded',
-      requestId: 'req_fake_1',
       messageKey: 'error.context_length',
-    },
+    }),
   },
   {
     name: 'openai 429 insufficient_quota → QUOTA_EXCEEDED, fatal',
@@ -227,16 +226,14 @@ const FINAL_FAILURES: FailureCase[] = [
     name: 'anthropic 403 permission_error → AUTHORIZATION, naming Anthropic',
     kind: 'anthropic',
     behaviour: { kind: 'http-error', status: 403, error: { message: 'Your API key does not have permission to use the specified resource.' } },
-    expected: {
+    expected: fromFake('anthropic', {
       reason: 'AUTHORIZATION',
       retryable: false,
       httpStatus: 403,
-      provider: 'anthropic',
       providerCode: 'permission_error',
-      requestId: 'req_fake_1',
       messageKey: 'error.authorization',
       params: { provider: 'Anthropic' },
-    },
+    }),
   },
   {
     name: 'openai 403 → AUTHORIZATION',
