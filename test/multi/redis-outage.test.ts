@@ -19,7 +19,8 @@ import { describeWithServices } from '../support/backends.ts';
 import { dropSchema, eventually, isolatedEnv } from '../support/server.ts';
 
 const BASE_ENV = {
-  PARLEY_LEASE_MS: '800',
+  // Long enough that a busy machine's stalls do not expire a live instance's lease.
+  PARLEY_LEASE_MS: '2000',
   PARLEY_CONSUMER_SWEEP_MS: '100',
   PARLEY_TEXT_FLUSH_MS: '50',
   PARLEY_SHUTDOWN_GRACE_MS: '500',
