@@ -27,11 +27,12 @@ export interface CostWeights {
 }
 
 /**
- * The most objects an operation can return: every field with a selection counts 1, times the
- * items of each list around it — a paged field by its literal `first`/`last` (at most
- * `maxPageSize`, which is also what a variable or an absent page size counts as), the `edges` of
- * a page by 1 (the page already counted them), any other list of objects by `unpagedListSize`.
- * Scalars are free. Introspection (`__schema`, `__type`) counts 1: it reads the schema in memory.
+ * About the most objects an operation can return: a field with a selection costs its items times
+ * (1 + the cost of its selection). A paged field (`first`/`last`) has as many items as its literal
+ * page size (at most `maxPageSize`, which is also what a variable or an absent page size counts
+ * as); the lists of a page (`edges`) then count once, as the page already multiplied them; any
+ * other list of objects has `unpagedListSize` items; anything else one. Scalars are free.
+ * Introspection (`__schema`, `__type`) costs 1: it reads the schema in memory.
  *
  * Linear in the document: each fragment is costed once and remembered, whatever the number of
  * spreads of it. Spreads and inline fragments on different types are all added, so a union costs
@@ -91,7 +92,7 @@ export class OperationCost {
       parentType && (isObjectType(parentType) || isInterfaceType(parentType)) ? parentType.getFields()[node.name.value] : undefined;
     const type = field ? getNamedType(field.type) : undefined;
     const childType = type && isCompositeType(type) ? type : undefined;
-    return 1 + this.itemsOf(node, field, parentType) * this.selectionSetCost(node.selectionSet, childType);
+    return this.itemsOf(node, field, parentType) * (1 + this.selectionSetCost(node.selectionSet, childType));
   }
 
   private itemsOf(node: FieldNode, field: GraphQLField<unknown, unknown> | undefined, parentType: GraphQLCompositeType | undefined): number {

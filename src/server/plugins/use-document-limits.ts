@@ -10,6 +10,7 @@ import {
   ValidationContext,
   type ASTVisitor,
   type DocumentNode,
+  type ExecutionResult,
   type GraphQLSchema,
   type ParseOptions,
   type Source,
@@ -28,10 +29,14 @@ export interface DocumentLimits {
 
 export type OperationLimit = 'tokens' | 'nesting' | 'depth' | 'aliases' | 'directives' | 'cost';
 
-/** What a client gets for a document over a limit: BAD_USER_INPUT naming the limit, and HTTP 400. */
+/**
+ * What a client gets for a document over a limit: BAD_USER_INPUT naming the limit, and HTTP 400
+ * whatever it accepts (`spec: false`: Yoga would answer an `application/json` client's validation
+ * errors with 200).
+ */
 export function operationLimitError(message: string, limit: OperationLimit, max?: number): GraphQLError {
   return new GraphQLError(message, {
-    extensions: { code: 'BAD_USER_INPUT', limit, ...(max === undefined ? {} : { max }), http: { status: 400 } },
+    extensions: { code: 'BAD_USER_INPUT', limit, ...(max === undefined ? {} : { max }), http: { status: 400, spec: false } },
   });
 }
 
@@ -52,7 +57,29 @@ export function useDocumentLimits(limits: DocumentLimits): Plugin {
       const errors = checkLimits(params.schema, params.documentAST, rules);
       if (errors.length) setResult(errors);
     },
+    // Yoga marks every parse error as one that GraphQL over HTTP answers an `application/json`
+    // client with 200; a document refused by a limit is answered 400 whatever the client accepts.
+    onResultProcess({ result }) {
+      for (const single of [result].flat()) {
+        for (const error of (single as ExecutionResult).errors ?? []) {
+          const http = error.extensions?.http as { spec?: boolean } | undefined;
+          if (error.extensions?.limit && http) http.spec = false;
+        }
+      }
+    },
   };
+}
+
+/** The limits a document exceeds (the first one found), as a client sending it would be told. */
+export function documentLimitErrors(schema: GraphQLSchema, source: string, limits: DocumentLimits): GraphQLError[] {
+  let document: DocumentNode;
+  try {
+    document = parseWithinLimits(source, undefined, limits.maxTokens);
+  } catch (error) {
+    if (error instanceof GraphQLError) return [error];
+    throw error;
+  }
+  return checkLimits(schema, document, limitRules(limits));
 }
 
 function parseWithinLimits(source: string | Source, options: ParseOptions | undefined, maxTokens: number): DocumentNode {
