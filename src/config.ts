@@ -16,6 +16,29 @@ const optionalUrl = (protocols: string[]) =>
 
 const positiveInt = z.coerce.number().int().positive();
 const positiveNumber = z.coerce.number().positive();
+const booleanFlag = z.enum(['true', 'false'], { message: 'must be true or false' }).transform((value) => value === 'true');
+
+/** `*` (any origin, never with credentials) or a comma list of origins such as `https://app.example.com`. */
+const corsOrigins = z
+  .string()
+  .trim()
+  .transform((value, context): '*' | string[] => {
+    if (value === '*') return '*';
+    const origins = value.split(',').map((origin) => origin.trim()).filter(Boolean);
+    for (const origin of origins) {
+      let parsed: URL | undefined;
+      try {
+        parsed = new URL(origin);
+      } catch {
+        parsed = undefined;
+      }
+      if (!parsed || !['http:', 'https:'].includes(parsed.protocol) || parsed.origin !== origin) {
+        context.addIssue({ code: 'custom', message: `"${origin}" is not an origin like https://app.example.com (or use *)` });
+      }
+    }
+    if (!origins.length) context.addIssue({ code: 'custom', message: 'must be * or a comma list of origins' });
+    return origins;
+  });
 
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
@@ -42,6 +65,13 @@ const envSchema = z.object({
   PARLEY_LIVE_CHANNEL_TIMEOUT_MS: positiveInt.default(10_000),
   PARLEY_WS_INIT_TIMEOUT_MS: positiveInt.default(10_000),
   PARLEY_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+  PARLEY_MAX_QUERY_COST: positiveInt.default(20_000),
+  PARLEY_MAX_ALIASES: positiveInt.default(30),
+  PARLEY_MAX_TOKENS: positiveInt.default(5_000),
+  PARLEY_MAX_DIRECTIVES: positiveInt.default(50),
+  PARLEY_INTROSPECTION: booleanFlag.default(true),
+  PARLEY_GRAPHIQL: booleanFlag.default(true),
+  PARLEY_CORS_ORIGINS: corsOrigins.default('*'),
   OPENAI_API_KEY: z.string().min(1).optional(),
   OPENAI_BASE_URL: optionalUrl(['http:', 'https:']),
   ANTHROPIC_API_KEY: z.string().min(1).optional(),

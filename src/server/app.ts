@@ -6,7 +6,8 @@ import { bootstrapDemo, type DemoBootstrap } from './bootstrap.ts';
 import { serveGraphQLOverWebSocket } from './graphql-ws.ts';
 import { ServerShutdown } from '../execution/running-executions.ts';
 import { openParley, type Parley, type ParleyOverrides } from '../parley.ts';
-import { createParleyYoga } from './yoga.ts';
+import { limitRequestBody } from './request-body-limit.ts';
+import { createParleyYoga, maxMultipartBytes } from './yoga.ts';
 
 export interface App {
   /** Listens on config.PORT (0 = a free port) and starts this instance's queue consumer. */
@@ -31,7 +32,10 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
 
   let accepting = true;
   const yoga = createParleyYoga({ parley, config, logger, isAccepting: () => accepting });
-  const server: Server = createServer((req, res) => void yoga.handle(req, res));
+  const bodyLimits = { maxBytes: config.PARLEY_MAX_REQUEST_BYTES, maxMultipartBytes: maxMultipartBytes(config) };
+  const server: Server = createServer((req, res) => {
+    if (limitRequestBody(req, res, bodyLimits)) void yoga.handle(req, res);
+  });
   const webSocket = serveGraphQLOverWebSocket(server, yoga, {
     maxPayloadBytes: config.PARLEY_MAX_REQUEST_BYTES,
     initTimeoutMs: config.PARLEY_WS_INIT_TIMEOUT_MS,

@@ -7,10 +7,11 @@ import type { GraphQLContext } from '../schema/context.ts';
 import { schema } from '../schema/index.ts';
 import { maskError } from './mask-error.ts';
 import type { Parley } from '../parley.ts';
-import { useBodyLimit } from './plugins/use-body-limit.ts';
+import { useDocumentLimits } from './plugins/use-document-limits.ts';
 import { useHealth } from './plugins/use-health.ts';
 import { useOperationLimits } from './plugins/use-operation-limits.ts';
 import { useReadiness } from './plugins/use-readiness.ts';
+import { useSchemaDisclosure } from './plugins/use-schema-disclosure.ts';
 
 /** What the HTTP server (req) or the WebSocket server (connectionParams) hands to Yoga. */
 export interface ServerContext {
@@ -35,7 +36,11 @@ export function createParleyYoga({ parley, config, logger, isAccepting }: Parley
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
-    graphiql: { subscriptionsProtocol: 'WS', title: 'Parley' },
+    graphiql: config.PARLEY_GRAPHIQL ? { subscriptionsProtocol: 'WS', title: 'Parley' } : false,
+    cors: corsPolicy(config.PARLEY_CORS_ORIGINS),
+    // The HTTP server counts body bytes as they arrive (request-body-limit.ts); this only keeps
+    // Yoga's own default (25 MB) from refusing what that allows.
+    maxRequestBodySize: maxMultipartBytes(config),
     // Yoga reports every GraphQL error it sends, expected ones included; unexpected errors are
     // logged at error level by maskError, so Yoga's own lines go to debug.
     logging: {
@@ -48,12 +53,16 @@ export function createParleyYoga({ parley, config, logger, isAccepting }: Parley
     plugins: [
       useHealth(),
       useReadiness({ probes: { database: () => parley.db.ping(), redis: () => parley.bus.ping() }, isAccepting }),
-      useBodyLimit({
-        maxBytes: config.PARLEY_MAX_REQUEST_BYTES,
-        maxMultipartBytes:
-          config.PARLEY_MAX_REQUEST_BYTES + config.PARLEY_MAX_ATTACHMENTS * config.PARLEY_MAX_ATTACHMENT_BYTES,
+      useSchemaDisclosure({ introspection: config.PARLEY_INTROSPECTION }),
+      useDocumentLimits({
+        maxTokens: config.PARLEY_MAX_TOKENS,
+        maxDepth: config.PARLEY_MAX_QUERY_DEPTH,
+        maxAliases: config.PARLEY_MAX_ALIASES,
+        maxDirectives: config.PARLEY_MAX_DIRECTIVES,
+        maxCost: config.PARLEY_MAX_QUERY_COST,
+        costWeights: COST_WEIGHTS,
       }),
-      useOperationLimits({ maxDepth: config.PARLEY_MAX_QUERY_DEPTH, mutationsPerMinute: config.PARLEY_MUTATIONS_PER_MINUTE }),
+      useOperationLimits({ mutationsPerMinute: config.PARLEY_MUTATIONS_PER_MINUTE }),
     ],
     context: async ({ request, connectionParams }) => {
       const authorization = connectionParams
@@ -62,4 +71,27 @@ export function createParleyYoga({ parley, config, logger, isAccepting }: Parley
       return { parley, viewer: await tokens.authenticate(authorization) };
     },
   });
+}
+
+/** The largest page a connection serves (Conversation.messages) and what an unpaged list counts as. */
+export const COST_WEIGHTS = { maxPageSize: 200, unpagedListSize: 10 };
+
+/** The largest HTTP body: a multipart request may add its attachments to PARLEY_MAX_REQUEST_BYTES. */
+export function maxMultipartBytes(config: Config): number {
+  return config.PARLEY_MAX_REQUEST_BYTES + config.PARLEY_MAX_ATTACHMENTS * config.PARLEY_MAX_ATTACHMENT_BYTES;
+}
+
+/**
+ * Clients authenticate with a bearer token, never a cookie, so no origin is ever allowed
+ * credentials; `*` lets any page call the API with a token it holds, a list only those origins.
+ * A listed origin is echoed back; any other gets no CORS headers at all (not `null`, which
+ * sandboxed frames would match).
+ */
+function corsPolicy(origins: '*' | string[]) {
+  return (request: Request) => {
+    const origin = request.headers.get('origin');
+    if (origins === '*') return { origin: '*', credentials: false };
+    if (origin && origins.includes(origin)) return { origin: [origin], credentials: false };
+    return false as const;
+  };
 }

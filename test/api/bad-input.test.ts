@@ -492,10 +492,10 @@ describe('transport limits', () => {
   });
 
   function nestedQuery(depth: number): string {
-    // viewer { projects { agents { project { agents { … { id } } } } } }: `depth` levels of fields.
-    const fields = ['viewer', 'projects'];
-    while (fields.length < depth - 1) fields.push(fields.length % 2 === 0 ? 'agents' : 'project');
-    return `{ ${fields.join(' { ')} { id }${' }'.repeat(fields.length - 1)} }`;
+    // __type(name:) { ofType { ofType { … { name } } } }: `depth` levels of fields, each one object (a
+    // chain of lists, such as viewer { projects { agents { project { agents … } } } }, would be
+    // refused for its cost first).
+    return `{ __type(name: "Agent") { ${'ofType { '.repeat(depth - 2)}name${' }'.repeat(depth - 1)} }`;
   }
 
   async function post(query: string) {
