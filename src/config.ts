@@ -42,6 +42,8 @@ const envSchema = z.object({
   PARLEY_LIVE_CHANNEL_TIMEOUT_MS: positiveInt.default(10_000),
   PARLEY_WS_INIT_TIMEOUT_MS: positiveInt.default(10_000),
   PARLEY_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+  PARLEY_MAX_CONCURRENT_RUNS: positiveInt.default(32),
+  PARLEY_QUERIES_PER_MINUTE: positiveInt.default(1_200),
   OPENAI_API_KEY: z.string().min(1).optional(),
   OPENAI_BASE_URL: optionalUrl(['http:', 'https:']),
   ANTHROPIC_API_KEY: z.string().min(1).optional(),

@@ -107,6 +107,7 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
     running,
     logger,
     config.PARLEY_CONSUMER_SWEEP_MS,
+    config.PARLEY_MAX_CONCURRENT_RUNS,
   );
   const kick = (threadId: string) => consumer.kick(threadId);
   const lease = new InstanceLease(prisma, instanceId, config.PARLEY_LEASE_MS, logger);

@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { translate } from '../../src/i18n/catalog.ts';
+import { decodeId } from '../../src/schema/ids.ts';
 import { describeEachBackend } from '../support/backends.ts';
-import { conversation, execution, messagesOf, textOf } from '../support/client.ts';
+import { conversation, execution, messagesOf, queue, send, textOf } from '../support/client.ts';
+import type { Follower } from '../support/follower.ts';
 import { errorParts, shownFailure } from '../support/recorded-failure.ts';
 import { ofKind } from '../support/run-events.ts';
-import { addAgent, newThread, sendAndFollow, setUpAgent } from '../support/scenario.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { addAgent, followNewThread, newThread, sendAndFollow, setUpAgent } from '../support/scenario.ts';
+import { eventually, startTestServer, type TestServer } from '../support/server.ts';
 
 // The daily token budget binds while a run streams, not only when a turn starts.
 
@@ -87,5 +89,58 @@ describeEachBackend('Daily token budget, during the run', (backend) => {
     const events = await sendAndFollow(server, token, threadId, '/tokens 50');
     expect(ofKind(events, 'ExecutionFinished').map((event) => event.status)).toEqual(['COMPLETED']);
     expect(ofKind(events, 'ErrorEvent')).toEqual([]);
+  });
+});
+
+// A server-wide cap on the runs one instance executes at once: the rest wait in their queues.
+
+describeEachBackend('Concurrent runs per instance (PARLEY_MAX_CONCURRENT_RUNS=2)', (backend) => {
+  let server: TestServer;
+  let token: string;
+  let agentId: string;
+
+  beforeAll(async () => {
+    server = await startTestServer({ backend, env: { PARLEY_MAX_CONCURRENT_RUNS: '2' } });
+    ({ token, agentId } = await setUpAgent(server, { project: 'Run cap' }));
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  const started = (follower: Follower) => ofKind(follower.events, 'ExecutionStarted');
+  const finished = (follower: Follower) => ofKind(follower.events, 'ExecutionFinished');
+
+  it('4 threads send /slow: 2 run, 2 wait pending in their queues, then all 4 complete', async () => {
+    const followers = await Promise.all(Array.from({ length: 4 }, () => followNewThread(server, token, agentId)));
+    for (const follower of followers) await send(server, token, follower.threadId, '/slow 4 capped');
+
+    await eventually(() => followers.filter((follower) => started(follower).length > 0).length >= 2, 30_000, 'two runs');
+    const waiting = followers.filter((follower) => started(follower).length === 0);
+    expect(waiting).toHaveLength(2);
+    for (const follower of waiting) {
+      const pending = await queue(server, token, follower.threadId);
+      expect(pending.items.map((item) => item.text)).toEqual(['/slow 4 capped']);
+      expect(finished(follower)).toEqual([]);
+    }
+
+    await Promise.all(followers.map((follower) => follower.waitUntil((events) => ofKind(events, 'ExecutionFinished').length > 0, 60_000)));
+    expect(followers.map((follower) => finished(follower).map((event) => event.status))).toEqual(
+      Array.from({ length: 4 }, () => ['COMPLETED']),
+    );
+
+    // Never more than two at once: at most one other run overlaps each run's span.
+    const ids = followers.map((follower) => decodeId('executionId', started(follower)[0]!.executionId!, 'Execution'));
+    const runs = await server.parley.db.prisma.execution.findMany({
+      where: { id: { in: ids } },
+      select: { startedAt: true, finishedAt: true },
+    });
+    const span = (run: (typeof runs)[number]) => [run.startedAt!.getTime(), run.finishedAt!.getTime()] as const;
+    for (const run of runs) {
+      const [start] = span(run);
+      const runningAtStart = runs.filter((other) => span(other)[0] <= start && start < span(other)[1]);
+      expect(runningAtStart.length).toBeLessThanOrEqual(2);
+    }
+    await Promise.all(followers.map((follower) => follower.close()));
   });
 });
