@@ -10,6 +10,7 @@ import type { Parley } from '../parley.ts';
 import { useBodyLimit } from './plugins/use-body-limit.ts';
 import { useHealth } from './plugins/use-health.ts';
 import { useOperationLimits } from './plugins/use-operation-limits.ts';
+import { useRateLimits } from './plugins/use-rate-limits.ts';
 import { useReadiness } from './plugins/use-readiness.ts';
 
 /** What the HTTP server (req) or the WebSocket server (connectionParams) hands to Yoga. */
@@ -53,7 +54,8 @@ export function createParleyYoga({ parley, config, logger, isAccepting }: Parley
         maxMultipartBytes:
           config.PARLEY_MAX_REQUEST_BYTES + config.PARLEY_MAX_ATTACHMENTS * config.PARLEY_MAX_ATTACHMENT_BYTES,
       }),
-      useOperationLimits({ maxDepth: config.PARLEY_MAX_QUERY_DEPTH, mutationsPerMinute: config.PARLEY_MUTATIONS_PER_MINUTE }),
+      useOperationLimits({ maxDepth: config.PARLEY_MAX_QUERY_DEPTH }),
+      useRateLimits(),
     ],
     context: async ({ request, connectionParams }) => {
       const authorization = connectionParams
