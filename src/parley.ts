@@ -61,7 +61,7 @@ export function databaseTarget(config: Config): DatabaseTarget {
 
 /** Instances on one database are one deployment: they share their rate-limit counts in Redis. */
 export function rateLimitScope(config: Config): string {
-  if (!config.DATABASE_URL) return 'embedded';
+  if (!config.DATABASE_URL) return `embedded:${config.PARLEY_DATA_DIR}`;
   const url = new URL(config.DATABASE_URL);
   return `${url.host}${url.pathname}:${url.searchParams.get('schema') ?? 'public'}`;
 }
