@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { translate } from '../../src/i18n/catalog.ts';
 import { decodeId } from '../../src/schema/ids.ts';
 import { describeEachBackend } from '../support/backends.ts';
-import { conversation, execution, messagesOf, queue, send, textOf } from '../support/client.ts';
+import { cancel, conversation, execution, messagesOf, queue, send, textOf } from '../support/client.ts';
 import type { Follower } from '../support/follower.ts';
 import { errorParts, shownFailure } from '../support/recorded-failure.ts';
 import { ofKind } from '../support/run-events.ts';
@@ -111,30 +111,39 @@ describeEachBackend('Concurrent runs per instance (PARLEY_MAX_CONCURRENT_RUNS=2)
   const started = (follower: Follower) => ofKind(follower.events, 'ExecutionStarted');
   const finished = (follower: Follower) => ofKind(follower.events, 'ExecutionFinished');
 
-  it('4 threads send /slow: 2 run, 2 wait pending in their queues, then all 4 complete', async () => {
+  it('4 threads: 2 run, 2 wait pending in their queues (not failed) and start when a slot frees; all complete', async () => {
     const followers = await Promise.all(Array.from({ length: 4 }, () => followNewThread(server, token, agentId)));
-    for (const follower of followers) await send(server, token, follower.threadId, '/slow 4 capped');
+    for (const follower of followers) await send(server, token, follower.threadId, '/slow 60 hold');
 
     await eventually(() => followers.filter((follower) => started(follower).length > 0).length >= 2, 30_000, 'two runs');
-    const waiting = followers.filter((follower) => started(follower).length === 0);
-    expect(waiting).toHaveLength(2);
+    const [running, waiting] = partition(followers, (follower) => started(follower).length > 0);
+    expect(running).toHaveLength(2);
     for (const follower of waiting) {
       const pending = await queue(server, token, follower.threadId);
-      expect(pending.items.map((item) => item.text)).toEqual(['/slow 4 capped']);
+      expect(pending.items.map((item) => item.text)).toEqual(['/slow 60 hold']);
       expect(finished(follower)).toEqual([]);
     }
 
+    // A Stop frees a slot: a waiting thread starts, and never more than two run.
+    for (const follower of running) await cancel(server, token, started(follower)[0]!.executionId!);
+    await eventually(() => followers.every((follower) => started(follower).length > 0), 30_000, 'the waiting runs');
+    for (const follower of waiting) await cancel(server, token, started(follower)[0]!.executionId!);
     await Promise.all(followers.map((follower) => follower.waitUntil((events) => ofKind(events, 'ExecutionFinished').length > 0, 60_000)));
     expect(followers.map((follower) => finished(follower).map((event) => event.status))).toEqual(
-      Array.from({ length: 4 }, () => ['COMPLETED']),
+      Array.from({ length: 4 }, () => ['CANCELLED']),
     );
 
-    // Never more than two at once: at most one other run overlaps each run's span.
-    const ids = followers.map((follower) => decodeId('executionId', started(follower)[0]!.executionId!, 'Execution'));
+    for (const follower of followers) await send(server, token, follower.threadId, '/slow 1 done');
+    await Promise.all(followers.map((follower) => follower.waitUntil((events) => ofKind(events, 'ExecutionFinished').length > 1, 60_000)));
+    expect(followers.map((follower) => finished(follower)[1]!.status)).toEqual(['COMPLETED', 'COMPLETED', 'COMPLETED', 'COMPLETED']);
+
+    // Never more than two at once: each run started while at most one other was running.
+    const ids = followers.flatMap((follower) => started(follower).map((event) => decodeId('executionId', event.executionId!, 'Execution')));
     const runs = await server.parley.db.prisma.execution.findMany({
       where: { id: { in: ids } },
       select: { startedAt: true, finishedAt: true },
     });
+    expect(runs).toHaveLength(8);
     const span = (run: (typeof runs)[number]) => [run.startedAt!.getTime(), run.finishedAt!.getTime()] as const;
     for (const run of runs) {
       const [start] = span(run);
@@ -144,3 +153,7 @@ describeEachBackend('Concurrent runs per instance (PARLEY_MAX_CONCURRENT_RUNS=2)
     await Promise.all(followers.map((follower) => follower.close()));
   });
 });
+
+function partition<T>(items: T[], test: (item: T) => boolean): [T[], T[]] {
+  return [items.filter(test), items.filter((item) => !test(item))];
+}
