@@ -72,6 +72,8 @@ const envSchema = z.object({
   PARLEY_INTROSPECTION: booleanFlag.default(true),
   PARLEY_GRAPHIQL: booleanFlag.default(true),
   PARLEY_CORS_ORIGINS: corsOrigins.default('*'),
+  PARLEY_MAX_CONCURRENT_RUNS: positiveInt.default(32),
+  PARLEY_QUERIES_PER_MINUTE: positiveInt.default(1_200),
   OPENAI_API_KEY: z.string().min(1).optional(),
   OPENAI_BASE_URL: optionalUrl(['http:', 'https:']),
   ANTHROPIC_API_KEY: z.string().min(1).optional(),

@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { AccessPolicy } from './auth/access.ts';
+import { RateLimits } from './auth/rate-limits.ts';
 import type { Config } from './config.ts';
 import { ConversationService } from './conversation/conversation-service.ts';
 import { openDatabase, type Database, type DatabaseTarget } from './db/database.ts';
@@ -35,6 +36,7 @@ export interface Parley {
   suspensions: SuspensionService;
   running: RunningExecutions;
   consumer: QueueConsumer;
+  rateLimits: RateLimits;
   /** Takes this instance's lease, interrupts executions of dead instances, starts consuming. */
   startWork(): Promise<void>;
   close(): Promise<void>;
@@ -55,6 +57,13 @@ export function databaseTarget(config: Config): DatabaseTarget {
   if (config.DATABASE_URL) return { databaseUrl: config.DATABASE_URL };
   if (config.PARLEY_DATA_DIR === 'memory://') return { memory: true };
   return { dataDir: config.PARLEY_DATA_DIR };
+}
+
+/** Instances on one database are one deployment: they share their rate-limit counts in Redis. */
+export function rateLimitScope(config: Config): string {
+  if (!config.DATABASE_URL) return `embedded:${config.PARLEY_DATA_DIR}`;
+  const url = new URL(config.DATABASE_URL);
+  return `${url.host}${url.pathname}:${url.searchParams.get('schema') ?? 'public'}`;
 }
 
 export function retryPolicyFrom(config: Config): RetryPolicy {
@@ -107,6 +116,7 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
     running,
     logger,
     config.PARLEY_CONSUMER_SWEEP_MS,
+    config.PARLEY_MAX_CONCURRENT_RUNS,
   );
   const kick = (threadId: string) => consumer.kick(threadId);
   const lease = new InstanceLease(prisma, instanceId, config.PARLEY_LEASE_MS, logger);
@@ -147,6 +157,12 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
     suspensions,
     running,
     consumer,
+    rateLimits: new RateLimits({
+      mutationsPerMinute: config.PARLEY_MUTATIONS_PER_MINUTE,
+      queriesPerMinute: config.PARLEY_QUERIES_PER_MINUTE,
+      scope: rateLimitScope(config),
+      redis: bus.commandClient,
+    }),
     async startWork() {
       await lease.start(hostname());
       if (db.kind === 'pglite') await lease.dropOthers();

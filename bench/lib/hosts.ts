@@ -43,13 +43,15 @@ export async function dropBenchSchemas(): Promise<void> {
   }
 }
 
-/** Production defaults for what startTestServer sets to test values; mutation rate limit out of the way. */
+/** Production defaults for what startTestServer sets to test values; rate limits and the run cap out of the way. */
 export const SERVER_DEFAULTS: Record<string, string> = {
   PARLEY_TEXT_FLUSH_MS: '250',
   PARLEY_TEXT_FLUSH_CHARS: '2000',
   PARLEY_CONSUMER_SWEEP_MS: '2000',
   PARLEY_SHUTDOWN_GRACE_MS: '2000',
   PARLEY_MUTATIONS_PER_MINUTE: '10000000',
+  PARLEY_QUERIES_PER_MINUTE: '10000000',
+  PARLEY_MAX_CONCURRENT_RUNS: '100000',
   PARLEY_LOG_LEVEL: 'silent',
 };
 

@@ -41,6 +41,8 @@ export interface LiveBus {
   ping(): Promise<void>;
   close(): Promise<void>;
   kind: 'memory' | 'redis';
+  /** The connection for ordinary commands (the publisher), for other shared state; null in memory. */
+  commandClient: Redis | null;
 }
 
 function listenerSet() {
@@ -70,6 +72,7 @@ export function createLiveBus(redisUrl: string | undefined, logger: Logger): Liv
       onResync: () => () => {},
       ping: async () => {},
       close: async () => {},
+      commandClient: null,
     };
   }
   return createRedisLiveBus(redisUrl, logger);
@@ -223,6 +226,7 @@ function createRedisLiveBus(redisUrl: string, logger: Logger): LiveBus {
     ping: async () => {
       await publisher.ping();
     },
+    commandClient: publisher,
     close: async () => {
       publisher.disconnect();
       subscriber.disconnect();

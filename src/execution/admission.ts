@@ -5,6 +5,7 @@ import type { RunEventRecord } from '../events/run-event.ts';
 import { translate, type Locale, type MessageKey } from '../i18n/catalog.ts';
 import type { MessagePart } from '../conversation/parts.ts';
 import type { RunningExecution, RunningExecutions } from './running-executions.ts';
+import { tokensUsedToday } from './token-budget.ts';
 
 export interface AdmittedRun {
   execution: Execution;
@@ -134,14 +135,7 @@ export class Admission {
       }
     }
     if (agent.dailyTokenBudget !== null) {
-      const startOfDay = new Date();
-      startOfDay.setUTCHours(0, 0, 0, 0);
-      const used = await tx.execution.aggregate({
-        where: { agentId: agent.id, userId, createdAt: { gte: startOfDay } },
-        _sum: { inputTokens: true, outputTokens: true },
-      });
-      const tokens = (used._sum.inputTokens ?? 0) + (used._sum.outputTokens ?? 0);
-      if (tokens >= agent.dailyTokenBudget) {
+      if ((await tokensUsedToday(tx, agent.id, userId)) >= agent.dailyTokenBudget) {
         return { key: 'refusal.budget', params: { budget: agent.dailyTokenBudget } };
       }
     }

@@ -16,6 +16,10 @@ export class QueueConsumer {
   private readonly busyThreads = new Set<string>();
   private readonly againThreads = new Set<string>();
   private readonly runs = new Set<Promise<void>>();
+  /** Admissions under way, counted with the runs so that parallel drains cannot pass the cap. */
+  private admitting = 0;
+  /** Threads with a claimable head that found every run slot taken; tried again when one frees. */
+  private readonly waitingForSlot = new Set<string>();
   private sweepTimer: NodeJS.Timeout | null = null;
   private kickSubscription: AsyncIterator<unknown> | null = null;
   private relaySubscription: AsyncIterator<unknown> | null = null;
@@ -31,6 +35,8 @@ export class QueueConsumer {
     private readonly running: RunningExecutions,
     private readonly logger: Logger,
     private readonly sweepMs: number,
+    /** Runs this instance executes at once; beyond it, messages wait in their queues, pending. */
+    private readonly maxConcurrentRuns = Number.POSITIVE_INFINITY,
   ) {}
 
   start(): void {
@@ -78,7 +84,17 @@ export class QueueConsumer {
     try {
       for (;;) {
         if (this.stopped) return;
-        const result = await this.admission.admitNext(threadId);
+        if (this.runs.size + this.admitting >= this.maxConcurrentRuns) {
+          this.waitingForSlot.add(threadId);
+          return;
+        }
+        this.admitting += 1;
+        let result: Awaited<ReturnType<Admission['admitNext']>>;
+        try {
+          result = await this.admission.admitNext(threadId);
+        } finally {
+          this.admitting -= 1;
+        }
         if (result.kind === 'idle') return;
         this.bus.publishThreadEvents(result.events);
         if (result.kind === 'admitted') {
@@ -103,9 +119,18 @@ export class QueueConsumer {
     const threadId = run.execution.threadId;
     const promise = this.launcher.run(run, resumeWith).finally(() => {
       this.runs.delete(promise);
+      // Threads that waited for a slot go before this thread's next message.
+      this.offerFreedSlot();
       this.kick(threadId);
     });
     this.runs.add(promise);
+  }
+
+  /** A run ended: the threads that waited for a slot try again (those that still find none wait again). */
+  private offerFreedSlot(): void {
+    const waiting = [...this.waitingForSlot];
+    this.waitingForSlot.clear();
+    for (const threadId of waiting) this.tryThread(threadId);
   }
 
   private async sweep(): Promise<void> {

@@ -18,9 +18,11 @@ import { ListenerChain, type RunState, type Settlement } from '../recording/run-
 import { RunRecording } from '../recording/run-recording.ts';
 import { runAgent, type AgentRunResult, type PendingToolCall } from '../runtime/agent-runtime.ts';
 import type { RunOutcome, RunUsage, RuntimeEvent } from '../runtime/runtime-event.ts';
+import { TokenMeter } from '../runtime/token-meter.ts';
 import { buildTools, ROOT_ONLY_TOOLS, type DelegationResult } from '../runtime/tools.ts';
 import type { AdmittedRun } from './admission.ts';
-import { ServerShutdown, type RunningExecutions } from './running-executions.ts';
+import { ServerShutdown, TokenBudgetSpent, type RunningExecution, type RunningExecutions } from './running-executions.ts';
+import { tokenBudgetSpentError, tokensUsedToday } from './token-budget.ts';
 import type { Steering } from './steering.ts';
 
 export interface RunLauncherDeps {
@@ -58,6 +60,8 @@ interface RunSetup {
   root: boolean;
   /** Recorded right after the run (re)starts: the answer a resumed question card now shows. */
   afterStart?: RuntimeEvent[];
+  /** Counts the tokens of the run and of the children it delegates to, against the daily budget. */
+  meter: TokenMeter;
 }
 
 /**
@@ -94,10 +98,22 @@ export class RunLauncher {
         delegationLog: conversationLog,
         root: true,
         afterStart: answered ? [answered] : [],
+        meter: await this.tokenMeter(agent, user.id, handle),
       });
     } finally {
       running.unregister(execution.id);
     }
+  }
+
+  /**
+   * The budget binds while the run streams: what the user's runs of this agent used today is
+   * read once at the start, and the run is aborted as soon as it has spent the rest.
+   */
+  private async tokenMeter(agent: Agent, userId: string, handle: RunningExecution): Promise<TokenMeter> {
+    const budget = agent.dailyTokenBudget;
+    if (budget === null) return new TokenMeter(null, () => {});
+    const left = budget - (await tokensUsedToday(this.deps.prisma, agent.id, userId));
+    return new TokenMeter(Math.max(left, 0), () => handle.controller.abort(new TokenBudgetSpent(budget)));
   }
 
   private async execute(setup: RunSetup): Promise<AgentRunResult | null> {
@@ -106,7 +122,7 @@ export class RunLauncher {
     try {
       // A Stop that came while the execution was being admitted: it never starts.
       if (signal.aborted) {
-        await finishAborted(recording, signal, { inputTokens: 0, outputTokens: 0 });
+        await finishAborted(recording, signal, { inputTokens: 0, outputTokens: 0 }, setup.root);
         return null;
       }
       const model = this.resolveModel(agent.model);
@@ -129,9 +145,10 @@ export class RunLauncher {
           if (event.type === 'run-started') for (const extra of setup.afterStart ?? []) await recording.emit(extra);
         },
         takeSteeringMessages: setup.root ? () => this.takeSteering(state, recording) : undefined,
+        meter: setup.meter,
       });
       const pending = result.pending;
-      if (signal.aborted) await finishAborted(recording, signal, result.usage);
+      if (signal.aborted) await finishAborted(recording, signal, result.usage, setup.root);
       else if (result.outcome === 'SUSPENDED' && pending && setup.root) {
         await recording.finish('SUSPENDED', result.usage, (tx, outcome, settlement) =>
           this.openCard(tx, settlement, state, { messages: result.messages, pending }),
@@ -139,7 +156,7 @@ export class RunLauncher {
       } else await recording.finish(result.outcome === 'SUSPENDED' ? 'CANCELLED' : result.outcome, result.usage);
       return result;
     } catch (error) {
-      if (signal.aborted) await finishAborted(recording, signal, { inputTokens: 0, outputTokens: 0 });
+      if (signal.aborted) await finishAborted(recording, signal, { inputTokens: 0, outputTokens: 0 }, setup.root);
       else await recording.fail(error);
       return null;
     }
@@ -234,6 +251,7 @@ export class RunLauncher {
       messages: async () => [{ role: 'user', content: message }],
       delegationLog: null,
       root: false,
+      meter: parent.meter,
     });
     if (signal.aborted) throw signal.reason ?? new Error('aborted');
     if (failure !== null || !result) return { ok: false, error: failure ?? 'The delegated run failed.' };
@@ -312,10 +330,17 @@ function answeredQuestion(messages: ModelMessage[]): RuntimeEvent | null {
   };
 }
 
-/** A Stop cancels; a server shutdown hands the run back as interrupted, with its error. */
-async function finishAborted(recording: RunRecording, signal: AbortSignal, usage: RunUsage): Promise<void> {
+/**
+ * A Stop cancels; a server shutdown hands the run back as interrupted, with its error; a spent
+ * budget refuses the rest of the run, with the limit as the one error of the turn (on the root
+ * run, not again on a delegated child).
+ */
+async function finishAborted(recording: RunRecording, signal: AbortSignal, usage: RunUsage, root: boolean): Promise<void> {
   if (signal.reason instanceof ServerShutdown) {
     await recording.interrupt('the server shut down while running this execution');
+  } else if (signal.reason instanceof TokenBudgetSpent) {
+    if (root) await recording.refuse(tokenBudgetSpentError(signal.reason.budget), usage);
+    else await recording.finish('REFUSED', usage);
   } else {
     await recording.finish('CANCELLED', usage);
   }

@@ -8,6 +8,14 @@ export class ServerShutdown extends Error {
   }
 }
 
+/** The abort reason when a run's user has spent the agent's daily token budget while it ran. */
+export class TokenBudgetSpent extends Error {
+  constructor(readonly budget: number) {
+    super(`the daily token budget of ${budget} was spent while the run streamed`);
+    this.name = 'TokenBudgetSpent';
+  }
+}
+
 export interface RunningExecution {
   executionId: string;
   threadId: string;

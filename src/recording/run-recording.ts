@@ -71,6 +71,14 @@ export class RunRecording {
     await this.settle('INTERRUPTED', NO_USAGE, recordedFailureOf(error, this.locale));
   }
 
+  /**
+   * A run limit stopped the run while it ran (its token budget): status REFUSED, what it
+   * streamed kept, and the limit as the run's one failure.
+   */
+  async refuse(limit: ReasonedError, usage: RunUsage): Promise<void> {
+    await this.settle('REFUSED', usage, this.reportedFailure ?? recordedFailureOf(limit, this.locale));
+  }
+
   async finish(
     outcome: Exclude<RunOutcome, 'FAILED' | 'INTERRUPTED'>,
     usage: RunUsage,

@@ -3,6 +3,7 @@ import { classify } from '../errors/classify.ts';
 import { nextRetryDelayS, sleepCancellable, type RetryPolicy } from '../errors/retry-policy.ts';
 import { AgentRunFailure, ApplicationError } from '../errors/taxonomy.ts';
 import type { RunOutcome, RunUsage, RuntimeEvent } from './runtime-event.ts';
+import type { TokenMeter } from './token-meter.ts';
 
 export interface AgentRunInput {
   model: LanguageModel;
@@ -16,6 +17,8 @@ export interface AgentRunInput {
   emit(event: RuntimeEvent): Promise<void>;
   /** Called at each boundary; returns user messages to continue with (steering). */
   takeSteeringMessages?(): Promise<ModelMessage[]>;
+  /** Counts the run's tokens as they stream (a budget aborts `signal` through it). */
+  meter?: TokenMeter;
 }
 
 /** A tool call the run cannot go on without: an approval, or the user's answer to a question. */
@@ -30,7 +33,7 @@ export interface PendingToolCall {
 
 export interface AgentRunResult {
   /** Failures are thrown (AgentRunFailure), never returned. */
-  outcome: Exclude<RunOutcome, 'FAILED' | 'INTERRUPTED'>;
+  outcome: Exclude<RunOutcome, 'FAILED' | 'INTERRUPTED' | 'REFUSED'>;
   usage: RunUsage;
   /** The conversation as the model saw it, responses included: a suspended run's checkpoint. */
   messages: ModelMessage[];
@@ -49,6 +52,8 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunResult> {
   await input.emit({ type: 'run-started' });
 
   for (let step = 0; step < input.maxSteps; step++) {
+    input.meter?.check();
+    if (input.signal.aborted) return { outcome: 'CANCELLED', usage, messages, pending: null };
     const stepResult = await runStepWithRetries(input, messages, usage);
     if (stepResult === 'cancelled') return { outcome: 'CANCELLED', usage, messages, pending: null };
     messages.push(...stepResult.responseMessages);
@@ -78,13 +83,18 @@ async function runStepWithRetries(
   const startedAt = Date.now();
   for (let attempt = 1; ; attempt++) {
     let streamedToUser = false;
+    const streamed = { chunks: 0 };
     try {
-      const result = await runStep(input, messages, usage, () => {
+      const result = await runStep(input, messages, usage, streamed, () => {
         streamedToUser = true;
       });
       return result;
     } catch (error) {
-      if (input.signal.aborted) return 'cancelled';
+      if (input.signal.aborted) {
+        // The request never reported its usage: what reached the user is counted as the meter counted it.
+        usage.outputTokens += streamed.chunks;
+        return 'cancelled';
+      }
       const failure = error instanceof ToolCrash ? classify(error.cause) : classify(error, { provider: input.provider });
       const delayS = streamedToUser
         ? null
@@ -110,8 +120,13 @@ async function runStep(
   input: AgentRunInput,
   messages: ModelMessage[],
   usage: RunUsage,
+  streamed: { chunks: number },
   markStreamed: () => void,
 ): Promise<StepResult> {
+  const countChunk = () => {
+    streamed.chunks += 1;
+    input.meter?.add(1);
+  };
   const result = streamText({
     model: input.model,
     system: input.system || undefined,
@@ -128,16 +143,20 @@ async function runStep(
   // A call of a tool that has no `execute` (ask_user) gets no result: the user gives it.
   const unanswered = new Map<string, { toolName: string; input: unknown }>();
   for await (const part of result.fullStream) {
+    // Parts the SDK had buffered before an abort (a Stop, a spent budget) never reach the user.
+    if (input.signal.aborted) throw input.signal.reason ?? new Error('aborted');
     switch (part.type) {
       case 'text-delta':
         if (part.text.length === 0) break;
         markStreamed();
         await input.emit({ type: 'text-delta', text: part.text });
+        countChunk();
         break;
       case 'reasoning-delta':
         if (part.text.length === 0) break;
         markStreamed();
         await input.emit({ type: 'reasoning-delta', text: part.text });
+        countChunk();
         break;
       case 'tool-call':
         markStreamed();
@@ -202,11 +221,17 @@ async function runStep(
               });
         throw new ToolCrash(reasoned.message, { cause: reasoned });
       }
-      case 'finish-step':
-        usage.inputTokens += part.usage.inputTokens ?? 0;
-        usage.outputTokens += part.usage.outputTokens ?? 0;
+      case 'finish-step': {
+        const inputTokens = part.usage.inputTokens ?? 0;
+        const outputTokens = part.usage.outputTokens ?? 0;
+        usage.inputTokens += inputTokens;
+        usage.outputTokens += outputTokens;
+        // The reported usage replaces the per-chunk estimate of this request.
+        input.meter?.correct(inputTokens + outputTokens - streamed.chunks);
+        streamed.chunks = 0;
         finishReason = part.finishReason;
         break;
+      }
       case 'error':
         throw part.error;
       case 'abort':

@@ -1,7 +1,8 @@
 import type { ToolCallState } from '../conversation/parts.ts';
 import type { RecordedFailure } from '../errors/recorded-failure.ts';
 
-export type RunOutcome = 'COMPLETED' | 'FAILED' | 'CANCELLED' | 'SUSPENDED' | 'INTERRUPTED';
+/** REFUSED: a run limit ended it (at admission, or its token budget while it ran). */
+export type RunOutcome = 'COMPLETED' | 'FAILED' | 'CANCELLED' | 'SUSPENDED' | 'INTERRUPTED' | 'REFUSED';
 
 export interface RunUsage {
   inputTokens: number;

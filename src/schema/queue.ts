@@ -5,6 +5,7 @@ import {
   InvalidInputError,
   NotFoundError,
   QueueChangedError,
+  RateLimitedError,
 } from '../domain/errors.ts';
 import { builder } from './builder.ts';
 import { COMMON_MUTATION_ERRORS, ErrorInterface } from './errors.ts';
@@ -62,7 +63,7 @@ builder.queryField('queue', (t) =>
   }),
 );
 
-const SEND_MESSAGE_ERRORS = [NotFoundError, ForbiddenError, InvalidInputError, ConflictError];
+const SEND_MESSAGE_ERRORS = [NotFoundError, ForbiddenError, InvalidInputError, RateLimitedError, ConflictError];
 
 const SendMessageResult = builder.unionType('SendMessageResult', {
   description:

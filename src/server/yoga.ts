@@ -9,7 +9,7 @@ import { maskError } from './mask-error.ts';
 import type { Parley } from '../parley.ts';
 import { useDocumentLimits } from './plugins/use-document-limits.ts';
 import { useHealth } from './plugins/use-health.ts';
-import { useOperationLimits } from './plugins/use-operation-limits.ts';
+import { useRateLimits } from './plugins/use-rate-limits.ts';
 import { useReadiness } from './plugins/use-readiness.ts';
 import { useSchemaDisclosure } from './plugins/use-schema-disclosure.ts';
 
@@ -62,7 +62,7 @@ export function createParleyYoga({ parley, config, logger, isAccepting }: Parley
         maxCost: config.PARLEY_MAX_QUERY_COST,
         costWeights: COST_WEIGHTS,
       }),
-      useOperationLimits({ mutationsPerMinute: config.PARLEY_MUTATIONS_PER_MINUTE }),
+      useRateLimits(),
     ],
     context: async ({ request, connectionParams }) => {
       const authorization = connectionParams

@@ -247,7 +247,9 @@ describe('an agent loop that throws, and run limits', () => {
   });
 
   it('daily token budget: the first run is admitted, the next one REFUSED in the user’s language; others unaffected', async () => {
-    const budgeted = await addAgent(server, projectId, { name: 'Budgeted', limits: { dailyTokenBudget: 1 } });
+    // The first reply streams 5 chunks (within the budget while it runs) and then reports 2 input
+    // tokens more, which spend it: that run completes, the next one is refused when it starts.
+    const budgeted = await addAgent(server, projectId, { name: 'Budgeted', limits: { dailyTokenBudget: 6 } });
     const { en, de } = users;
     const threadId = await newThread(server, de.token, budgeted);
     const first = ofKind(await sendAndFollow(server, de.token, threadId, 'Hallo Welt'), 'ExecutionFinished');
@@ -263,7 +265,7 @@ describe('an agent loop that throws, and run limits', () => {
     expect(errorParts(messages)).toEqual([]);
     expect(messages.slice(2).map((message) => [message.role, message.parts])).toEqual([
       ['USER', [{ __typename: 'TextPart', text: 'Noch einmal' }]],
-      ['ASSISTANT', [{ __typename: 'TextPart', text: translate('de', 'refusal.budget', { budget: 1 }) }]],
+      ['ASSISTANT', [{ __typename: 'TextPart', text: translate('de', 'refusal.budget', { budget: 6 }) }]],
     ]);
     const refused = await execution(server, de.token, secondFinished[0]!.executionId!);
     expect(refused).toMatchObject({ status: 'REFUSED', error: null, inputTokens: 0, outputTokens: 0 });

@@ -14,7 +14,7 @@ import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-
  * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
  */
 type Documents = {
-    "\n  fragment ErrorFields on Error {\n    message code\n    ... on InvalidInputError { field }\n    ... on ForbiddenError { scope }\n  }\n": typeof types.ErrorFieldsFragmentDoc,
+    "\n  fragment ErrorFields on Error {\n    message code\n    ... on InvalidInputError { field }\n    ... on ForbiddenError { scope }\n    ... on RateLimitedError { retryAfterS }\n  }\n": typeof types.ErrorFieldsFragmentDoc,
     "\n  fragment ExecutionErrorFields on ExecutionError {\n    reason retryable retryAfterS\n    message messageKey params\n    provider httpStatus providerCode requestId detail\n  }\n": typeof types.ExecutionErrorFieldsFragmentDoc,
     "\n  fragment ProjectFields on Project { id name viewerRole }\n": typeof types.ProjectFieldsFragmentDoc,
     "\n  fragment AgentFields on Agent {\n    id name model systemPrompt tools\n    limits { maxConcurrentExecutions dailyTokenBudget }\n  }\n": typeof types.AgentFieldsFragmentDoc,
@@ -46,7 +46,7 @@ type Documents = {
     "\n  subscription RunEvents($threadId: ID!, $after: String) {\n    runEvents(threadId: $threadId, after: $after) {\n      __typename\n      ... on MessageQueued { cursor executionId queueId text }\n      ... on ExecutionStarted { cursor executionId threadId startedQueueId: queueId acceptedText userMessageId }\n      ... on TextDelta { cursor executionId messageId text offset }\n      ... on ReasoningDelta { cursor executionId text }\n      ... on MessageSnapshot {\n        cursor executionId messageId textLength\n        parts { ...MessagePartFields }\n      }\n      ... on MessageSteered { cursor executionId queueIds texts }\n      ... on ToolCallEvent { cursor executionId messageId toolCallId toolName state }\n      ... on SuspensionOpened { cursor executionId suspensionId kind toolCallId payload }\n      ... on SuspensionResolved { cursor executionId suspensionId resolution }\n      ... on RetryScheduled { cursor executionId attempt delayS reason }\n      ... on ErrorEvent {\n        cursor executionId\n        reason retryable retryAfterS\n        message messageKey params\n        provider httpStatus providerCode requestId detail\n      }\n      ... on ExecutionFinished { cursor executionId status }\n      ... on ExecutionUpdated { cursor executionId status }\n      ... on QueueUpdated { cursor executionId }\n    }\n  }\n": typeof types.RunEventsDocument,
 };
 const documents: Documents = {
-    "\n  fragment ErrorFields on Error {\n    message code\n    ... on InvalidInputError { field }\n    ... on ForbiddenError { scope }\n  }\n": types.ErrorFieldsFragmentDoc,
+    "\n  fragment ErrorFields on Error {\n    message code\n    ... on InvalidInputError { field }\n    ... on ForbiddenError { scope }\n    ... on RateLimitedError { retryAfterS }\n  }\n": types.ErrorFieldsFragmentDoc,
     "\n  fragment ExecutionErrorFields on ExecutionError {\n    reason retryable retryAfterS\n    message messageKey params\n    provider httpStatus providerCode requestId detail\n  }\n": types.ExecutionErrorFieldsFragmentDoc,
     "\n  fragment ProjectFields on Project { id name viewerRole }\n": types.ProjectFieldsFragmentDoc,
     "\n  fragment AgentFields on Agent {\n    id name model systemPrompt tools\n    limits { maxConcurrentExecutions dailyTokenBudget }\n  }\n": types.AgentFieldsFragmentDoc,
@@ -95,7 +95,7 @@ export function graphql(source: string): unknown;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  fragment ErrorFields on Error {\n    message code\n    ... on InvalidInputError { field }\n    ... on ForbiddenError { scope }\n  }\n"): (typeof documents)["\n  fragment ErrorFields on Error {\n    message code\n    ... on InvalidInputError { field }\n    ... on ForbiddenError { scope }\n  }\n"];
+export function graphql(source: "\n  fragment ErrorFields on Error {\n    message code\n    ... on InvalidInputError { field }\n    ... on ForbiddenError { scope }\n    ... on RateLimitedError { retryAfterS }\n  }\n"): (typeof documents)["\n  fragment ErrorFields on Error {\n    message code\n    ... on InvalidInputError { field }\n    ... on ForbiddenError { scope }\n    ... on RateLimitedError { retryAfterS }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

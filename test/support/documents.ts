@@ -12,6 +12,7 @@ export const ErrorFieldsFragment = graphql(`
     message code
     ... on InvalidInputError { field }
     ... on ForbiddenError { scope }
+    ... on RateLimitedError { retryAfterS }
   }
 `);
 

@@ -71,7 +71,8 @@ export function startInstance(env: Record<string, string>, options: { timeoutMs?
   delete inherited.PARLEY_DATA_DIR;
   const child = spawn(process.execPath, [CLI, 'serve'], {
     cwd: ROOT,
-    env: { ...inherited, PORT: '0', PARLEY_LOG_LEVEL: 'warn', ...env },
+    // Suites poll for conditions as fast as they can; the rate-limit suites set their own budgets.
+    env: { ...inherited, PORT: '0', PARLEY_LOG_LEVEL: 'warn', PARLEY_QUERIES_PER_MINUTE: '1000000', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   track(child);

@@ -48,6 +48,8 @@ export async function startTestServer(
     PARLEY_CONSUMER_SWEEP_MS: '200',
     PARLEY_TEXT_FLUSH_MS: '50',
     PARLEY_SHUTDOWN_GRACE_MS: '2000',
+    // Suites poll for conditions as fast as they can; the rate-limit suites set their own budgets.
+    PARLEY_QUERIES_PER_MINUTE: '1000000',
     ...isolatedEnvOnce(backend, options.env),
     ...options.env,
   };
