@@ -154,6 +154,12 @@ export async function busyThread(world: SecurityWorld, kind: 'TEST' | 'SHARED', 
   const threadId = await createThread(world, kind, agentId, token);
   await sendAs(world, threadId, '/slow 60 busy', token);
   const executionId = await executionReaching(world, threadId, 'RUNNING', true);
+  // The reply's message is written at its first flush; after it, only its text changes while it runs.
+  await eventually(
+    () => world.server.parley.db.prisma.message.findFirst({ where: { executionId: rawId(executionId), role: 'ASSISTANT' } }),
+    15_000,
+    'the running reply to be recorded',
+  );
   const first = await sendAs(world, threadId, 'waiting one', token);
   const second = await sendAs(world, threadId, 'waiting two', token);
   return { threadId, executionId, queueIds: [first, second] };
