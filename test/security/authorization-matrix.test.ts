@@ -177,7 +177,7 @@ describeEachBackend('authorization matrix', (backend) => {
   beforeAll(async () => {
     const server = await startTestServer({ backend, env: { PARLEY_RETRY_MAX_ATTEMPTS: '1' } });
     world = await buildSecurityWorld(server);
-  }, 60_000);
+  }, 180_000);
 
   afterAll(() => world?.server.stop());
 
@@ -208,7 +208,7 @@ describeEachBackend('authorization matrix', (backend) => {
           );
           expect(await worldState(world, fixture.threadIds), `${key} as ${role} changed something`).toEqual(before);
         }
-      }, 60_000);
+      }, 180_000);
     }
   }
 });

@@ -89,7 +89,7 @@ describeEachBackend('field-level privacy', (backend) => {
       world.privateAgentId,
       ...tokens.flatMap((token) => [token.id, token.tokenHash]),
     ];
-  }, 60_000);
+  }, 180_000);
 
   afterAll(() => world?.server.stop());
 

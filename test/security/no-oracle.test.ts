@@ -120,7 +120,7 @@ describeEachBackend('no existence oracle', (backend) => {
         .map(rawId)
         .concat(world.owner.userId, rawId(world.privateProjectId), rawId(world.privateAgentId)),
     };
-  }, 60_000);
+  }, 180_000);
 
   afterAll(() => world?.server.stop());
 
@@ -182,7 +182,7 @@ describeEachBackend('no existence oracle', (backend) => {
         }
       }
       expect(await worldState(world, []), 'the attempts changed nothing').toEqual(before);
-    }, 120_000);
+    }, 300_000);
   }
 
   describe('adding a member by email', () => {

@@ -80,7 +80,7 @@ export async function firstSubscriptionAnswer(
   query: string,
   variables: Record<string, unknown>,
   token: string | null,
-  timeoutMs = 10_000,
+  timeoutMs = 30_000,
 ): Promise<{ data?: unknown; errors?: { message?: string; extensions?: { code?: string } }[]; closeCode?: number }> {
   const client = createClient({
     url: server.wsUrl,
