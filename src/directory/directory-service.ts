@@ -18,6 +18,7 @@ const MAX_NAME_CHARS = 200;
 const MAX_SYSTEM_PROMPT_CHARS = 20_000;
 const MAX_TITLE_CHARS = 500;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function requireName(field: string, value: string | undefined, max = MAX_NAME_CHARS): string {
   const trimmed = (value ?? '').trim();
@@ -53,9 +54,13 @@ export class DirectoryService {
   }
 
   async findUser(idOrEmail: string): Promise<User> {
-    const user = await this.prisma.user.findFirst({ where: { OR: [{ id: idOrEmail }, { email: idOrEmail.toLowerCase() }] } });
+    const user = await this.userByIdOrEmail(idOrEmail);
     if (!user) throw new NotFoundError('User', idOrEmail);
     return user;
+  }
+
+  private userByIdOrEmail(idOrEmail: string): Promise<User | null> {
+    return this.prisma.user.findFirst({ where: { OR: [{ id: idOrEmail }, { email: idOrEmail.toLowerCase() }] } });
   }
 
   /** The creator becomes the project's admin. `creator` null = an operator at the CLI. */
@@ -66,7 +71,11 @@ export class DirectoryService {
     });
   }
 
-  /** `actor` null = an operator at the CLI; otherwise they need agent:manage in the project. */
+  /**
+   * `actor` null = an operator at the CLI, who is told when no such user exists. A user of the API
+   * (who needs agent:manage in the project) gets the same answer whether an account exists or not,
+   * so adding members cannot be used to find out who has an account; the answer is null then.
+   */
   async addMember(actor: User | null, input: { projectId: string; user: string; role: string }) {
     if (actor) await this.access.projectRole(actor, input.projectId, 'agent:manage');
     const project = await this.prisma.project.findUnique({ where: { id: input.projectId } });
@@ -75,7 +84,12 @@ export class DirectoryService {
     if (!['ADMIN', 'MEMBER', 'VIEWER'].includes(role)) {
       throw new InvalidInputError('role', 'must be admin, member or viewer.');
     }
-    const user = await this.findUser(input.user);
+    const reference = input.user.trim();
+    if (!EMAIL.test(reference) && !UUID.test(reference)) {
+      throw new InvalidInputError('user', 'must be an email address or a user id.');
+    }
+    const user = actor ? await this.userByIdOrEmail(reference) : await this.findUser(reference);
+    if (!user) return null;
     return this.prisma.membership.upsert({
       where: { projectId_userId: { projectId: project.id, userId: user.id } },
       update: { role: role as ProjectRole },

@@ -28,8 +28,9 @@ export class CancellationService {
       where: { id: executionId },
       select: { threadId: true, parentExecutionId: true },
     });
-    if (!execution) throw new NotFoundError('Execution', executionId);
-    await this.access.thread(user, execution.threadId, 'agent:execute');
+    const askedFor = { entity: 'Execution', id: executionId };
+    if (!execution) throw new NotFoundError(askedFor.entity, askedFor.id);
+    await this.access.thread(user, execution.threadId, 'agent:execute', askedFor);
     if (execution.parentExecutionId) {
       throw new InvalidInputError('executionId', 'is a delegated child execution; stop the execution it belongs to.');
     }

@@ -30,8 +30,9 @@ export class SuspensionService {
 
   async resolve(user: User, suspensionId: string, resolution: Resolution): Promise<RunEventRecord> {
     const suspension = await this.prisma.suspension.findUnique({ where: { id: suspensionId } });
-    if (!suspension) throw new NotFoundError('Suspension', suspensionId);
-    await this.access.thread(user, suspension.threadId, 'agent:execute');
+    const askedFor = { entity: 'Suspension', id: suspensionId };
+    if (!suspension) throw new NotFoundError(askedFor.entity, askedFor.id);
+    await this.access.thread(user, suspension.threadId, 'agent:execute', askedFor);
     this.validate(suspension, resolution);
     return this.resolveChecked(suspension.id, suspension.threadId, resolution);
   }

@@ -20,6 +20,7 @@ export interface NewAttachment {
 }
 
 const MAX_FILENAME_CHARS = 255;
+const QUEUED_MESSAGE = 'Queued message';
 
 function validateAttachments(attachments: readonly NewAttachment[], limits: QueueLimits): void {
   if (attachments.length > limits.maxAttachments) {
@@ -99,8 +100,9 @@ export class QueueService {
    */
   async retryFailed(user: User, executionId: string): Promise<RunEventRecord> {
     const execution = await this.prisma.execution.findUnique({ where: { id: executionId } });
-    if (!execution) throw new NotFoundError('Execution', executionId);
-    const thread = await this.access.thread(user, execution.threadId, 'agent:execute');
+    const askedFor = { entity: 'Execution', id: executionId };
+    if (!execution) throw new NotFoundError(askedFor.entity, askedFor.id);
+    const thread = await this.access.thread(user, execution.threadId, 'agent:execute', askedFor);
     if (execution.parentExecutionId) {
       throw new InvalidInputError('executionId', 'is a delegated child execution; retry the turn it belongs to.');
     }
@@ -202,13 +204,14 @@ export class QueueService {
 
   /** The pending item, checked for access; a claimed one is reported as started, not as missing. */
   private async pendingItemOf(user: User, queueId: string) {
+    const askedFor = { entity: QUEUED_MESSAGE, id: queueId };
     const item = await this.prisma.queueItem.findUnique({ where: { id: queueId }, select: { id: true, threadId: true } });
     if (item) {
-      await this.access.thread(user, item.threadId, 'agent:execute');
+      await this.access.thread(user, item.threadId, 'agent:execute', askedFor);
       return item;
     }
     const started = await this.prisma.execution.findUnique({ where: { queueItemId: queueId }, select: { threadId: true } });
-    if (started) await this.access.thread(user, started.threadId, 'agent:execute');
+    if (started) await this.access.thread(user, started.threadId, 'agent:execute', askedFor);
     throw await this.goneError(this.prisma, queueId);
   }
 
@@ -216,7 +219,7 @@ export class QueueService {
     const started = await db.execution.findUnique({ where: { queueItemId: queueId }, select: { id: true } });
     return started
       ? new ConflictError('This message has already started; it is part of the conversation now.')
-      : new NotFoundError('Queued message', queueId);
+      : new NotFoundError(QUEUED_MESSAGE, queueId);
   }
 
   /** A queue change under the session lock; its events are published after the commit. */

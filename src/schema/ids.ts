@@ -13,6 +13,18 @@ export type NodeTypeName =
   | 'QueueItem'
   | 'Suspension';
 
+/** How a not-found answer names each type: the same words the services use for it. */
+const NOT_FOUND_LABELS: Record<NodeTypeName, string> = {
+  User: 'User',
+  Project: 'Project',
+  Agent: 'Agent',
+  Thread: 'Thread',
+  Message: 'Message',
+  Execution: 'Execution',
+  QueueItem: 'Queued message',
+  Suspension: 'Suspension',
+};
+
 /** Accepts a Relay global id of the expected type, or the raw id the CLI prints. */
 export function decodeId(field: string, value: string, expected: NodeTypeName): string {
   if (UUID.test(value)) return value.toLowerCase();
@@ -25,7 +37,7 @@ export function decodeId(field: string, value: string, expected: NodeTypeName): 
   if (!decoded.typename || !UUID.test(decoded.id)) {
     throw new InvalidInputError(field, `"${value.slice(0, 80)}" is not a valid id.`);
   }
-  if (decoded.typename !== expected) throw new NotFoundError(expected, value);
+  if (decoded.typename !== expected) throw new NotFoundError(NOT_FOUND_LABELS[expected], value);
   return decoded.id.toLowerCase();
 }
 

@@ -2,7 +2,7 @@ import { ProjectRole } from '../generated/prisma/enums.ts';
 import { requireViewer } from './context.ts';
 import { builder } from './builder.ts';
 import { COMMON_MUTATION_ERRORS } from './errors.ts';
-import { decodeIdArg } from './ids.ts';
+import { decodeId, decodeIdArg } from './ids.ts';
 
 builder.enumType(ProjectRole, { name: 'ProjectRole' });
 
@@ -29,12 +29,16 @@ builder.prismaNode('Project', {
 builder.prismaObjectField('User', 'projects', (t) =>
   t.prismaField({
     type: ['Project'],
-    resolve: (query, user, _args, context) =>
-      context.parley.db.prisma.project.findMany({
+    description: 'The user’s projects; of another user, only the projects the viewer belongs to as well.',
+    resolve: (query, user, _args, context) => {
+      const viewerId = requireViewer(context).id;
+      const shared = user.id === viewerId ? [] : [{ memberships: { some: { userId: viewerId } } }];
+      return context.parley.db.prisma.project.findMany({
         ...query,
-        where: { memberships: { some: { userId: user.id } } },
+        where: { AND: [{ memberships: { some: { userId: user.id } } }, ...shared] },
         orderBy: { createdAt: 'asc' },
-      }),
+      });
+    },
   }),
 );
 
@@ -66,7 +70,9 @@ builder.mutationField('addProjectMember', (t) =>
   t.withAuth({ authenticated: true }).prismaField({
     type: 'Project',
     errors: { types: COMMON_MUTATION_ERRORS },
-    description: 'Adds a user (by id or email) to the project, or changes their role. Needs agent:manage.',
+    description:
+      'Adds a user (by id or email) to the project, or changes their role. Needs agent:manage. The answer is the same ' +
+      'whether an account with that email or id exists or not; without one, nothing is recorded.',
     args: {
       projectId: t.arg.id({ required: true }),
       user: t.arg.string({ required: true }),
@@ -74,7 +80,8 @@ builder.mutationField('addProjectMember', (t) =>
     },
     resolve: async (query, _root, args, { parley, viewer }) => {
       const projectId = decodeIdArg(args, 'projectId', 'Project');
-      await parley.directory.addMember(viewer, { projectId, user: args.user, role: args.role });
+      const user = args.user.includes('@') ? args.user : decodeId('user', args.user, 'User');
+      await parley.directory.addMember(viewer, { projectId, user, role: args.role });
       return parley.db.prisma.project.findUniqueOrThrow({ ...query, where: { id: projectId } });
     },
   }),

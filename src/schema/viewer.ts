@@ -3,14 +3,18 @@ import { decodeGlobalID } from '@pothos/plugin-relay';
 import { visibleThreadsWhere } from '../auth/access.ts';
 import { NotFoundError } from '../domain/errors.ts';
 import { builder } from './builder.ts';
-import type { AuthenticatedContext } from './context.ts';
+import { requireViewer, type AuthenticatedContext } from './context.ts';
 import { decodeId, type NodeTypeName } from './ids.ts';
 
 export const UserRef = builder.prismaNode('User', {
   id: { field: 'id' },
   findUnique: (id) => ({ id }),
   fields: (t) => ({
-    email: t.exposeString('email'),
+    email: t.string({
+      nullable: true,
+      description: 'The viewer’s own email; null for any other user.',
+      resolve: (user, _args, context) => (user.id === requireViewer(context).id ? user.email : null),
+    }),
     locale: t.exposeString('locale'),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),

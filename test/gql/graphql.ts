@@ -347,7 +347,7 @@ export type MessageSteered = {
 
 export type Mutation = {
   __typename?: 'Mutation';
-  /** Adds a user (by id or email) to the project, or changes their role. Needs agent:manage. */
+  /** Adds a user (by id or email) to the project, or changes their role. Needs agent:manage. The answer is the same whether an account with that email or id exists or not; without one, nothing is recorded. */
   addProjectMember: MutationAddProjectMemberResult;
   /** Stop. Cancels a running execution (on whichever instance runs it) or a suspended one; queued messages stay. An execution that already ended is a ConflictError, so a late Stop never touches a later execution. */
   cancelExecution: MutationCancelExecutionResult;
@@ -776,9 +776,11 @@ export type ToolCallState =
 export type User = Node & {
   __typename?: 'User';
   createdAt: Scalars['DateTime']['output'];
-  email: Scalars['String']['output'];
+  /** The viewer’s own email; null for any other user. */
+  email?: Maybe<Scalars['String']['output']>;
   id: Scalars['ID']['output'];
   locale: Scalars['String']['output'];
+  /** The user’s projects; of another user, only the projects the viewer belongs to as well. */
   projects: Array<Project>;
 };
 
@@ -827,7 +829,7 @@ export type MessagePartFieldsFragment = MessagePartFields_AttachmentPart_Fragmen
 export type ViewerQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type ViewerQuery = { __typename?: 'Query', viewer: { __typename?: 'User', id: string, email: string, locale: string, projects: Array<{ __typename?: 'Project', id: string, name: string, viewerRole?: ProjectRole | null, agents: Array<{ __typename?: 'Agent', id: string, name: string, model: string, systemPrompt: string, tools: Array<string>, limits: { __typename?: 'AgentLimits', maxConcurrentExecutions?: number | null, dailyTokenBudget?: number | null } }> }> } };
+export type ViewerQuery = { __typename?: 'Query', viewer: { __typename?: 'User', id: string, email?: string | null, locale: string, projects: Array<{ __typename?: 'Project', id: string, name: string, viewerRole?: ProjectRole | null, agents: Array<{ __typename?: 'Agent', id: string, name: string, model: string, systemPrompt: string, tools: Array<string>, limits: { __typename?: 'AgentLimits', maxConcurrentExecutions?: number | null, dailyTokenBudget?: number | null } }> }> } };
 
 export type NodeQueryVariables = Exact<{
   id: Scalars['ID']['input'];

@@ -1,0 +1,214 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeEachBackend } from '../support/backends.ts';
+import {
+  firstSubscriptionAnswer,
+  operationDocument,
+  post,
+  rootFields,
+  type OperationKind,
+} from '../support/schema-operations.ts';
+import {
+  buildSecurityWorld,
+  busyThread,
+  createThread,
+  failedThread,
+  rank,
+  ROLES,
+  suspendedThread,
+  tokenOf,
+  worldState,
+  type Role,
+  type SecurityWorld,
+} from '../support/security-world.ts';
+import { startTestServer } from '../support/server.ts';
+
+// Every root field of the schema, tried by every role. The table says who may do what; a field
+// the table does not name fails the suite, so a new field is checked from the day it is added.
+//
+// Roles, weakest first: anonymous (no token), outsider (signed in, not in the project), viewer,
+// member and admin of project P, and owner (P's creator, an admin, who owns the threads tried).
+// Allowed roles succeed. The others get: UNAUTHENTICATED without a token, NOT_FOUND outside the
+// project (and for another user's private TEST thread), FORBIDDEN for a role too weak; and the
+// attempt changes nothing.
+
+type FixtureKind = 'none' | 'shared' | 'private' | 'busy' | 'suspended' | 'private-suspended' | 'failed' | 'newcomer';
+
+interface Fixture {
+  threadIds: string[];
+  threadId?: string;
+  executionId?: string;
+  queueIds?: [string, string];
+  suspensionId?: string;
+  email?: string;
+}
+
+interface Case {
+  /** What the case tries, when a field has several. */
+  name?: string;
+  minimum: Role;
+  fixture: FixtureKind;
+  variables: (world: SecurityWorld, fixture: Fixture) => Record<string, unknown>;
+}
+
+const threadRead = (argument: string): Case[] => [
+  { minimum: 'viewer', fixture: 'shared', variables: (_w, f) => ({ [argument]: f.threadId }) },
+  { name: 'the owner’s private thread', minimum: 'owner', fixture: 'private', variables: (_w, f) => ({ [argument]: f.threadId }) },
+];
+
+const MATRIX: Record<string, Case[]> = {
+  'query.agent': [{ minimum: 'viewer', fixture: 'none', variables: (w) => ({ id: w.agentId }) }],
+  'query.conversation': threadRead('threadId'),
+  'query.node': threadRead('id'),
+  'query.project': [{ minimum: 'viewer', fixture: 'none', variables: (w) => ({ id: w.projectId }) }],
+  'query.queue': threadRead('threadId'),
+  'query.thread': threadRead('id'),
+  'query.viewer': [{ minimum: 'outsider', fixture: 'none', variables: () => ({}) }],
+  'mutation.addProjectMember': [
+    { minimum: 'admin', fixture: 'newcomer', variables: (w, f) => ({ projectId: w.projectId, user: f.email, role: 'VIEWER' }) },
+  ],
+  'mutation.cancelExecution': [{ minimum: 'member', fixture: 'busy', variables: (_w, f) => ({ executionId: f.executionId }) }],
+  'mutation.createAgent': [
+    { minimum: 'admin', fixture: 'none', variables: (w) => ({ projectId: w.projectId, name: 'New', model: 'demo:default' }) },
+  ],
+  'mutation.createProject': [{ minimum: 'outsider', fixture: 'none', variables: () => ({ name: 'Mine' }) }],
+  'mutation.createThread': [{ minimum: 'member', fixture: 'none', variables: (w) => ({ agentId: w.agentId }) }],
+  'mutation.editQueuedMessage': [
+    { minimum: 'member', fixture: 'busy', variables: (_w, f) => ({ queueId: f.queueIds![0], text: 'edited' }) },
+  ],
+  'mutation.removeQueuedMessage': [{ minimum: 'member', fixture: 'busy', variables: (_w, f) => ({ queueId: f.queueIds![0] }) }],
+  'mutation.reorderQueuedMessage': [
+    {
+      minimum: 'member',
+      fixture: 'busy',
+      variables: (_w, f) => ({ queueId: f.queueIds![1], targetQueueId: f.queueIds![0], expectedQueueIds: f.queueIds }),
+    },
+  ],
+  'mutation.resolveSuspension': [
+    { minimum: 'member', fixture: 'suspended', variables: (_w, f) => ({ id: f.suspensionId, decision: 'DENY' }) },
+  ],
+  'mutation.retryExecution': [{ minimum: 'member', fixture: 'failed', variables: (_w, f) => ({ executionId: f.executionId }) }],
+  'mutation.sendMessage': [
+    { minimum: 'member', fixture: 'shared', variables: (_w, f) => ({ threadId: f.threadId, text: 'hello' }) },
+    {
+      name: 'the owner’s private thread',
+      minimum: 'owner',
+      fixture: 'private',
+      variables: (_w, f) => ({ threadId: f.threadId, text: 'hello' }),
+    },
+  ],
+  'mutation.steerQueuedMessage': [
+    { minimum: 'member', fixture: 'busy', variables: (_w, f) => ({ queueId: f.queueIds![0], executionId: f.executionId }) },
+  ],
+  'mutation.updateAgent': [{ minimum: 'admin', fixture: 'none', variables: (w) => ({ agentId: w.agentId, name: 'Renamed' }) }],
+  // A thread with recorded events that stay as they are (an open approval), so that an allowed
+  // subscription answers with its replay at once.
+  'subscription.runEvents': [
+    { minimum: 'viewer', fixture: 'suspended', variables: (_w, f) => ({ threadId: f.threadId, after: '0' }) },
+    {
+      name: 'the owner’s private thread',
+      minimum: 'owner',
+      fixture: 'private-suspended',
+      variables: (_w, f) => ({ threadId: f.threadId, after: '0' }),
+    },
+  ],
+};
+
+async function buildFixture(world: SecurityWorld, kind: FixtureKind): Promise<Fixture> {
+  switch (kind) {
+    case 'none':
+      return { threadIds: [] };
+    case 'newcomer': {
+      const email = `newcomer-${randomUUID().slice(0, 8)}@example.test`;
+      await world.server.createUser({ email });
+      return { threadIds: [], email };
+    }
+    case 'shared':
+    case 'private': {
+      const threadId = await createThread(world, kind === 'shared' ? 'SHARED' : 'TEST');
+      return { threadIds: [threadId], threadId };
+    }
+    case 'busy': {
+      const busy = await busyThread(world, 'SHARED');
+      return { threadIds: [busy.threadId], ...busy };
+    }
+    case 'suspended':
+    case 'private-suspended': {
+      const suspended = await suspendedThread(world, kind === 'suspended' ? 'SHARED' : 'TEST');
+      return { threadIds: [suspended.threadId], ...suspended };
+    }
+    case 'failed': {
+      const failed = await failedThread(world, 'SHARED');
+      return { threadIds: [failed.threadId], ...failed };
+    }
+  }
+}
+
+/** What an attempt ended with: success, or the code of the error it was refused with. */
+type Outcome = { ok: true } | { ok: false; code: string; detail: unknown };
+
+async function attempt(world: SecurityWorld, kind: OperationKind, fieldName: string, variables: Record<string, unknown>, role: Role): Promise<Outcome> {
+  const field = rootFields().find((entry) => entry.kind === kind && entry.field.name === fieldName)!.field;
+  const query = operationDocument(kind, field, variables);
+  const token = tokenOf(world, role);
+  if (kind === 'subscription') {
+    const answer = await firstSubscriptionAnswer(world.server, query, variables, token);
+    if (answer.data) return { ok: true };
+    // A server may refuse an unauthenticated socket outright (4401/4403) instead of the subscription.
+    if (answer.closeCode === 4401 || answer.closeCode === 4403) return { ok: false, code: 'UNAUTHENTICATED', detail: answer };
+    return { ok: false, code: answer.errors?.[0]?.extensions?.code ?? 'NONE', detail: answer };
+  }
+  const result = await post(world.server, query, variables, token);
+  if (result.errors?.length) return { ok: false, code: result.errors[0]!.extensions?.code ?? 'NONE', detail: result.errors };
+  const value = result.data?.[fieldName] as { __typename?: string; code?: string } | null | undefined;
+  if (value?.code) return { ok: false, code: value.code, detail: value };
+  return value ? { ok: true } : { ok: false, code: 'NONE', detail: result };
+}
+
+function expectedRefusal(role: Role, minimum: Role): string {
+  if (role === 'anonymous') return 'UNAUTHENTICATED';
+  if (role === 'outsider' || minimum === 'owner') return 'NOT_FOUND';
+  return 'FORBIDDEN';
+}
+
+describeEachBackend('authorization matrix', (backend) => {
+  let world: SecurityWorld;
+
+  beforeAll(async () => {
+    const server = await startTestServer({ backend, env: { PARLEY_RETRY_MAX_ATTEMPTS: '1' } });
+    world = await buildSecurityWorld(server);
+  }, 180_000);
+
+  afterAll(() => world?.server.stop());
+
+  it('names every query, mutation and subscription of the schema', () => {
+    const fields = rootFields().map(({ kind, field }) => `${kind}.${field.name}`).sort();
+    expect(Object.keys(MATRIX).sort()).toEqual(fields);
+  });
+
+  for (const { kind, field } of rootFields()) {
+    const key = `${kind}.${field.name}`;
+    for (const entry of MATRIX[key] ?? []) {
+      it(`${key}${entry.name ? ` on ${entry.name}` : ''}: ${entry.minimum} and above`, async () => {
+        let fixture = await buildFixture(world, entry.fixture);
+        let used = false;
+        for (const role of ROLES) {
+          const allowed = rank(role) >= rank(entry.minimum);
+          if (allowed) {
+            if (used) fixture = await buildFixture(world, entry.fixture);
+            const outcome = await attempt(world, kind, field.name, entry.variables(world, fixture), role);
+            expect(outcome, `${key} as ${role}`).toEqual({ ok: true });
+            used = true;
+            continue;
+          }
+          const before = await worldState(world, fixture.threadIds);
+          const outcome = await attempt(world, kind, field.name, entry.variables(world, fixture), role);
+          expect(outcome.ok ? 'allowed' : outcome.code, `${key} as ${role}: ${JSON.stringify(outcome)}`).toBe(
+            expectedRefusal(role, entry.minimum),
+          );
+          expect(await worldState(world, fixture.threadIds), `${key} as ${role} changed something`).toEqual(before);
+        }
+      }, 180_000);
+    }
+  }
+});
