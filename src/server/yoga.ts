@@ -9,6 +9,7 @@ import { maskError } from './mask-error.ts';
 import type { Parley } from '../parley.ts';
 import { useBodyLimit } from './plugins/use-body-limit.ts';
 import { useHealth } from './plugins/use-health.ts';
+import { useInputHygiene } from './plugins/use-input-hygiene.ts';
 import { useOperationLimits } from './plugins/use-operation-limits.ts';
 import { useReadiness } from './plugins/use-readiness.ts';
 
@@ -54,6 +55,7 @@ export function createParleyYoga({ parley, config, logger, isAccepting }: Parley
           config.PARLEY_MAX_REQUEST_BYTES + config.PARLEY_MAX_ATTACHMENTS * config.PARLEY_MAX_ATTACHMENT_BYTES,
       }),
       useOperationLimits({ maxDepth: config.PARLEY_MAX_QUERY_DEPTH, mutationsPerMinute: config.PARLEY_MUTATIONS_PER_MINUTE }),
+      useInputHygiene(),
     ],
     context: async ({ request, connectionParams }) => {
       const authorization = connectionParams
