@@ -1,7 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
-import { TokenAuthenticator } from '../auth/tokens.ts';
 import type { Config } from '../config.ts';
 import type { GraphQLContext } from '../schema/context.ts';
 import { schema } from '../schema/index.ts';
@@ -31,7 +30,6 @@ export interface ParleyYogaOptions {
 
 /** Every HTTP route (GraphQL, /health, /ready) and every operation over HTTP or WebSocket goes through this. */
 export function createParleyYoga({ parley, config, logger, isAccepting }: ParleyYogaOptions): ParleyYoga {
-  const tokens = new TokenAuthenticator(parley.db.prisma);
   return createYoga<ServerContext, GraphQLContext>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -61,7 +59,7 @@ export function createParleyYoga({ parley, config, logger, isAccepting }: Parley
       const authorization = connectionParams
         ? (connectionParams.authorization ?? connectionParams.Authorization ?? connectionParams.token)
         : request.headers.get('authorization');
-      return { parley, viewer: await tokens.authenticate(authorization) };
+      return { parley, viewer: await parley.authenticator.authenticate(authorization) };
     },
   });
 }

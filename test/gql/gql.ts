@@ -32,6 +32,9 @@ type Documents = {
     "\n  query Execution($id: ID!) {\n    node(id: $id) {\n      __typename\n      ... on Execution {\n        id status acceptedText acceptsSteering parentExecutionId ownerInstanceId inputTokens outputTokens\n        error { ...ExecutionErrorFields }\n      }\n    }\n  }\n": typeof types.ExecutionDocument,
     "\n  mutation CreateProject($name: String!) {\n    createProject(name: $name) { __typename ...ProjectFields ...ErrorFields }\n  }\n": typeof types.CreateProjectDocument,
     "\n  mutation AddProjectMember($projectId: ID!, $user: String!, $role: ProjectRole!) {\n    addProjectMember(projectId: $projectId, user: $user, role: $role) { __typename ...ProjectFields ...ErrorFields }\n  }\n": typeof types.AddProjectMemberDocument,
+    "\n  mutation RemoveProjectMember($projectId: ID!, $user: String!) {\n    removeProjectMember(projectId: $projectId, user: $user) { __typename ...ProjectFields ...ErrorFields }\n  }\n": typeof types.RemoveProjectMemberDocument,
+    "\n  query ViewerApiTokens { viewer { id apiTokens { id label createdAt lastUsedAt expiresAt } } }\n": typeof types.ViewerApiTokensDocument,
+    "\n  mutation RevokeApiToken($id: ID!) {\n    revokeApiToken(id: $id) { __typename ... on ApiToken { id label } ...ErrorFields }\n  }\n": typeof types.RevokeApiTokenDocument,
     "\n  mutation CreateAgent(\n    $projectId: ID!, $name: String!, $model: String!\n    $systemPrompt: String, $tools: [String!], $limits: AgentLimitsInput\n  ) {\n    createAgent(\n      projectId: $projectId, name: $name, model: $model\n      systemPrompt: $systemPrompt, tools: $tools, limits: $limits\n    ) { __typename ...AgentFields ...ErrorFields }\n  }\n": typeof types.CreateAgentDocument,
     "\n  mutation UpdateAgent(\n    $agentId: ID!, $name: String, $model: String\n    $systemPrompt: String, $tools: [String!], $limits: AgentLimitsInput\n  ) {\n    updateAgent(\n      agentId: $agentId, name: $name, model: $model\n      systemPrompt: $systemPrompt, tools: $tools, limits: $limits\n    ) { __typename ...AgentFields ...ErrorFields }\n  }\n": typeof types.UpdateAgentDocument,
     "\n  mutation CreateThread($agentId: ID!, $title: String) {\n    createThread(agentId: $agentId, title: $title) { __typename ...ThreadFields ...ErrorFields }\n  }\n": typeof types.CreateThreadDocument,
@@ -64,6 +67,9 @@ const documents: Documents = {
     "\n  query Execution($id: ID!) {\n    node(id: $id) {\n      __typename\n      ... on Execution {\n        id status acceptedText acceptsSteering parentExecutionId ownerInstanceId inputTokens outputTokens\n        error { ...ExecutionErrorFields }\n      }\n    }\n  }\n": types.ExecutionDocument,
     "\n  mutation CreateProject($name: String!) {\n    createProject(name: $name) { __typename ...ProjectFields ...ErrorFields }\n  }\n": types.CreateProjectDocument,
     "\n  mutation AddProjectMember($projectId: ID!, $user: String!, $role: ProjectRole!) {\n    addProjectMember(projectId: $projectId, user: $user, role: $role) { __typename ...ProjectFields ...ErrorFields }\n  }\n": types.AddProjectMemberDocument,
+    "\n  mutation RemoveProjectMember($projectId: ID!, $user: String!) {\n    removeProjectMember(projectId: $projectId, user: $user) { __typename ...ProjectFields ...ErrorFields }\n  }\n": types.RemoveProjectMemberDocument,
+    "\n  query ViewerApiTokens { viewer { id apiTokens { id label createdAt lastUsedAt expiresAt } } }\n": types.ViewerApiTokensDocument,
+    "\n  mutation RevokeApiToken($id: ID!) {\n    revokeApiToken(id: $id) { __typename ... on ApiToken { id label } ...ErrorFields }\n  }\n": types.RevokeApiTokenDocument,
     "\n  mutation CreateAgent(\n    $projectId: ID!, $name: String!, $model: String!\n    $systemPrompt: String, $tools: [String!], $limits: AgentLimitsInput\n  ) {\n    createAgent(\n      projectId: $projectId, name: $name, model: $model\n      systemPrompt: $systemPrompt, tools: $tools, limits: $limits\n    ) { __typename ...AgentFields ...ErrorFields }\n  }\n": types.CreateAgentDocument,
     "\n  mutation UpdateAgent(\n    $agentId: ID!, $name: String, $model: String\n    $systemPrompt: String, $tools: [String!], $limits: AgentLimitsInput\n  ) {\n    updateAgent(\n      agentId: $agentId, name: $name, model: $model\n      systemPrompt: $systemPrompt, tools: $tools, limits: $limits\n    ) { __typename ...AgentFields ...ErrorFields }\n  }\n": types.UpdateAgentDocument,
     "\n  mutation CreateThread($agentId: ID!, $title: String) {\n    createThread(agentId: $agentId, title: $title) { __typename ...ThreadFields ...ErrorFields }\n  }\n": types.CreateThreadDocument,
@@ -164,6 +170,18 @@ export function graphql(source: "\n  mutation CreateProject($name: String!) {\n 
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation AddProjectMember($projectId: ID!, $user: String!, $role: ProjectRole!) {\n    addProjectMember(projectId: $projectId, user: $user, role: $role) { __typename ...ProjectFields ...ErrorFields }\n  }\n"): (typeof documents)["\n  mutation AddProjectMember($projectId: ID!, $user: String!, $role: ProjectRole!) {\n    addProjectMember(projectId: $projectId, user: $user, role: $role) { __typename ...ProjectFields ...ErrorFields }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RemoveProjectMember($projectId: ID!, $user: String!) {\n    removeProjectMember(projectId: $projectId, user: $user) { __typename ...ProjectFields ...ErrorFields }\n  }\n"): (typeof documents)["\n  mutation RemoveProjectMember($projectId: ID!, $user: String!) {\n    removeProjectMember(projectId: $projectId, user: $user) { __typename ...ProjectFields ...ErrorFields }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ViewerApiTokens { viewer { id apiTokens { id label createdAt lastUsedAt expiresAt } } }\n"): (typeof documents)["\n  query ViewerApiTokens { viewer { id apiTokens { id label createdAt lastUsedAt expiresAt } } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RevokeApiToken($id: ID!) {\n    revokeApiToken(id: $id) { __typename ... on ApiToken { id label } ...ErrorFields }\n  }\n"): (typeof documents)["\n  mutation RevokeApiToken($id: ID!) {\n    revokeApiToken(id: $id) { __typename ... on ApiToken { id label } ...ErrorFields }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -141,6 +141,22 @@ export const AddProjectMemberDocument = graphql(`
   }
 `);
 
+export const RemoveProjectMemberDocument = graphql(`
+  mutation RemoveProjectMember($projectId: ID!, $user: String!) {
+    removeProjectMember(projectId: $projectId, user: $user) { __typename ...ProjectFields ...ErrorFields }
+  }
+`);
+
+export const ViewerApiTokensDocument = graphql(`
+  query ViewerApiTokens { viewer { id apiTokens { id label createdAt lastUsedAt expiresAt } } }
+`);
+
+export const RevokeApiTokenDocument = graphql(`
+  mutation RevokeApiToken($id: ID!) {
+    revokeApiToken(id: $id) { __typename ... on ApiToken { id label } ...ErrorFields }
+  }
+`);
+
 export const CreateAgentDocument = graphql(`
   mutation CreateAgent(
     $projectId: ID!, $name: String!, $model: String!
