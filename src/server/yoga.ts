@@ -6,6 +6,7 @@ import type { GraphQLContext } from '../schema/context.ts';
 import { schema } from '../schema/index.ts';
 import { maskError } from './mask-error.ts';
 import type { Parley } from '../parley.ts';
+import { useAttachmentDownload } from './plugins/use-attachment-download.ts';
 import { useBodyLimit } from './plugins/use-body-limit.ts';
 import { useHealth } from './plugins/use-health.ts';
 import { useInputHygiene } from './plugins/use-input-hygiene.ts';
@@ -47,6 +48,10 @@ export function createParleyYoga({ parley, config, logger, isAccepting }: Parley
     plugins: [
       useHealth(),
       useReadiness({ probes: { database: () => parley.db.ping(), redis: () => parley.bus.ping() }, isAccepting }),
+      useAttachmentDownload({
+        authenticate: (authorization) => parley.authenticator.authenticate(authorization),
+        load: (user, attachmentId) => parley.conversations.attachment(user, attachmentId),
+      }),
       useBodyLimit({
         maxBytes: config.PARLEY_MAX_REQUEST_BYTES,
         maxMultipartBytes:

@@ -58,6 +58,7 @@ export const MessagePartFieldsFragment = graphql(`
     ... on TextPart { text }
     ... on ReasoningPart { text }
     ... on SteeredInputPart { queueId text }
+    ... on AttachmentPart { attachmentId filename mediaType size downloadPath }
     ... on ToolCallPart { toolCallId toolName state output }
     ... on DelegationPart {
       toolCallId childExecutionId text reasoning truncated
