@@ -94,7 +94,10 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
   );
   const tokens = new ApiTokens(prisma, async (tokenId) => {
     authenticator.forget(tokenId);
-    await bus.announceToInstances({ kind: 'token-revoked', tokenId });
+    // The token is gone from the database already; other instances' cached lookups end within seconds anyway.
+    await bus
+      .announceToInstances({ kind: 'token-revoked', tokenId })
+      .catch((error) => logger.warn({ err: error, tokenId }, 'announcing a token revocation failed'));
   });
   const revocations = bus.pubsub.subscribe('instance', 'all');
   const revocationListener = revocations[Symbol.asyncIterator]();

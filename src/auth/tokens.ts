@@ -4,6 +4,7 @@ import { InvalidInputError, NotFoundError } from '../domain/errors.ts';
 
 const TOKEN_PREFIX = 'pky_';
 const MAX_LABEL_CHARS = 200;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
@@ -142,7 +143,8 @@ export class ApiTokens {
 
   /** Revokes one of the user's tokens (`userId` null = an operator at the CLI: any token). */
   async revoke(userId: string | null, tokenId: string): Promise<ApiTokenInfo> {
-    const token = await this.prisma.apiToken.findFirst({ where: { id: tokenId, ...(userId ? { userId } : {}) }, select: INFO_FIELDS });
+    if (!UUID.test(tokenId)) throw new InvalidInputError('id', `"${tokenId.slice(0, 80)}" is not a token id.`);
+    const token = await this.prisma.apiToken.findFirst({ where: { id: tokenId.toLowerCase(), ...(userId ? { userId } : {}) }, select: INFO_FIELDS });
     if (!token) throw new NotFoundError('API token', tokenId);
     await this.prisma.apiToken.deleteMany({ where: { id: token.id } });
     await this.announceRevocation(token.id);

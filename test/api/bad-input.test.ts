@@ -66,6 +66,17 @@ const addMember = (vars: { projectId?: string; user?: string; role?: 'ADMIN' | '
       token,
     )
   ).addProjectMember;
+const removeMember = (vars: { projectId?: string; user?: string }) => async () =>
+  (
+    await requestData(
+      server,
+      documents.RemoveProjectMemberDocument,
+      { projectId: vars.projectId ?? projectId, user: vars.user ?? userId },
+      token,
+    )
+  ).removeProjectMember;
+const revokeToken = (id: string) => async () =>
+  (await requestData(server, documents.RevokeApiTokenDocument, { id }, token)).revokeApiToken;
 type AgentVars = {
   name?: string;
   model?: string;
@@ -202,6 +213,14 @@ const cases: Case[] = [
   { name: 'addProjectMember: unknown user email', run: addMember({ user: 'nobody@example.test' }), expected: notFound('User') },
   { name: 'addProjectMember: unknown user id', run: () => addMember({ user: randomUUID() })(), expected: notFound('User') },
   { name: 'addProjectMember: empty user', run: addMember({ user: '' }), expected: notFound('User') },
+
+  // removeProjectMember(projectId, user)
+  ...idCases('removeProjectMember', 'projectId', 'Project', (id) => removeMember({ projectId: id }), () => agentId),
+  { name: 'removeProjectMember: unknown user email', run: removeMember({ user: 'nobody@example.test' }), expected: notFound('User') },
+
+  // revokeApiToken(id)
+  { name: 'revokeApiToken: id "nope"', run: revokeToken('nope'), expected: invalid('id', 'nope') },
+  { name: 'revokeApiToken: an unknown id', run: () => revokeToken(randomUUID())(), expected: notFound('API token') },
 
   // createAgent(projectId, name, model, systemPrompt, tools, limits)
   ...idCases('createAgent', 'projectId', 'Project', (id) => createAgent({ projectId: id }), () => threadId),
