@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { AccessPolicy } from './auth/access.ts';
 import { RateLimits } from './auth/rate-limits.ts';
+import { ApiTokens, TokenAuthenticator, TokenUsageRecorder } from './auth/tokens.ts';
 import type { Config } from './config.ts';
 import { ConversationService } from './conversation/conversation-service.ts';
 import { openDatabase, type Database, type DatabaseTarget } from './db/database.ts';
@@ -29,6 +30,10 @@ export interface Parley {
   bus: LiveBus;
   models: ModelRegistry;
   access: AccessPolicy;
+  /** Listing and revoking API tokens. */
+  tokens: ApiTokens;
+  /** Who a request's token belongs to (cached briefly; revocations reach every instance at once). */
+  authenticator: TokenAuthenticator;
   directory: DirectoryService;
   queue: QueueService;
   conversations: ConversationService;
@@ -93,6 +98,21 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
   const instanceId = config.PARLEY_INSTANCE_ID ?? `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
   const prisma = db.prisma;
   const access = new AccessPolicy(prisma);
+  const authenticator = new TokenAuthenticator(prisma, new TokenUsageRecorder(prisma), (error) =>
+    logger.warn({ err: error }, 'recording a token’s last use failed'),
+  );
+  const tokens = new ApiTokens(prisma, async (tokenId) => {
+    authenticator.forget(tokenId);
+    // The token is gone from the database already; other instances' cached lookups end within seconds anyway.
+    await bus
+      .announceToInstances({ kind: 'token-revoked', tokenId })
+      .catch((error) => logger.warn({ err: error, tokenId }, 'announcing a token revocation failed'));
+  });
+  const revocations = bus.pubsub.subscribe('instance', 'all');
+  const revocationListener = revocations[Symbol.asyncIterator]();
+  void (async () => {
+    for await (const message of revocations) if (message.kind === 'token-revoked') authenticator.forget(message.tokenId);
+  })().catch((error) => logger.error({ err: error }, 'token revocation listener stopped'));
   const running = new RunningExecutions();
   const steering = new Steering(prisma, bus);
   const flushPolicy = { flushMs: config.PARLEY_TEXT_FLUSH_MS, flushChars: config.PARLEY_TEXT_FLUSH_CHARS };
@@ -150,6 +170,8 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
     bus,
     models,
     access,
+    tokens,
+    authenticator,
     directory: new DirectoryService(prisma, access, models),
     queue,
     conversations: new ConversationService(prisma, access),
@@ -177,6 +199,7 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
       for (const run of running.all()) run.controller.abort(new ServerShutdown());
       await consumer.waitForRuns();
       await lease.stop().catch((error) => logger.warn({ err: error }, 'releasing the instance lease failed'));
+      await revocationListener.return?.();
       await bus.close();
       await db.close();
     },

@@ -1,23 +1,48 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { PrismaClient } from '../generated/prisma/client.ts';
+import type { ApiToken, PrismaClient, User } from '../generated/prisma/client.ts';
+import { InvalidInputError, NotFoundError } from '../domain/errors.ts';
 
 const TOKEN_PREFIX = 'pky_';
+const MAX_LABEL_CHARS = 200;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
+/** What a token's owner may see of it: never the hash. */
+export type ApiTokenInfo = Pick<ApiToken, 'id' | 'label' | 'createdAt' | 'lastUsedAt' | 'expiresAt'>;
+
+const INFO_FIELDS = { id: true, label: true, createdAt: true, lastUsedAt: true, expiresAt: true } as const;
+
+export type Clock = () => number;
+
 /** Creates a token for the user; only its hash is stored, so this is the one time it can be shown. */
-export async function issueApiToken(prisma: PrismaClient, userId: string, label = ''): Promise<string> {
+export async function issueApiToken(
+  prisma: PrismaClient,
+  userId: string,
+  label = '',
+  options: { expiresAt?: Date | null } = {},
+): Promise<{ token: string; info: ApiTokenInfo }> {
+  if (label.length > MAX_LABEL_CHARS) throw new InvalidInputError('label', `must be at most ${MAX_LABEL_CHARS} characters.`);
   const token = TOKEN_PREFIX + randomBytes(24).toString('base64url');
-  await prisma.apiToken.create({ data: { userId, tokenHash: hashToken(token), label } });
-  return token;
+  const info = await prisma.apiToken.create({
+    data: { userId, tokenHash: hashToken(token), label, expiresAt: options.expiresAt ?? null },
+    select: INFO_FIELDS,
+  });
+  return { token, info };
 }
 
-export async function userForToken(prisma: PrismaClient, token: string) {
+/** The user a token belongs to, unless it is unknown, revoked or expired (all three look alike). */
+export async function userForToken(prisma: PrismaClient, token: string, now = Date.now()) {
+  return (await lookUpToken(prisma, token, now))?.user ?? null;
+}
+
+async function lookUpToken(prisma: PrismaClient, token: string, now: number) {
   if (!token.startsWith(TOKEN_PREFIX) || token.length > 200) return null;
   const found = await prisma.apiToken.findUnique({ where: { tokenHash: hashToken(token) }, include: { user: true } });
-  return found?.user ?? null;
+  if (!found || (found.expiresAt && found.expiresAt.getTime() <= now)) return null;
+  return found;
 }
 
 /** Accepts `Bearer <token>` (any case) or a bare token, as graphql-ws connectionParams often carry it. */
@@ -28,26 +53,101 @@ export function tokenFromAuthorization(value: unknown): string | null {
 }
 
 /**
- * Remembers token lookups for a few seconds: a client sends its token with every request and
- * subscription, and tokens are never changed in place (a new token is a new row).
+ * Writes a token's `lastUsedAt` at most once per interval: a client sends its token with every
+ * request, and a write per request would cost more than the request. In memory per instance; the
+ * conditional update keeps it at most once per interval across instances too.
  */
-export class TokenAuthenticator {
-  private readonly cache = new Map<string, { user: Awaited<ReturnType<typeof userForToken>>; expiresAt: number }>();
+export class TokenUsageRecorder {
+  private readonly lastWritten = new Map<string, number>();
 
   constructor(
     private readonly prisma: PrismaClient,
+    private readonly clock: Clock = Date.now,
+    private readonly intervalMs = 60_000,
+    private readonly maxEntries = 10_000,
+  ) {}
+
+  /** Records a use of the token now; resolves once the write (if one was due) is done. */
+  async used(tokenId: string, lastUsedAt: Date | null): Promise<void> {
+    const now = this.clock();
+    const written = Math.max(this.lastWritten.get(tokenId) ?? -Infinity, lastUsedAt?.getTime() ?? -Infinity);
+    if (now - written < this.intervalMs) return;
+    if (this.lastWritten.size >= this.maxEntries) this.lastWritten.clear();
+    this.lastWritten.set(tokenId, now);
+    const dueBefore = new Date(now - this.intervalMs + 1);
+    await this.prisma.apiToken.updateMany({
+      where: { id: tokenId, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: dueBefore } }] },
+      data: { lastUsedAt: new Date(now) },
+    });
+  }
+
+  forget(tokenId: string): void {
+    this.lastWritten.delete(tokenId);
+  }
+}
+
+type CachedLookup = { user: User | null; tokenId: string | null; until: number };
+
+/**
+ * Remembers token lookups for a few seconds: a client sends its token with every request and
+ * subscription. A revoked token is forgotten at once (`forget`, which every instance hears
+ * through the live bus); an expiring token is not remembered past its expiry.
+ */
+export class TokenAuthenticator {
+  private readonly cache = new Map<string, CachedLookup>();
+
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly usage: TokenUsageRecorder,
+    private readonly onUsageError: (error: unknown) => void,
+    private readonly clock: Clock = Date.now,
     private readonly ttlMs = 5_000,
     private readonly maxEntries = 10_000,
   ) {}
 
-  async authenticate(authorization: unknown) {
+  async authenticate(authorization: unknown): Promise<User | null> {
     const token = tokenFromAuthorization(authorization);
     if (!token) return null;
+    const now = this.clock();
     const cached = this.cache.get(token);
-    if (cached && cached.expiresAt > Date.now()) return cached.user;
-    const user = await userForToken(this.prisma, token);
+    if (cached && cached.until > now) {
+      if (cached.tokenId) this.usage.used(cached.tokenId, null).catch(this.onUsageError);
+      return cached.user;
+    }
+    const found = await lookUpToken(this.prisma, token, now);
     if (this.cache.size >= this.maxEntries) this.cache.clear();
-    this.cache.set(token, { user, expiresAt: Date.now() + this.ttlMs });
-    return user;
+    const until = Math.min(now + this.ttlMs, found?.expiresAt?.getTime() ?? Infinity);
+    this.cache.set(token, { user: found?.user ?? null, tokenId: found?.id ?? null, until });
+    if (found) this.usage.used(found.id, found.lastUsedAt).catch(this.onUsageError);
+    return found?.user ?? null;
+  }
+
+  /** Drops what this instance remembers of a token (it was revoked). */
+  forget(tokenId: string): void {
+    for (const [token, entry] of this.cache) if (entry.tokenId === tokenId) this.cache.delete(token);
+    this.usage.forget(tokenId);
+  }
+}
+
+/** A user's own API tokens: listing and revoking them, from the API or the CLI. */
+export class ApiTokens {
+  constructor(
+    private readonly prisma: PrismaClient,
+    /** Tells every instance (this one included) to forget the token at once; resolves once sent. */
+    private readonly announceRevocation: (tokenId: string) => Promise<void>,
+  ) {}
+
+  list(userId: string): Promise<ApiTokenInfo[]> {
+    return this.prisma.apiToken.findMany({ where: { userId }, select: INFO_FIELDS, orderBy: { createdAt: 'asc' } });
+  }
+
+  /** Revokes one of the user's tokens (`userId` null = an operator at the CLI: any token). */
+  async revoke(userId: string | null, tokenId: string): Promise<ApiTokenInfo> {
+    if (!UUID.test(tokenId)) throw new InvalidInputError('id', `"${tokenId.slice(0, 80)}" is not a token id.`);
+    const token = await this.prisma.apiToken.findFirst({ where: { id: tokenId.toLowerCase(), ...(userId ? { userId } : {}) }, select: INFO_FIELDS });
+    if (!token) throw new NotFoundError('API token', tokenId);
+    await this.prisma.apiToken.deleteMany({ where: { id: token.id } });
+    await this.announceRevocation(token.id);
+    return token;
   }
 }

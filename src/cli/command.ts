@@ -14,6 +14,8 @@ export interface Command {
   synopsis: string;
   summary: string;
   flags: Record<string, FlagSpec>;
+  /** One value given without a flag (`parley token revoke <id>`), handed to run() under this name. */
+  positional?: { name: string; required?: boolean };
   /**
    * Imports the database, the directory and the server only when it runs, so that help and
    * usage errors answer without loading Prisma, PGlite and the AI SDKs.

@@ -6,8 +6,14 @@ type FlagValues = Record<string, string | boolean | undefined>;
 export function parseFlags(command: Command, args: string[]): Record<string, string> | 'help' {
   const options = Object.fromEntries(Object.keys(command.flags).map((flag) => [flag, { type: 'string' as const }]));
   let values: FlagValues;
+  let positionals: string[];
   try {
-    ({ values } = parseArgs({ args, options: { ...options, help: { type: 'boolean', short: 'h' } }, strict: true }));
+    ({ values, positionals } = parseArgs({
+      args,
+      options: { ...options, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+      allowPositionals: command.positional !== undefined,
+    }));
   } catch (error) {
     throw new UsageError(describeParseError(command, error as Error & { code?: string }));
   }
@@ -23,6 +29,16 @@ export function parseFlags(command: Command, args: string[]): Record<string, str
       throw new UsageError(`${command.name}: --${flag} must be one of ${spec.choices.join(', ')}; got "${value}".`);
     }
     flags[flag] = value;
+  }
+  if (command.positional) {
+    const { name, required } = command.positional;
+    if (positionals.length > 1) {
+      throw new UsageError(`${command.name}: unexpected argument ${positionals[1]} (usage: parley ${command.synopsis}).`);
+    }
+    if (positionals.length === 0 && required) {
+      throw new UsageError(`${command.name}: missing <${name}> (usage: parley ${command.synopsis}).`);
+    }
+    if (positionals.length === 1) flags[name] = positionals[0]!;
   }
   return flags;
 }

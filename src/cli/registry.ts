@@ -4,6 +4,7 @@ import { memberCommands } from './member.ts';
 import { migrateCommand } from './migrate.ts';
 import { projectCommands } from './project.ts';
 import { serveCommand } from './serve.ts';
+import { tokenCommands } from './token.ts';
 import { userCommands } from './user.ts';
 
 /** In the order `parley help` lists them. */
@@ -11,6 +12,7 @@ const COMMANDS: readonly Command[] = [
   serveCommand,
   migrateCommand,
   ...userCommands,
+  ...tokenCommands,
   ...projectCommands,
   ...memberCommands,
   ...agentCommands,

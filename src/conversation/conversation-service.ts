@@ -1,5 +1,6 @@
 import type { PrismaClient, User } from '../generated/prisma/client.ts';
 import type { AccessPolicy, ThreadWithAgent } from '../auth/access.ts';
+import { ForbiddenError, NotFoundError } from '../domain/errors.ts';
 
 export interface ConversationHead {
   thread: ThreadWithAgent;
@@ -31,6 +32,26 @@ export class ConversationService {
     const thread = await this.access.thread(user, threadId, 'agent:read');
     const active = await this.activeExecution(thread.id);
     return { thread, steerableExecutionId: active?.status === 'RUNNING' && active.acceptsSteering ? active.id : null };
+  }
+
+  /**
+   * A stored file, for a user who may read its thread (sent or still queued). Whatever the reason
+   * it cannot be had, the answer is the same NotFound, so ids reveal nothing.
+   */
+  async attachment(user: User, attachmentId: string): Promise<{ filename: string; mediaType: string; data: Buffer }> {
+    const found = await this.prisma.attachment.findUnique({
+      where: { id: attachmentId },
+      include: { message: { select: { threadId: true } }, queueItem: { select: { threadId: true } } },
+    });
+    const threadId = found?.message?.threadId ?? found?.queueItem?.threadId;
+    const visible = threadId
+      ? await this.access.thread(user, threadId, 'agent:read').catch((error: unknown) => {
+          if (error instanceof NotFoundError || error instanceof ForbiddenError) return null;
+          throw error;
+        })
+      : null;
+    if (!found || !visible) throw new NotFoundError('Attachment', attachmentId);
+    return { filename: found.filename, mediaType: found.mediaType, data: Buffer.from(found.dataBase64, 'base64') };
   }
 
   activeExecution(threadId: string) {

@@ -2,6 +2,7 @@ import type { Agent, PrismaClient, Project, ProjectRole, Thread, User } from '..
 import type { AccessPolicy } from '../auth/access.ts';
 import { issueApiToken } from '../auth/tokens.ts';
 import { ConflictError, InvalidInputError, NotFoundError } from '../domain/errors.ts';
+import type { Tx } from '../db/session-lock.ts';
 import { isLocale, type Locale } from '../i18n/catalog.ts';
 import type { ModelRegistry } from '../models/registry.ts';
 import { isToolName, TOOL_NAMES } from '../runtime/tools.ts';
@@ -50,7 +51,8 @@ export class DirectoryService {
     const existing = await this.prisma.user.findUnique({ where: { email } });
     if (existing) throw new ConflictError(`A user with the email ${email} already exists.`);
     const user = await this.prisma.user.create({ data: { email, locale: locale as Locale } });
-    return { user, token: await issueApiToken(this.prisma, user.id, 'created with the user') };
+    const { token } = await issueApiToken(this.prisma, user.id, 'created with the user');
+    return { user, token };
   }
 
   async findUser(idOrEmail: string): Promise<User> {
@@ -90,11 +92,46 @@ export class DirectoryService {
     }
     const user = actor ? await this.userByIdOrEmail(reference) : await this.findUser(reference);
     if (!user) return null;
-    return this.prisma.membership.upsert({
-      where: { projectId_userId: { projectId: project.id, userId: user.id } },
-      update: { role: role as ProjectRole },
-      create: { projectId: project.id, userId: user.id, role: role as ProjectRole },
+    return this.withProjectLock(project.id, async (tx) => {
+      if (role !== 'ADMIN') await this.keepAnAdmin(tx, project.id, user.id);
+      return tx.membership.upsert({
+        where: { projectId_userId: { projectId: project.id, userId: user.id } },
+        update: { role: role as ProjectRole },
+        create: { projectId: project.id, userId: user.id, role: role as ProjectRole },
+      });
     });
+  }
+
+  /**
+   * Removes a user from a project. Anyone may leave; removing someone else needs agent:manage.
+   * `actor` null = an operator at the CLI.
+   */
+  async removeMember(actor: User | null, input: { projectId: string; user: string }): Promise<void> {
+    const user = await this.findUser(input.user);
+    if (actor && actor.id !== user.id) await this.access.projectRole(actor, input.projectId, 'agent:manage');
+    else if (actor) await this.access.projectRole(actor, input.projectId, 'agent:read');
+    const project = await this.prisma.project.findUnique({ where: { id: input.projectId } });
+    if (!project) throw new NotFoundError('Project', input.projectId);
+    await this.withProjectLock(project.id, async (tx) => {
+      await this.keepAnAdmin(tx, project.id, user.id);
+      await tx.membership.deleteMany({ where: { projectId: project.id, userId: user.id } });
+    });
+  }
+
+  /** Serializes role changes of one project, so two admins demoting each other cannot both succeed. */
+  private withProjectLock<T>(projectId: string, work: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.prisma.$transaction(async (tx) => {
+      await tx.$queryRaw`SELECT "id" FROM "project" WHERE "id" = ${projectId} FOR UPDATE`;
+      return work(tx);
+    });
+  }
+
+  /** Refuses to take the admin role from the project's last admin (it would leave nobody to manage it). */
+  private async keepAnAdmin(tx: Tx, projectId: string, userId: string): Promise<void> {
+    const admins = await tx.membership.findMany({ where: { projectId, role: 'ADMIN' }, select: { userId: true }, take: 2 });
+    if (admins.length === 1 && admins[0]!.userId === userId) {
+      throw new ConflictError('This is the project’s last admin; make another member admin first.');
+    }
   }
 
   async createAgent(actor: User | null, projectId: string, input: AgentInput): Promise<Agent> {

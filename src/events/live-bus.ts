@@ -12,14 +12,24 @@ export type LiveTopics = {
   'queue-kick': [payload: { threadId: string }];
   /**
    * Control messages for instances; every instance checks its own runs: a relayed Stop, or a
-   * subscriber asking the running instance for a fresh snapshot of the reply.
+   * subscriber asking the running instance for a fresh snapshot of the reply; and a revoked API
+   * token, which every instance forgets at once.
    */
-  instance: [audience: 'all', message: { kind: 'cancel' | 'snapshot'; executionId: string }];
+  instance: [audience: 'all', message: InstanceMessage];
 };
+
+export type InstanceMessage =
+  | { kind: 'cancel' | 'snapshot'; executionId: string }
+  | { kind: 'token-revoked'; tokenId: string };
 
 export interface LiveBus {
   pubsub: PubSub<LiveTopics>;
   publishThreadEvents(events: RunEventRecord[]): void;
+  /**
+   * Publishes to every instance (this one included) and resolves once the message is sent: with
+   * Redis, once Redis has handed it to every subscribed instance's connection.
+   */
+  announceToInstances(message: InstanceMessage): Promise<void>;
   /**
    * Resolves once a thread's channel really receives (Redis confirms SUBSCRIBE asynchronously): a
    * subscriber reads the log only after this, so nothing falls between log and channel. Rejects
@@ -67,6 +77,7 @@ export function createLiveBus(redisUrl: string | undefined, logger: Logger): Liv
       kind: 'memory',
       pubsub,
       publishThreadEvents: (events) => events.forEach((event) => pubsub.publish('thread', event.threadId, event)),
+      announceToInstances: async (message) => pubsub.publish('instance', 'all', message),
       threadChannelReady: async () => {},
       onOutage: () => () => {},
       onResync: () => () => {},
@@ -207,6 +218,9 @@ function createRedisLiveBus(redisUrl: string, logger: Logger): LiveBus {
     kind: 'redis',
     pubsub,
     publishThreadEvents: (events) => events.forEach((event) => pubsub.publish('thread', event.threadId, event)),
+    announceToInstances: async (message) => {
+      await publisher.publish('instance:all', JSON.stringify(message));
+    },
     threadChannelReady: async (threadId, timeoutMs) => {
       const entry = channels.get(`thread:${threadId}`);
       if (!entry) throw new Error(`threadChannelReady(${threadId}) before subscribing to the thread`);

@@ -6,6 +6,7 @@ import type { LiveBus } from '../events/live-bus.ts';
 import type { NewRunEvent, RunEventRecord } from '../events/run-event.ts';
 import { withSessionLock, type Tx } from '../db/session-lock.ts';
 import type { SuspensionService } from '../execution/suspensions.ts';
+import { checkedMediaType, safeFilename } from './attachment-policy.ts';
 
 export interface QueueLimits {
   maxMessageChars: number;
@@ -19,24 +20,23 @@ export interface NewAttachment {
   data: Uint8Array;
 }
 
-const MAX_FILENAME_CHARS = 255;
 const QUEUED_MESSAGE = 'Queued message';
 
-function validateAttachments(attachments: readonly NewAttachment[], limits: QueueLimits): void {
+/** Checks the files of a message and returns them as they are stored: safe names, checked media types. */
+function validateAttachments(attachments: readonly NewAttachment[], limits: QueueLimits): NewAttachment[] {
   if (attachments.length > limits.maxAttachments) {
     throw new InvalidInputError('attachments', `at most ${limits.maxAttachments} files per message.`);
   }
-  for (const attachment of attachments) {
+  return attachments.map((attachment) => {
+    const filename = safeFilename(attachment.filename);
     if (attachment.data.byteLength > limits.maxAttachmentBytes) {
       throw new InvalidInputError(
         'attachments',
-        `${attachment.filename.slice(0, 80)} is ${attachment.data.byteLength} bytes; the limit is ${limits.maxAttachmentBytes}.`,
+        `${filename.slice(0, 80)} is ${attachment.data.byteLength} bytes; the limit is ${limits.maxAttachmentBytes}.`,
       );
     }
-    if (attachment.filename.trim().length === 0 || attachment.filename.length > MAX_FILENAME_CHARS) {
-      throw new InvalidInputError('attachments', `file names must be 1 to ${MAX_FILENAME_CHARS} characters.`);
-    }
-  }
+    return { filename, mediaType: checkedMediaType(filename, attachment.mediaType, attachment.data), data: attachment.data };
+  });
 }
 
 const MAX_IDEMPOTENCY_KEY_CHARS = 200;
@@ -87,11 +87,11 @@ export class QueueService {
     input: { threadId: string; text: string; idempotencyKey?: string | null; attachments?: readonly NewAttachment[] },
   ): Promise<RunEventRecord> {
     const text = validateMessageText(input.text, this.limits);
-    validateAttachments(input.attachments ?? [], this.limits);
+    const attachments = validateAttachments(input.attachments ?? [], this.limits);
     const thread = await this.access.thread(user, input.threadId, 'agent:execute');
     // An answer to a question card is text only; with files it is a new message.
-    const answered = input.attachments?.length ? null : await this.questions.answerOpenQuestion(thread.id, text);
-    return answered ?? this.enqueueChecked(user, thread.id, { ...input, text });
+    const answered = attachments.length ? null : await this.questions.answerOpenQuestion(thread.id, text);
+    return answered ?? this.enqueueChecked(user, thread.id, { ...input, text, attachments });
   }
 
   /**
@@ -270,7 +270,7 @@ export class QueueService {
         data: attachments.map((attachment) => ({
           queueItemId: item.id,
           filename: attachment.filename,
-          mediaType: attachment.mediaType || 'application/octet-stream',
+          mediaType: attachment.mediaType,
           size: attachment.data.byteLength,
           dataBase64: Buffer.from(attachment.data).toString('base64'),
         })),

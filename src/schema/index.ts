@@ -3,6 +3,7 @@ import './scalars.ts';
 import './errors.ts';
 import './failure.ts';
 import './viewer.ts';
+import './api-token.ts';
 import './project.ts';
 import './agent.ts';
 import './thread.ts';

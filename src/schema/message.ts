@@ -50,6 +50,12 @@ const AttachmentPart = builder.objectRef<PartOf<'attachment'>>('AttachmentPart')
     filename: t.exposeString('filename'),
     mediaType: t.exposeString('mediaType'),
     size: t.exposeInt('size'),
+    downloadPath: t.string({
+      description:
+        'GET it on this server with the same Authorization header; it is always served as a download ' +
+        '(Content-Disposition: attachment, X-Content-Type-Options: nosniff).',
+      resolve: (part) => `/attachments/${part.attachmentId}`,
+    }),
   }),
 });
 const SteeredInputPart = builder.objectRef<PartOf<'steered-input'>>('SteeredInputPart').implement({

@@ -1,3 +1,4 @@
+import { ConflictError } from '../domain/errors.ts';
 import { ProjectRole } from '../generated/prisma/enums.ts';
 import { requireViewer } from './context.ts';
 import { builder } from './builder.ts';
@@ -69,10 +70,11 @@ builder.mutationField('createProject', (t) =>
 builder.mutationField('addProjectMember', (t) =>
   t.withAuth({ authenticated: true }).prismaField({
     type: 'Project',
-    errors: { types: COMMON_MUTATION_ERRORS },
+    errors: { types: [...COMMON_MUTATION_ERRORS, ConflictError] },
     description:
       'Adds a user (by id or email) to the project, or changes their role. Needs agent:manage. The answer is the same ' +
-      'whether an account with that email or id exists or not; without one, nothing is recorded.',
+      'whether an account with that email or id exists or not; without one, nothing is recorded. ' +
+      'Demoting the last admin is a ConflictError.',
     args: {
       projectId: t.arg.id({ required: true }),
       user: t.arg.string({ required: true }),
@@ -82,6 +84,25 @@ builder.mutationField('addProjectMember', (t) =>
       const projectId = decodeIdArg(args, 'projectId', 'Project');
       const user = args.user.includes('@') ? args.user : decodeId('user', args.user, 'User');
       await parley.directory.addMember(viewer, { projectId, user, role: args.role });
+      return parley.db.prisma.project.findUniqueOrThrow({ ...query, where: { id: projectId } });
+    },
+  }),
+);
+
+builder.mutationField('removeProjectMember', (t) =>
+  t.withAuth({ authenticated: true }).prismaField({
+    type: 'Project',
+    errors: { types: [...COMMON_MUTATION_ERRORS, ConflictError] },
+    description:
+      'Removes a user (by id or email) from the project: anyone may leave, removing others needs agent:manage. ' +
+      'Removing the last admin is a ConflictError.',
+    args: {
+      projectId: t.arg.id({ required: true }),
+      user: t.arg.string({ required: true }),
+    },
+    resolve: async (query, _root, args, { parley, viewer }) => {
+      const projectId = decodeIdArg(args, 'projectId', 'Project');
+      await parley.directory.removeMember(viewer, { projectId, user: args.user });
       return parley.db.prisma.project.findUniqueOrThrow({ ...query, where: { id: projectId } });
     },
   }),

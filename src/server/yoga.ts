@@ -1,14 +1,15 @@
 import type { IncomingMessage } from 'node:http';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
-import { TokenAuthenticator } from '../auth/tokens.ts';
 import type { Config } from '../config.ts';
 import type { GraphQLContext } from '../schema/context.ts';
 import { schema } from '../schema/index.ts';
 import { maskError } from './mask-error.ts';
 import type { Parley } from '../parley.ts';
+import { useAttachmentDownload } from './plugins/use-attachment-download.ts';
 import { useDocumentLimits } from './plugins/use-document-limits.ts';
 import { useHealth } from './plugins/use-health.ts';
+import { useInputHygiene } from './plugins/use-input-hygiene.ts';
 import { useRateLimits } from './plugins/use-rate-limits.ts';
 import { useReadiness } from './plugins/use-readiness.ts';
 import { useSchemaDisclosure } from './plugins/use-schema-disclosure.ts';
@@ -31,7 +32,6 @@ export interface ParleyYogaOptions {
 
 /** Every HTTP route (GraphQL, /health, /ready) and every operation over HTTP or WebSocket goes through this. */
 export function createParleyYoga({ parley, config, logger, isAccepting }: ParleyYogaOptions): ParleyYoga {
-  const tokens = new TokenAuthenticator(parley.db.prisma);
   return createYoga<ServerContext, GraphQLContext>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -63,12 +63,17 @@ export function createParleyYoga({ parley, config, logger, isAccepting }: Parley
         costWeights: COST_WEIGHTS,
       }),
       useRateLimits(),
+      useAttachmentDownload({
+        authenticate: (authorization) => parley.authenticator.authenticate(authorization),
+        load: (user, attachmentId) => parley.conversations.attachment(user, attachmentId),
+      }),
+      useInputHygiene(),
     ],
     context: async ({ request, connectionParams }) => {
       const authorization = connectionParams
         ? (connectionParams.authorization ?? connectionParams.Authorization ?? connectionParams.token)
         : request.headers.get('authorization');
-      return { parley, viewer: await tokens.authenticate(authorization) };
+      return { parley, viewer: await parley.authenticator.authenticate(authorization) };
     },
   });
 }

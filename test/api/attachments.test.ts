@@ -1,33 +1,11 @@
-import { print } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cancel, conversation, messagesOf, send, textOf } from '../support/client.ts';
-import { EditQueuedMessageDocument, RemoveQueuedMessageDocument, SendMessageDocument } from '../support/documents.ts';
+import { sendWithFiles } from '../support/attachments.ts';
+import { EditQueuedMessageDocument, RemoveQueuedMessageDocument } from '../support/documents.ts';
 import { follow } from '../support/follower.ts';
 import { is } from '../support/run-events.ts';
 import { newThread, setUpAgent } from '../support/scenario.ts';
 import { requestData, startTestServer, type TestServer } from '../support/server.ts';
-
-/** A GraphQL multipart request, as a client sends files: operations, map, then the files. */
-async function sendWithFiles(
-  server: TestServer,
-  token: string,
-  variables: { threadId: string; text: string },
-  files: { name: string; type: string; content: string | Uint8Array }[],
-) {
-  const form = new FormData();
-  form.append(
-    'operations',
-    JSON.stringify({ query: print(SendMessageDocument), variables: { ...variables, attachments: files.map(() => null) } }),
-  );
-  form.append('map', JSON.stringify(Object.fromEntries(files.map((_, index) => [String(index), [`variables.attachments.${index}`]]))));
-  files.forEach((file, index) => form.append(String(index), new Blob([file.content as BlobPart], { type: file.type }), file.name));
-  const response = await fetch(server.url, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'graphql-require-preflight': '1' },
-    body: form,
-  });
-  return (await response.json()) as { data?: { sendMessage: Record<string, unknown> }; errors?: unknown[] };
-}
 
 describe('attachments', () => {
   let server: TestServer;
@@ -48,7 +26,7 @@ describe('attachments', () => {
     const follower = follow(server, token, threadId);
     const sent = await sendWithFiles(server, token, { threadId, text: 'see these' }, [
       { name: 'notes.txt', type: 'text/plain', content: 'hello' },
-      { name: 'pixel.png', type: 'image/png', content: new Uint8Array([137, 80, 78, 71]) },
+      { name: 'pixel.png', type: 'image/png', content: new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10, 0, 0]) },
     ]);
     expect(sent.errors).toBeUndefined();
     expect(sent.data!.sendMessage.__typename).toBe('MessageQueued');
@@ -60,7 +38,7 @@ describe('attachments', () => {
     const stored = await server.parley.db.prisma.attachment.findMany({ orderBy: { filename: 'asc' } });
     expect(stored.map((file) => [file.filename, file.mediaType, file.size, file.queueItemId])).toEqual([
       ['notes.txt', 'text/plain', 5, null],
-      ['pixel.png', 'image/png', 4, null],
+      ['pixel.png', 'image/png', 10, null],
     ]);
   });
 

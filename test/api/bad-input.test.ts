@@ -66,6 +66,17 @@ const addMember = (vars: { projectId?: string; user?: string; role?: 'ADMIN' | '
       token,
     )
   ).addProjectMember;
+const removeMember = (vars: { projectId?: string; user?: string }) => async () =>
+  (
+    await requestData(
+      server,
+      documents.RemoveProjectMemberDocument,
+      { projectId: vars.projectId ?? projectId, user: vars.user ?? userId },
+      token,
+    )
+  ).removeProjectMember;
+const revokeToken = (id: string) => async () =>
+  (await requestData(server, documents.RevokeApiTokenDocument, { id }, token)).revokeApiToken;
 type AgentVars = {
   name?: string;
   model?: string;
@@ -207,6 +218,14 @@ const cases: Case[] = [
   // An unknown email or id is not bad input: it answers as a known one does (test/security/no-oracle.test.ts).
   { name: 'addProjectMember: empty user', run: addMember({ user: '' }), expected: invalid('user') },
   { name: 'addProjectMember: neither an email nor an id', run: addMember({ user: 'somebody' }), expected: invalid('user') },
+
+  // removeProjectMember(projectId, user)
+  ...idCases('removeProjectMember', 'projectId', 'Project', (id) => removeMember({ projectId: id }), () => agentId),
+  { name: 'removeProjectMember: unknown user email', run: removeMember({ user: 'nobody@example.test' }), expected: notFound('User') },
+
+  // revokeApiToken(id)
+  { name: 'revokeApiToken: id "nope"', run: revokeToken('nope'), expected: invalid('id', 'nope') },
+  { name: 'revokeApiToken: an unknown id', run: () => revokeToken(randomUUID())(), expected: notFound('API token') },
 
   // createAgent(projectId, name, model, systemPrompt, tools, limits)
   ...idCases('createAgent', 'projectId', 'Project', (id) => createAgent({ projectId: id }), () => threadId),

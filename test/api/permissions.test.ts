@@ -4,6 +4,8 @@ import { encodeId } from '../../src/schema/ids.ts';
 import { describeEachBackend } from '../support/backends.ts';
 import {
   AddProjectMemberDocument,
+  RemoveProjectMemberDocument,
+  RevokeApiTokenDocument,
   AgentDocument,
   CancelExecutionDocument,
   ConversationDocument,
@@ -410,6 +412,8 @@ describe('permissions (pglite)', () => {
         createProject: () => request(server, CreateProjectDocument, { name: 'anon' }, token),
         addProjectMember: () =>
           request(server, AddProjectMemberDocument, { projectId, user: owner.userId, role: 'VIEWER' }, token),
+        removeProjectMember: () => request(server, RemoveProjectMemberDocument, { projectId, user: owner.userId }, token),
+        revokeApiToken: () => request(server, RevokeApiTokenDocument, { id: randomUUID() }, token),
         createAgent: () =>
           request(server, CreateAgentDocument, { projectId, name: 'anon', model: 'demo:default' }, token),
         updateAgent: () => request(server, UpdateAgentDocument, { agentId, name: 'anon' }, token),

@@ -59,6 +59,7 @@ export const MessagePartFieldsFragment = graphql(`
     ... on TextPart { text }
     ... on ReasoningPart { text }
     ... on SteeredInputPart { queueId text }
+    ... on AttachmentPart { attachmentId filename mediaType size downloadPath }
     ... on ToolCallPart { toolCallId toolName state output }
     ... on DelegationPart {
       toolCallId childExecutionId text reasoning truncated
@@ -139,6 +140,22 @@ export const CreateProjectDocument = graphql(`
 export const AddProjectMemberDocument = graphql(`
   mutation AddProjectMember($projectId: ID!, $user: String!, $role: ProjectRole!) {
     addProjectMember(projectId: $projectId, user: $user, role: $role) { __typename ...ProjectFields ...ErrorFields }
+  }
+`);
+
+export const RemoveProjectMemberDocument = graphql(`
+  mutation RemoveProjectMember($projectId: ID!, $user: String!) {
+    removeProjectMember(projectId: $projectId, user: $user) { __typename ...ProjectFields ...ErrorFields }
+  }
+`);
+
+export const ViewerApiTokensDocument = graphql(`
+  query ViewerApiTokens { viewer { id apiTokens { id label createdAt lastUsedAt expiresAt } } }
+`);
+
+export const RevokeApiTokenDocument = graphql(`
+  mutation RevokeApiToken($id: ID!) {
+    revokeApiToken(id: $id) { __typename ... on ApiToken { id label } ...ErrorFields }
   }
 `);
 

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "api_token" ADD COLUMN     "expiresAt" TIMESTAMP(3);
+
