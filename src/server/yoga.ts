@@ -5,6 +5,7 @@ import { TokenAuthenticator } from '../auth/tokens.ts';
 import type { Config } from '../config.ts';
 import type { GraphQLContext } from '../schema/context.ts';
 import { schema } from '../schema/index.ts';
+import { createGraphiQLRenderer, graphiqlOptions } from './graphiql.ts';
 import { maskError } from './mask-error.ts';
 import type { Parley } from '../parley.ts';
 import { useBodyLimit } from './plugins/use-body-limit.ts';
@@ -35,7 +36,8 @@ export function createParleyYoga({ parley, config, logger, isAccepting }: Parley
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
-    graphiql: { subscriptionsProtocol: 'WS', title: 'Parley' },
+    graphiql: graphiqlOptions,
+    renderGraphiQL: createGraphiQLRenderer(),
     // Yoga reports every GraphQL error it sends, expected ones included; unexpected errors are
     // logged at error level by maskError, so Yoga's own lines go to debug.
     logging: {
