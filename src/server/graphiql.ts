@@ -52,9 +52,10 @@ export const graphiqlOptions: GraphiQLOptions = {
 };
 
 /**
- * Shares the Authorization header across GraphiQL tabs: a request to the GraphQL endpoint that
- * sets none gets the last one a tab sent, kept for this browser session. GraphiQL itself starts
- * each new tab with empty headers, which would make every tab but the first anonymous.
+ * Shares the Authorization header across GraphiQL tabs and windows: a request to the GraphQL
+ * endpoint that sets none gets the last one a tab sent. GraphiQL starts each new tab with empty
+ * headers, which would make every tab but the first anonymous. The header is kept in localStorage,
+ * where GraphiQL keeps each tab's headers too.
  */
 function sharedAuthorizationScript(options: GraphiQLOptions): string {
   return `<script>
@@ -68,9 +69,9 @@ function sharedAuthorizationScript(options: GraphiQLOptions): string {
     if (url.origin !== endpoint.origin || url.pathname !== endpoint.pathname) return originalFetch(input, init);
     if (request.headers.has('authorization')) {
       const given = request.headers.get('authorization');
-      if (given) sessionStorage.setItem(storageKey, given);
+      if (given) localStorage.setItem(storageKey, given);
     } else {
-      const kept = sessionStorage.getItem(storageKey);
+      const kept = localStorage.getItem(storageKey);
       if (kept) request.headers.set('authorization', kept);
     }
     return originalFetch(request);
