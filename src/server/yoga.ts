@@ -9,6 +9,7 @@ import { createGraphiQLRenderer, graphiqlOptions } from './graphiql.ts';
 import { maskError } from './mask-error.ts';
 import type { Parley } from '../parley.ts';
 import { useBodyLimit } from './plugins/use-body-limit.ts';
+import { useGraphiQLContentSecurityPolicy } from './plugins/use-graphiql-csp.ts';
 import { useHealth } from './plugins/use-health.ts';
 import { useOperationLimits } from './plugins/use-operation-limits.ts';
 import { useReadiness } from './plugins/use-readiness.ts';
@@ -49,6 +50,7 @@ export function createParleyYoga({ parley, config, logger, isAccepting }: Parley
     maskedErrors: { maskError: maskError(logger) },
     plugins: [
       useHealth(),
+      useGraphiQLContentSecurityPolicy(),
       useReadiness({ probes: { database: () => parley.db.ping(), redis: () => parley.bus.ping() }, isAccepting }),
       useBodyLimit({
         maxBytes: config.PARLEY_MAX_REQUEST_BYTES,

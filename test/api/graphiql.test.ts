@@ -2,6 +2,7 @@ import { parse, print, validate } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schema } from '../../src/schema/index.ts';
 import { GRAPHIQL_DEFAULT_QUERY } from '../../src/server/graphiql.ts';
+import { GRAPHIQL_CONTENT_SECURITY_POLICY } from '../../src/server/plugins/use-graphiql-csp.ts';
 import { send } from '../support/client.ts';
 import { RunEventsDocument } from '../support/documents.ts';
 import { newThread, setUpAgent } from '../support/scenario.ts';
@@ -78,7 +79,7 @@ describe('GraphiQL', () => {
     await server?.stop();
   });
 
-  it('is one page with everything inlined: no script, stylesheet or icon from another origin', async () => {
+  it('is one page with everything inlined, no script, stylesheet or icon from another origin, and a policy that lets the browser load none', async () => {
     const response = await fetch(server.url, { headers: { accept: 'text/html' } });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('text/html');
@@ -89,6 +90,7 @@ describe('GraphiQL', () => {
     expect(referencedUrls.filter((url) => !url.startsWith('data:'))).toEqual([]);
     expect(page).not.toContain('unpkg.com');
     expect(page).not.toMatch(/<script[^>]*\bsrc=/);
+    expect(response.headers.get('content-security-policy')).toBe(GRAPHIQL_CONTENT_SECURITY_POLICY);
   });
 
   it('opens with a first query that is valid against the schema and shows the viewer, the agent and its threads', async () => {

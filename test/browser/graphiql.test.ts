@@ -93,6 +93,7 @@ describe.skipIf(chromiumMissing && !inCi)('GraphiQL in Chromium, offline', () =>
   let token: string;
   let threadId: string;
   const outsideRequests: string[] = [];
+  const refusedByPolicy: string[] = [];
   const requests: string[] = [];
 
   beforeAll(async () => {
@@ -112,11 +113,14 @@ describe.skipIf(chromiumMissing && !inCi)('GraphiQL in Chromium, offline', () =>
       outsideRequests.push(url);
       return route.abort('internetdisconnected');
     });
-    context.on('page', (page) =>
+    context.on('page', (page) => {
       page.on('websocket', (socket) => {
         if (new URL(socket.url()).host !== new URL(origin).host) outsideRequests.push(socket.url());
-      }),
-    );
+      });
+      page.on('console', (message) => {
+        if (message.text().includes('Content Security Policy')) refusedByPolicy.push(message.text());
+      });
+    });
   });
 
   afterAll(async () => {
@@ -179,6 +183,7 @@ describe.skipIf(chromiumMissing && !inCi)('GraphiQL in Chromium, offline', () =>
     await waitForResult(sender, `"text": "${SLOW_REPLY}"`);
 
     expect(outsideRequests).toEqual([]);
+    expect(refusedByPolicy).toEqual([]);
     // The route saw the page's own requests, so an empty list above means none went elsewhere.
     expect(requests.filter((url) => url.startsWith(server.url)).length).toBeGreaterThan(0);
   });
