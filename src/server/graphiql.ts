@@ -1,4 +1,3 @@
-import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import type { GraphiQLOptions } from 'graphql-yoga';
 
 /**
@@ -83,14 +82,16 @@ function sharedAuthorizationScript(options: GraphiQLOptions): string {
 /**
  * GraphiQL's page from the installed `@graphql-yoga/render-graphiql`: its CSS, bundle, Monaco
  * workers and favicon are inlined (workers as blob: URLs, the favicon as a data: URL), so the page
- * makes no request outside the server's origin and works offline. The page is ~9 MB, so the last
- * one built is kept.
+ * makes no request outside the server's origin and works offline. The package (~9 MB of
+ * JavaScript, half a second to load) is loaded when the page is first asked for, not at start; the
+ * last page built is kept.
  */
-export function createGraphiQLRenderer(): (options: GraphiQLOptions) => string {
+export function createGraphiQLRenderer(): (options: GraphiQLOptions) => Promise<string> {
   let built: { key: string; page: string } | null = null;
-  return (options) => {
+  return async (options) => {
     const key = JSON.stringify(options);
     if (built?.key !== key) {
+      const { renderGraphiQL } = await import('@graphql-yoga/render-graphiql');
       const html = renderGraphiQL(options);
       if (!html.includes('</head>')) throw new Error('@graphql-yoga/render-graphiql returned a page without </head>');
       built = { key, page: html.replace('</head>', () => `${sharedAuthorizationScript(options)}</head>`) };

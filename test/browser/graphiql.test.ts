@@ -24,6 +24,9 @@ if (chromiumMissing && !inCi) {
   console.log(`${CHROMIUM} not found: skipping the GraphiQL browser test (apt-get install chromium; in CI this fails)`);
 }
 
+/** A browser start and a 9 MB page on a machine busy with other suites. */
+const BROWSER_TIMEOUT_MS = 120_000;
+
 /** `/slow 4` streams this word by word over four seconds. */
 const SLOW_REPLY = `Counting: ${Array.from({ length: 16 }, (_, index) => index + 1).join(' ')}`;
 
@@ -121,7 +124,7 @@ describe.skipIf(chromiumMissing && !inCi)('GraphiQL in Chromium, offline', () =>
         if (message.text().includes('Content Security Policy')) refusedByPolicy.push(message.text());
       });
     });
-  });
+  }, BROWSER_TIMEOUT_MS);
 
   afterAll(async () => {
     await browser?.close();
@@ -186,5 +189,5 @@ describe.skipIf(chromiumMissing && !inCi)('GraphiQL in Chromium, offline', () =>
     expect(refusedByPolicy).toEqual([]);
     // The route saw the page's own requests, so an empty list above means none went elsewhere.
     expect(requests.filter((url) => url.startsWith(server.url)).length).toBeGreaterThan(0);
-  });
+  }, BROWSER_TIMEOUT_MS);
 });
