@@ -25,7 +25,7 @@ query Start {
         id
         name
         model
-        threads(last: 3) {
+        threads(first: 3) {
           edges {
             node {
               id
