@@ -4,10 +4,12 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { GraphQLContext } from '../schema/context.ts';
 import { schema } from '../schema/index.ts';
+import { createGraphiQLRenderer, graphiqlOptions } from './graphiql.ts';
 import { maskError } from './mask-error.ts';
 import type { Parley } from '../parley.ts';
 import { useAttachmentDownload } from './plugins/use-attachment-download.ts';
 import { useDocumentLimits } from './plugins/use-document-limits.ts';
+import { useGraphiQLContentSecurityPolicy } from './plugins/use-graphiql-csp.ts';
 import { useHealth } from './plugins/use-health.ts';
 import { useInputHygiene } from './plugins/use-input-hygiene.ts';
 import { useRateLimits } from './plugins/use-rate-limits.ts';
@@ -36,7 +38,8 @@ export function createParleyYoga({ parley, config, logger, isAccepting }: Parley
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
-    graphiql: config.PARLEY_GRAPHIQL ? { subscriptionsProtocol: 'WS', title: 'Parley' } : false,
+    graphiql: config.PARLEY_GRAPHIQL ? graphiqlOptions : false,
+    renderGraphiQL: createGraphiQLRenderer(),
     cors: corsPolicy(config.PARLEY_CORS_ORIGINS),
     // The HTTP server counts body bytes as they arrive (request-body-limit.ts); this only keeps
     // Yoga's own default (25 MB) from refusing what that allows.
@@ -52,6 +55,7 @@ export function createParleyYoga({ parley, config, logger, isAccepting }: Parley
     maskedErrors: { maskError: maskError(logger) },
     plugins: [
       useHealth(),
+      useGraphiQLContentSecurityPolicy(),
       useReadiness({ probes: { database: () => parley.db.ping(), redis: () => parley.bus.ping() }, isAccepting }),
       useSchemaDisclosure({ introspection: config.PARLEY_INTROSPECTION }),
       useDocumentLimits({

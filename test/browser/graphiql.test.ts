@@ -1,0 +1,193 @@
+import { existsSync } from 'node:fs';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newThread, setUpAgent } from '../support/scenario.ts';
+import { startTestServer, type TestServer } from '../support/server.ts';
+
+// The README's GraphiQL walkthrough in a real browser with no way out of the server's origin:
+// Debian's Chromium, driven by playwright-core, never a downloaded browser.
+
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const inCi = Boolean(process.env.CI) && process.env.CI !== 'false';
+const chromiumMissing = !existsSync(CHROMIUM);
+if (chromiumMissing && !inCi) {
+  console.log(`${CHROMIUM} not found: skipping the GraphiQL browser test (apt-get install chromium; in CI this fails)`);
+}
+
+/** A browser start and a 9 MB page on a machine busy with other suites. */
+const BROWSER_TIMEOUT_MS = 120_000;
+
+/** `/slow 4` streams this word by word over four seconds. */
+const SLOW_REPLY = `Counting: ${Array.from({ length: 16 }, (_, index) => index + 1).join(' ')}`;
+
+/**
+ * Replaces what a Monaco editor holds, on one line: a typed bracket or line break would make
+ * Monaco add a closing bracket or indentation of its own.
+ */
+async function replaceEditorText(page: Page, editor: string, text: string) {
+  await page.locator(editor).click();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.insertText(text.replaceAll(/\s+/g, ' '));
+}
+
+async function setQuery(page: Page, text: string) {
+  await replaceEditorText(page, '.graphiql-query-editor .monaco-editor', text);
+}
+
+async function setHeaders(page: Page, text: string) {
+  await page.getByRole('button', { name: 'Headers', exact: true }).click();
+  await replaceEditorText(page, '.graphiql-editor-tool .monaco-editor >> visible=true', text);
+}
+
+async function run(page: Page) {
+  await page.locator('.graphiql-execute-button').click();
+}
+
+/** An editor's text as shown (Monaco renders spaces as no-break spaces). */
+async function shownText(page: Page, editor: string): Promise<string> {
+  const text = await page.locator(`${editor} .view-lines`).innerText();
+  return text.replaceAll('\u00a0', ' ');
+}
+
+function resultPane(page: Page): Promise<string> {
+  return shownText(page, '.graphiql-response');
+}
+
+async function waitForResult(page: Page, expected: string) {
+  await expect.poll(() => resultPane(page), { timeout: 30_000 }).toContain(expected);
+}
+
+async function openGraphiQL(context: BrowserContext, url: string): Promise<Page> {
+  const page = await context.newPage();
+  await page.setViewportSize({ width: 1800, height: 1000 });
+  await page.goto(url);
+  await page.locator('.graphiql-query-editor .view-lines').waitFor();
+  return page;
+}
+
+/** Keeps every text the result pane shows, as it changes: a subscription shows one event at a time. */
+async function recordResultPane(page: Page) {
+  await page.evaluate(() => {
+    const shown: string[] = [];
+    (globalThis as unknown as { shownResults: string[] }).shownResults = shown;
+    const pane = document.querySelector('.graphiql-response')!;
+    new MutationObserver(() => {
+      const lines = pane.querySelector('.view-lines');
+      if (lines) shown.push((lines as HTMLElement).innerText.replaceAll('\u00a0', ' '));
+    }).observe(pane, { subtree: true, childList: true, characterData: true });
+  });
+  return () => page.evaluate(() => (globalThis as unknown as { shownResults: string[] }).shownResults);
+}
+
+describe.skipIf(chromiumMissing && !inCi)('GraphiQL in Chromium, offline', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let context: BrowserContext;
+  let token: string;
+  let threadId: string;
+  const outsideRequests: string[] = [];
+  const refusedByPolicy: string[] = [];
+  const requests: string[] = [];
+
+  beforeAll(async () => {
+    if (chromiumMissing) throw new Error(`${CHROMIUM} is missing: install it with apt-get install chromium`);
+    server = await startTestServer();
+    const agent = await setUpAgent(server);
+    token = agent.token;
+    threadId = await newThread(server, token, agent.agentId, 'Browser chat');
+    // launch() gives the browser a fresh temporary profile (user-data-dir) of its own.
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    context = await browser.newContext();
+    const origin = new URL(server.url).origin;
+    await context.route('**/*', (route) => {
+      const url = route.request().url();
+      requests.push(url);
+      if (new URL(url).origin === origin) return route.continue();
+      outsideRequests.push(url);
+      return route.abort('internetdisconnected');
+    });
+    context.on('page', (page) => {
+      page.on('websocket', (socket) => {
+        if (new URL(socket.url()).host !== new URL(origin).host) outsideRequests.push(socket.url());
+      });
+      page.on('console', (message) => {
+        if (message.text().includes('Content Security Policy')) refusedByPolicy.push(message.text());
+      });
+    });
+  }, BROWSER_TIMEOUT_MS);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('runs a query, a subscription in a second tab and a sendMessage from a second window, and shows the reply streaming', async () => {
+    const page = await openGraphiQL(context, server.url);
+    expect(await shownText(page, '.graphiql-query-editor')).toContain('query Start {');
+
+    await setHeaders(page, JSON.stringify({ Authorization: `Bearer ${token}` }));
+    await run(page);
+    await waitForResult(page, '"model": "demo:default"');
+    await waitForResult(page, '"title": "Browser chat"');
+
+    // A second tab starts with empty headers: the Authorization the first tab sent still applies.
+    await page.getByRole('button', { name: 'New tab' }).click();
+    await setQuery(
+      page,
+      `subscription Follow { runEvents(threadId: "${threadId}", after: "0") {
+        __typename
+        ... on ExecutionStarted { acceptedText }
+        ... on TextDelta { text offset }
+        ... on ExecutionFinished { status }
+      } }`,
+    );
+    const shownResults = await recordResultPane(page);
+    const subscribed = page.waitForResponse(
+      (response) => response.url().startsWith(server.url) && response.request().headers().accept === 'text/event-stream',
+    );
+    await run(page);
+    expect((await subscribed).status()).toBe(200);
+
+    // Switching tabs would stop the subscription, so the message is sent from a second window.
+    const sender = await openGraphiQL(context, server.url);
+    await sender.getByRole('button', { name: 'New tab' }).click();
+    await setQuery(
+      sender,
+      `mutation Send { sendMessage(threadId: "${threadId}", text: "/slow 4") { __typename ... on Error { message } } }`,
+    );
+    await run(sender);
+    await waitForResult(sender, '"__typename": "MessageQueued"');
+    await page.bringToFront();
+
+    await waitForResult(page, '"status": "COMPLETED"');
+    const shown = await shownResults();
+    const deltas = shown.flatMap((text) => {
+      const delta = /"text": "([^"]*)",\s*"offset": (\d+)/.exec(text);
+      return delta ? [{ text: delta[1]!, offset: Number(delta[2]) }] : [];
+    });
+    expect(deltas.length).toBeGreaterThan(0);
+    for (const delta of deltas) expect(SLOW_REPLY.slice(delta.offset, delta.offset + delta.text.length)).toBe(delta.text);
+
+    await setQuery(
+      sender,
+      `query Read { conversation(threadId: "${threadId}") { messages { edges { node { role parts { ... on TextPart { text } } } } } } }`,
+    );
+    await run(sender);
+    await waitForResult(sender, `"text": "${SLOW_REPLY}"`);
+
+    expect(outsideRequests).toEqual([]);
+    expect(refusedByPolicy).toEqual([]);
+    // The route saw the page's own requests, so an empty list above means none went elsewhere.
+    expect(requests.filter((url) => url.startsWith(server.url)).length).toBeGreaterThan(0);
+  }, BROWSER_TIMEOUT_MS);
+});
