@@ -8,6 +8,8 @@ export interface RecordedFailure extends Omit<ClassifiedFailure, 'messageKey' | 
   message: string;
   messageKey: string;
   params: Record<string, string | number | null>;
+  /** When it happened (ISO 8601): a client resumes a `retryAfterS` countdown from here after a reload. */
+  occurredAt: string;
 }
 
 /**
@@ -46,6 +48,7 @@ function withLocalizedMessage(classified: ClassifiedFailure, locale: Locale): Re
     message,
     messageKey,
     params: messageParams,
+    occurredAt: new Date().toISOString(),
   };
 }
 

@@ -25,6 +25,7 @@ export async function appendThreadEvents(tx: Tx, threadId: string, events: NewRu
     seq: firstSeq + index,
     type: event.payload.type,
     executionId: event.executionId,
+    parentExecutionId: event.parentExecutionId ?? null,
     payload: event.payload as unknown as Prisma.InputJsonValue,
     createdAt,
   }));
@@ -33,6 +34,7 @@ export async function appendThreadEvents(tx: Tx, threadId: string, events: NewRu
     threadId,
     seq: row.seq,
     executionId: row.executionId,
+    parentExecutionId: row.parentExecutionId,
     createdAt: createdAt.toISOString(),
     payload: events[index]!.payload,
   }));
@@ -52,6 +54,7 @@ export async function readThreadEvents(
     threadId,
     seq: row.seq,
     executionId: row.executionId,
+    parentExecutionId: row.parentExecutionId,
     createdAt: row.createdAt.toISOString(),
     payload: row.payload as unknown as RunEventRecord['payload'],
   }));

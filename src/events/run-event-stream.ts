@@ -142,6 +142,7 @@ export function snapshotRecord(
     threadId,
     seq: null,
     executionId,
+    parentExecutionId: null,
     createdAt: new Date().toISOString(),
     payload: { type: 'MessageSnapshot', messageId, parts, textLength },
   };

@@ -8,7 +8,7 @@ import type { ExecutionStatus } from '../generated/prisma/enums.ts';
  */
 export type RunEventPayload =
   | { type: 'MessageQueued'; queueId: string; text: string; idempotencyKey: string | null }
-  | { type: 'ExecutionStarted'; acceptedText: string; userMessageId: string | null; queueId: string | null }
+  | { type: 'ExecutionStarted'; acceptedText: string; userMessageId: string; queueId: string }
   | { type: 'TextDelta'; messageId: string; text: string; offset: number }
   | { type: 'ReasoningDelta'; messageId: string; text: string; offset: number }
   | {
@@ -39,8 +39,10 @@ export interface RunEventRecord {
   /** Position in the thread's durable log; null for live-only events. */
   seq: number | null;
   executionId: string | null;
+  /** A delegated child's events: the execution whose reply holds the child's card. */
+  parentExecutionId: string | null;
   createdAt: string;
   payload: RunEventPayload;
 }
 
-export type NewRunEvent = { executionId: string | null; payload: RunEventPayload };
+export type NewRunEvent = { executionId: string | null; parentExecutionId?: string | null; payload: RunEventPayload };

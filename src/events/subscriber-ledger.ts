@@ -14,13 +14,25 @@ export function parseCursor(value: string): { seq: number } {
   return { seq: Number(match[1]) };
 }
 
+/**
+ * Where a subscriber resumes: after the cursor's durable event. A cursor beyond the thread's log
+ * was never given out for this thread; resuming there would silently skip every event up to it.
+ */
+export function resumeAfter(cursor: string, logEnd: number): { seq: number } {
+  const resume = parseCursor(cursor);
+  if (resume.seq > logEnd) {
+    throw new InvalidInputError('after', `is beyond this thread's event log, which ends at cursor "${logEnd}".`);
+  }
+  return resume;
+}
+
 // How long held deltas wait for the running instance's snapshot before the subscriber settles for
 // the freshest one it can read (the recorded one may be up to one text flush behind).
 export const SNAPSHOT_WAIT_MS = 1_500;
 
 export interface LiveDelivery {
   deliver: DeliveredRunEvent[];
-  /** The execution whose snapshot the running instance should publish: the client misses text before a delta. */
+  /** The (root) execution whose snapshot the running instance should publish: the client misses text before a delta. */
   askForSnapshot: string | null;
 }
 
@@ -70,21 +82,23 @@ export class SubscriberLedger {
       const snapshot = this.snapshot(event);
       return { deliver: [snapshot, ...this.release(event.executionId!)], askForSnapshot: null };
     }
-    const executionId = event.executionId ?? '';
-    const waiting = this.held.get(executionId);
+    // Held by the reply the text lives in: a delegated child's text is on a card of its parent's
+    // reply, and only the parent's snapshot (which the running instance answers) covers it.
+    const replyExecutionId = event.parentExecutionId ?? event.executionId ?? '';
+    const waiting = this.held.get(replyExecutionId);
     if (waiting) {
       waiting.events.push(event);
       return { deliver: [], askForSnapshot: null };
     }
     const fitted = this.fit(event);
     if (fitted === 'gap') {
-      this.held.set(executionId, { events: [event], deadline: now + SNAPSHOT_WAIT_MS });
-      return { deliver: [], askForSnapshot: executionId };
+      this.held.set(replyExecutionId, { events: [event], deadline: now + SNAPSHOT_WAIT_MS });
+      return { deliver: [], askForSnapshot: replyExecutionId };
     }
     return { deliver: fitted ? [this.withCursor(fitted)] : [], askForSnapshot: null };
   }
 
-  /** Executions with held deltas, in the order their holes appeared. */
+  /** Root executions whose replies have held deltas, in the order their holes appeared. */
   heldExecutions(): string[] {
     return [...this.held.keys()];
   }

@@ -292,6 +292,7 @@ export class QueueService {
       threadId,
       seq: row.seq,
       executionId: row.executionId,
+      parentExecutionId: row.parentExecutionId,
       createdAt: row.createdAt.toISOString(),
       payload: row.payload as unknown as RunEventRecord['payload'],
     };

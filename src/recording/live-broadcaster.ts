@@ -73,12 +73,19 @@ export class LiveBroadcaster implements RunListener {
 
   private publishLive(run: RunState, payload: RunEventPayload): void {
     this.bus.publishThreadEvents([
-      { threadId: run.threadId, seq: null, executionId: run.executionId, createdAt: new Date().toISOString(), payload },
+      {
+        threadId: run.threadId,
+        seq: null,
+        executionId: run.executionId,
+        parentExecutionId: run.parentExecutionId,
+        createdAt: new Date().toISOString(),
+        payload,
+      },
     ]);
   }
 
   private async appendDurable(run: RunState, payload: RunEventPayload, settlement?: Settlement): Promise<void> {
-    const event = [{ executionId: run.executionId, payload }];
+    const event = [{ executionId: run.executionId, parentExecutionId: run.parentExecutionId, payload }];
     if (settlement) {
       settlement.publish.push(...(await appendThreadEvents(settlement.tx, run.threadId, event)));
       return;

@@ -22,6 +22,11 @@ export function failureFields<Parent>(
       resolve: (parent) => failureOf(parent).messageKey,
     }),
     params: t.field({ type: 'JSON', resolve: (parent) => failureOf(parent).params }),
+    occurredAt: t.field({
+      type: 'DateTime',
+      description: 'When the failure happened: a countdown resumes at occurredAt + retryAfterS after a reload.',
+      resolve: (parent) => failureOf(parent).occurredAt,
+    }),
     provider: t.string({ nullable: true, resolve: (parent) => failureOf(parent).provider }),
     httpStatus: t.int({ nullable: true, resolve: (parent) => failureOf(parent).httpStatus }),
     providerCode: t.string({ nullable: true, resolve: (parent) => failureOf(parent).providerCode }),

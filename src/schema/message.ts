@@ -1,5 +1,5 @@
 import { TOOL_CALL_STATES, type MessagePart } from '../conversation/parts.ts';
-import { MessageRole } from '../generated/prisma/enums.ts';
+import { ExecutionStatus, MessageRole } from '../generated/prisma/enums.ts';
 import { builder } from './builder.ts';
 import { ExecutionErrorRef, failureFields } from './failure.ts';
 import { encodeId, encodeOptionalId } from './ids.ts';
@@ -78,6 +78,14 @@ builder.prismaNode('Message', {
     role: t.expose('role', { type: MessageRole }),
     parts: t.field({ type: [MessagePartUnion], resolve: (message) => message.parts as MessagePart[] }),
     executionId: t.id({ nullable: true, resolve: (message) => encodeOptionalId('Execution', message.executionId) }),
+    outcome: t.field({
+      type: ExecutionStatus,
+      nullable: true,
+      description:
+        'How the execution of this turn ended, or where it is: a reply that was stopped reads CANCELLED after a reload, one that failed FAILED. Null for a message of no execution.',
+      select: { execution: { select: { status: true } } },
+      resolve: (message) => message.execution?.status ?? null,
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });

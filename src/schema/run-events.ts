@@ -1,5 +1,5 @@
 import { streamThreadEvents } from '../events/run-event-stream.ts';
-import { parseCursor, type DeliveredRunEvent } from '../events/subscriber-ledger.ts';
+import { parseCursor, resumeAfter, type DeliveredRunEvent } from '../events/subscriber-ledger.ts';
 import type { RunEventPayload, RunEventType } from '../events/run-event.ts';
 import type { MessagePart } from '../conversation/parts.ts';
 import type { ErrorReason } from '../errors/taxonomy.ts';
@@ -42,7 +42,40 @@ function endingAsResult(
 
 type EventOf<T extends RunEventType> = DeliveredRunEvent & { payload: Extract<RunEventPayload, { type: T }> };
 
-/** One GraphQL object type per event kind; all share cursor, threadId, executionId and createdAt. */
+/** Events that come before any execution exists: a message entering the queue, the queue changing. */
+const THREAD_EVENT_TYPES: ReadonlySet<RunEventType> = new Set(['MessageQueued', 'QueueUpdated']);
+
+const eventTypeOf = (event: unknown) => (event as DeliveredRunEvent).payload.type;
+
+const RunEventInterface = builder.interfaceRef<DeliveredRunEvent>('RunEvent').implement({
+  description:
+    'Every event of a thread. Select `cursor` here once: pass the last durable one (no dot) to `runEvents(after:)` to resume.',
+  resolveType: eventTypeOf,
+  fields: (t) => ({
+    cursor: t.exposeString('cursor', {
+      description:
+        'Opaque resume point. A durable event’s cursor is the same on every connection and instance; a live-only one (TextDelta, ReasoningDelta, MessageSnapshot) is valid only on its connection.',
+    }),
+    threadId: t.id({ resolve: (event) => encodeId('Thread', event.threadId) }),
+    createdAt: t.field({ type: 'DateTime', resolve: (event) => event.createdAt }),
+  }),
+});
+
+const ExecutionEventInterface = builder.interfaceRef<DeliveredRunEvent>('ExecutionEvent').implement({
+  description: 'An event about one execution (every event but MessageQueued and QueueUpdated).',
+  interfaces: [RunEventInterface],
+  resolveType: eventTypeOf,
+  fields: (t) => ({
+    executionId: t.id({ resolve: (event) => encodeId('Execution', event.executionId!) }),
+    parentExecutionId: t.id({
+      nullable: true,
+      description: 'Set on a delegated child’s events: the execution whose reply shows the child’s card.',
+      resolve: (event) => encodeOptionalId('Execution', event.parentExecutionId),
+    }),
+  }),
+});
+
+/** One GraphQL object type per event kind, implementing RunEvent (and ExecutionEvent when it is about one). */
 function runEventType<T extends RunEventType>(
   type: T,
   description: string,
@@ -50,14 +83,9 @@ function runEventType<T extends RunEventType>(
 ) {
   return builder.objectRef<EventOf<T>>(type).implement({
     description,
+    interfaces: (THREAD_EVENT_TYPES.has(type) ? [RunEventInterface] : [RunEventInterface, ExecutionEventInterface]) as never,
     isTypeOf: (event) => (event as DeliveredRunEvent).payload?.type === type,
-    fields: (t) => ({
-      cursor: t.exposeString('cursor', { description: 'Pass to runEvents(after:) to resume right after this event.' }),
-      threadId: t.id({ resolve: (event) => encodeId('Thread', event.threadId) }),
-      executionId: t.id({ nullable: true, resolve: (event) => encodeOptionalId('Execution', event.executionId) }),
-      createdAt: t.string({ resolve: (event) => event.createdAt }),
-      ...fields(t),
-    }),
+    fields: (t) => fields(t) as never,
   });
 }
 
@@ -75,78 +103,67 @@ export const SuspensionResolvedRef = runEventType(
   }),
 );
 
-const eventTypes = [
-  MessageQueuedRef,
-  runEventType('ExecutionStarted', 'An execution was admitted; carries the text it accepted.', (t) => ({
-    acceptedText: t.string({ resolve: (event) => event.payload.acceptedText }),
-    queueId: t.id({ nullable: true, resolve: (event) => encodeOptionalId('QueueItem', event.payload.queueId) }),
-    userMessageId: t.id({
-      nullable: true,
-      resolve: (event) => encodeOptionalId('Message', event.payload.userMessageId),
-    }),
-  })),
-  runEventType('TextDelta', 'Streamed reply text (live only; a reload shows the recorded snapshot).', (t) => ({
-    messageId: t.id({ resolve: (event) => encodeId('Message', event.payload.messageId) }),
-    text: t.string({ resolve: (event) => event.payload.text }),
-    offset: t.int({
-      description: 'Characters of the message’s text before this delta.',
-      resolve: (event) => event.payload.offset,
-    }),
-  })),
-  runEventType('ReasoningDelta', 'Streamed reasoning (live only).', (t) => ({
-    messageId: t.id({ resolve: (event) => encodeId('Message', event.payload.messageId) }),
-    text: t.string({ resolve: (event) => event.payload.text }),
-    offset: t.int({ resolve: (event) => event.payload.offset }),
-  })),
-  runEventType('MessageSnapshot', 'The running reply as recorded so far, sent on resume before live deltas.', (t) => ({
-    messageId: t.id({ resolve: (event) => encodeId('Message', event.payload.messageId) }),
-    parts: t.field({ type: [MessagePartUnion], resolve: (event) => event.payload.parts as MessagePart[] }),
-    textLength: t.int({ resolve: (event) => event.payload.textLength }),
-  })),
-  runEventType('ToolCallEvent', 'A tool call was made or changed state.', (t) => ({
-    messageId: t.id({ resolve: (event) => encodeId('Message', event.payload.messageId) }),
-    toolCallId: t.string({ resolve: (event) => event.payload.toolCallId }),
-    toolName: t.string({ resolve: (event) => event.payload.toolName }),
-    state: t.field({ type: ToolCallStateEnum, resolve: (event) => event.payload.state }),
-    input: t.field({ type: 'JSON', nullable: true, resolve: (event) => event.payload.input }),
-    output: t.field({ type: 'JSON', nullable: true, resolve: (event) => event.payload.output }),
-  })),
-  runEventType('SuspensionOpened', 'The execution waits for an approval or an answer.', (t) => ({
-    suspensionId: t.id({ resolve: (event) => encodeId('Suspension', event.payload.suspensionId) }),
-    kind: t.string({ resolve: (event) => event.payload.kind }),
-    toolCallId: t.string({ resolve: (event) => event.payload.toolCallId }),
-    payload: t.field({ type: 'JSON', resolve: (event) => event.payload.payload }),
-  })),
-  SuspensionResolvedRef,
-  runEventType('MessageSteered', 'Queued messages entered the running execution.', (t) => ({
-    queueIds: t.idList({ resolve: (event) => event.payload.queueIds.map((id) => encodeId('QueueItem', id)) }),
-    texts: t.stringList({ resolve: (event) => event.payload.texts }),
-  })),
-  runEventType('RetryScheduled', 'A retryable failure; the next attempt starts after delayS.', (t) => ({
-    attempt: t.int({ resolve: (event) => event.payload.attempt }),
-    delayS: t.float({ resolve: (event) => event.payload.delayS }),
-    reason: t.field({ type: ErrorReasonEnum, resolve: (event) => event.payload.reason as ErrorReason }),
-  })),
-  runEventType('ErrorEvent', 'The run’s one failure, with the full taxonomy; the same as its ErrorPart.', (t) =>
-    failureFields(t, (event) => event.payload),
-  ),
-  runEventType('ExecutionFinished', 'The execution reached a final (or suspended) state.', (t) => ({
-    status: t.field({ type: ExecutionStatus, resolve: (event) => event.payload.status }),
-  })),
-  runEventType('QueueUpdated', 'The queue changed; read queue(threadId) again.'),
-  runEventType('ExecutionUpdated', 'An execution changed state; read conversation again.', (t) => ({
-    status: t.field({ type: ExecutionStatus, resolve: (event) => event.payload.status }),
-  })),
-];
-
-const RunEventUnion = builder.unionType('RunEvent', {
-  types: eventTypes,
-  resolveType: (event) => (event as DeliveredRunEvent).payload.type,
-});
+// Each call adds its type to the schema; runEvents returns the RunEvent interface.
+runEventType('ExecutionStarted', 'An execution was admitted; carries the text it accepted.', (t) => ({
+  acceptedText: t.string({ resolve: (event) => event.payload.acceptedText }),
+  queueId: t.id({ resolve: (event) => encodeId('QueueItem', event.payload.queueId) }),
+  userMessageId: t.id({ resolve: (event) => encodeId('Message', event.payload.userMessageId) }),
+}));
+runEventType('TextDelta', 'Streamed reply text (live only; a reload shows the recorded snapshot).', (t) => ({
+  messageId: t.id({ resolve: (event) => encodeId('Message', event.payload.messageId) }),
+  text: t.string({ resolve: (event) => event.payload.text }),
+  offset: t.int({
+    description: 'Characters of the message’s text before this delta.',
+    resolve: (event) => event.payload.offset,
+  }),
+}));
+runEventType('ReasoningDelta', 'Streamed reasoning (live only).', (t) => ({
+  messageId: t.id({ resolve: (event) => encodeId('Message', event.payload.messageId) }),
+  text: t.string({ resolve: (event) => event.payload.text }),
+  offset: t.int({ resolve: (event) => event.payload.offset }),
+}));
+runEventType('MessageSnapshot', 'The running reply as recorded so far, sent on resume before live deltas.', (t) => ({
+  messageId: t.id({ resolve: (event) => encodeId('Message', event.payload.messageId) }),
+  parts: t.field({ type: [MessagePartUnion], resolve: (event) => event.payload.parts as MessagePart[] }),
+  textLength: t.int({ resolve: (event) => event.payload.textLength }),
+}));
+runEventType('ToolCallEvent', 'A tool call was made or changed state.', (t) => ({
+  messageId: t.id({ resolve: (event) => encodeId('Message', event.payload.messageId) }),
+  toolCallId: t.string({ resolve: (event) => event.payload.toolCallId }),
+  toolName: t.string({ resolve: (event) => event.payload.toolName }),
+  state: t.field({ type: ToolCallStateEnum, resolve: (event) => event.payload.state }),
+  input: t.field({ type: 'JSON', nullable: true, resolve: (event) => event.payload.input }),
+  output: t.field({ type: 'JSON', nullable: true, resolve: (event) => event.payload.output }),
+}));
+runEventType('SuspensionOpened', 'The execution waits for an approval or an answer.', (t) => ({
+  suspensionId: t.id({ resolve: (event) => encodeId('Suspension', event.payload.suspensionId) }),
+  kind: t.string({ resolve: (event) => event.payload.kind }),
+  toolCallId: t.string({ resolve: (event) => event.payload.toolCallId }),
+  payload: t.field({ type: 'JSON', resolve: (event) => event.payload.payload }),
+}));
+runEventType('MessageSteered', 'Queued messages entered the running execution.', (t) => ({
+  queueIds: t.idList({ resolve: (event) => event.payload.queueIds.map((id) => encodeId('QueueItem', id)) }),
+  texts: t.stringList({ resolve: (event) => event.payload.texts }),
+}));
+runEventType('RetryScheduled', 'A retryable failure; the next attempt starts after delayS.', (t) => ({
+  attempt: t.int({ resolve: (event) => event.payload.attempt }),
+  delayS: t.float({ resolve: (event) => event.payload.delayS }),
+  reason: t.field({ type: ErrorReasonEnum, resolve: (event) => event.payload.reason as ErrorReason }),
+}));
+runEventType('ErrorEvent', 'The run’s one failure, with the full taxonomy; the same as its ErrorPart.', (t) =>
+  failureFields(t, (event) => event.payload),
+);
+runEventType('ExecutionFinished', 'The execution reached a final (or suspended) state.', (t) => ({
+  status: t.field({ type: ExecutionStatus, resolve: (event) => event.payload.status }),
+}));
+runEventType('QueueUpdated', 'The queue changed; read queue(threadId) again.');
+runEventType('ExecutionUpdated', 'An execution changed state; read conversation again.', (t) => ({
+  status: t.field({ type: ExecutionStatus, resolve: (event) => event.payload.status }),
+}));
 
 builder.subscriptionField('runEvents', (t) =>
   t.field({
-    type: RunEventUnion,
+    type: RunEventInterface,
     // Not withAuth: its context type would promise a viewer to subscribe, which scope-auth does not
     // check (it checks each event as it resolves), so subscribe asks for the viewer itself.
     authScopes: { authenticated: true },
@@ -159,6 +176,7 @@ builder.subscriptionField('runEvents', (t) =>
         decodeIdArg(args, 'threadId', 'Thread'),
         'agent:read',
       );
+      if (args.after != null) resumeAfter(args.after, thread.lastEventSeq);
       return endingAsResult(
         streamThreadEvents({
           prisma: context.parley.db.prisma,

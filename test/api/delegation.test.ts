@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { conversation, messagesOf, textOf, type Part } from '../support/client.ts';
-import { is, replyTexts } from '../support/run-events.ts';
+import { conversation, messagesOf, send, textOf, type Part } from '../support/client.ts';
+import { follow } from '../support/follower.ts';
+import { is, ofKind, replyTexts, type EventOf } from '../support/run-events.ts';
 import { newThread, sendAndFollow, setUpAgent } from '../support/scenario.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
@@ -43,6 +44,13 @@ describe('delegation to a child execution', () => {
     expect(childUpdate).toMatchObject({ status: 'COMPLETED', executionId: card!.childExecutionId });
     // What the client shows live for the child equals what its card records.
     expect(replyTexts(events).get(card!.childExecutionId)).toBe(card!.text);
+    // Every event of the child names the reply it belongs in; the parent's own events name none.
+    const ofExecution = (id: string) => events.filter((event) => 'executionId' in event && event.executionId === id);
+    expect(ofExecution(card!.childExecutionId).length).toBeGreaterThan(0);
+    for (const event of ofExecution(card!.childExecutionId)) {
+      expect(event, event.__typename).toMatchObject({ parentExecutionId: started.executionId });
+    }
+    for (const event of ofExecution(started.executionId)) expect(event, event.__typename).toMatchObject({ parentExecutionId: null });
   });
 
   it('shows a child failure on its card and as one ErrorEvent of the child; the parent decides to go on', async () => {
@@ -54,6 +62,26 @@ describe('delegation to a child execution', () => {
     expect(reply.parts.filter((part) => part.__typename === 'ErrorPart')).toHaveLength(0);
     expect(textOf(reply)).toBe(`The delegate failed: ${card!.error!.message}`);
     expect(events.at(-1)!).toMatchObject({ __typename: 'ExecutionFinished', status: 'COMPLETED' });
+  });
+
+  it('names the parent on the child’s live deltas, so a client puts them on the card in the right reply', async () => {
+    const threadId = await newThread(server, token, agentId);
+    const follower = follow(server, token, threadId);
+    try {
+      // A first turn seen to its end: the subscription is live before the delegated run streams.
+      await send(server, token, threadId, 'first');
+      await follower.waitFor(is('ExecutionFinished'));
+      await send(server, token, threadId, '/delegate /tokens 40');
+      const events = await follower.waitUntil((all) => ofKind(all, 'ExecutionFinished').length === 2);
+      const parentId = events.filter(is('ExecutionStarted'))[1]!.executionId;
+      const childDeltas = events.filter(
+        (event): event is EventOf<'TextDelta'> => is('TextDelta')(event) && event.executionId !== parentId,
+      );
+      expect(childDeltas.length).toBeGreaterThan(0);
+      expect(new Set(childDeltas.map((delta) => delta.parentExecutionId))).toEqual(new Set([parentId]));
+    } finally {
+      await follower.close();
+    }
   });
 
   it('caps the recorded child text at 4,000 characters', async () => {

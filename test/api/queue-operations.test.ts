@@ -131,7 +131,7 @@ describeEachBackend('queue operations', (backend) => {
       const dStarted = await follower.waitFor(startedFrom(d));
       await follower.waitFor(finishedOf(dStarted.executionId!));
       const started = ofKind(follower.events, 'ExecutionStarted');
-      expect(started.map((event) => [event.startedQueueId, event.acceptedText])).toEqual([
+      expect(started.map((event) => [event.queueId, event.acceptedText])).toEqual([
         [busyQueueId, '/slow 30 busy'],
         [a, '/slow 30 a'],
         [b, 'b edited'],
@@ -329,7 +329,7 @@ describeEachBackend('queue operations', (backend) => {
     expect(textBefore).toBe('You said: "first"');
     expect(textAfter).toBe('You said: "steer me"');
     // Steered, never run as a turn of its own.
-    expect(ofKind(follower.events, 'ExecutionStarted').map((event) => event.startedQueueId)).toEqual([firstQueueId]);
+    expect(ofKind(follower.events, 'ExecutionStarted').map((event) => event.queueId)).toEqual([firstQueueId]);
     await follower.close();
   });
 
@@ -414,7 +414,7 @@ describeEachBackend('queue operations', (backend) => {
         // The head was reserved; once returned it is the head again, so it runs next.
         expect(starts().slice(0, 2).map((event) => event.acceptedText)).toEqual(['/slow 30', `one ${round}`]);
         await follower.waitFor(finishedOf((await follower.waitFor(startedFrom(q2))).executionId!));
-        expect(starts().map((event) => event.startedQueueId)).toEqual([starts()[0]!.startedQueueId, q1, q2]);
+        expect(starts().map((event) => event.queueId)).toEqual([starts()[0]!.queueId, q1, q2]);
         await follower.close();
       }
     },
@@ -456,7 +456,7 @@ describeEachBackend('queue operations', (backend) => {
         outcomes.push(result.__typename === 'QueueItem' ? 'returned' : 'refused');
       }
       // Never both, never twice.
-      const runs = ofKind(follower.events, 'ExecutionStarted').filter((event) => event.startedQueueId === queueId);
+      const runs = ofKind(follower.events, 'ExecutionStarted').filter((event) => event.queueId === queueId);
       const takes = ofKind(follower.events, 'MessageSteered').filter((event) => event.queueIds.includes(queueId));
       expect(runs.length + takes.length).toBe(1);
     }

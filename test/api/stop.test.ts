@@ -53,6 +53,8 @@ describeEachBackend('Stop', (backend) => {
     });
     const messages = messagesOf(state);
     expect(messages.map((message) => message.role)).toEqual(['USER', 'ASSISTANT']);
+    // After a reload the reply still reads as stopped, not as a reply that simply ended there.
+    expect(messages.map((message) => message.outcome)).toEqual(['CANCELLED', 'CANCELLED']);
     const kept = textOf(messages[1]);
     expect(kept.startsWith('Counting: 1')).toBe(true);
     expect(kept.length).toBeLessThan(COUNTING_30.length);

@@ -13,6 +13,7 @@ function queuedEvent(threadId: string, seq: number): RunEventRecord {
     threadId,
     seq,
     executionId: null,
+    parentExecutionId: null,
     createdAt: new Date().toISOString(),
     payload: { type: 'QueueUpdated' },
   };

@@ -186,7 +186,7 @@ function run(scenario: Scenario): void {
         ),
     ];
     const payload = { type: 'MessageSnapshot' as const, messageId: `reply-${root.id}`, parts, textLength: text.length };
-    return { threadId: THREAD, seq: null, executionId: root.id, createdAt, payload };
+    return { threadId: THREAD, seq: null, executionId: root.id, parentExecutionId: null, createdAt, payload };
   };
   // Characters of each text the recorder has written: it falls behind between its batches.
   const recordedLengths = new Map<string, number>();
@@ -204,7 +204,7 @@ function run(scenario: Scenario): void {
 
   const log: RunEventRecord[] = [];
   const appendDurable = (executionId: string | null, payload: RunEventRecord['payload']): RunEventRecord => {
-    const event: RunEventRecord = { threadId: THREAD, seq: log.length + 1, executionId, createdAt, payload };
+    const event: RunEventRecord = { threadId: THREAD, seq: log.length + 1, executionId, parentExecutionId: null, createdAt, payload };
     log.push(event);
     return event;
   };
@@ -285,7 +285,11 @@ function run(scenario: Scenario): void {
         replay(log.filter((logged) => logged.seq! > ledger.lastSeq));
       } else if (event.seq === null) {
         const { deliver: events, askForSnapshot } = ledger.live(event, now);
-        if (askForSnapshot !== null) snapshotRequests.push(askForSnapshot);
+        if (askForSnapshot !== null) {
+          // A delegated child's reply is its parent's: asking for the child's would go unanswered.
+          check(byId.get(askForSnapshot)?.root === askForSnapshot, () => `snapshot asked for ${askForSnapshot}, not a root`);
+          snapshotRequests.push(askForSnapshot);
+        }
         events.forEach(deliver);
         if (event.payload.type === 'MessageSnapshot') {
           expectCaughtUpWith(event);
@@ -337,7 +341,7 @@ function run(scenario: Scenario): void {
         if (byId.get(execution.root)!.finished) break;
         const offset = execution[action.stream].length;
         execution[action.stream] += action.chunk;
-        publish(delta(execution.id, action.stream, offset, action.chunk), action.lost);
+        publish(delta(execution, action.stream, offset, action.chunk), action.lost);
         break;
       }
       case 'snapshot': {
@@ -346,7 +350,7 @@ function run(scenario: Scenario): void {
         break;
       }
       case 'answer': {
-        // Only the instance that runs a root answers; no instance runs a delegated child on its own.
+        // Only the instance that runs a root answers, so the ledger asks for roots only.
         const root = roots.find((candidate) => candidate.id === snapshotRequests[0]);
         snapshotRequests.shift();
         if (root && !root.finished) publish(reply(root), action.lost);
@@ -399,13 +403,14 @@ function run(scenario: Scenario): void {
   }
 }
 
-function delta(executionId: string, stream: Stream, offset: number, text: string): RunEventRecord {
+function delta(execution: Execution, stream: Stream, offset: number, text: string): RunEventRecord {
   const messageId = 'reply';
   const payload =
     stream === 'text'
       ? { type: 'TextDelta' as const, messageId, text, offset }
       : { type: 'ReasoningDelta' as const, messageId, text, offset };
-  return { threadId: THREAD, seq: null, executionId, createdAt, payload };
+  const parentExecutionId = execution.root === execution.id ? null : execution.root;
+  return { threadId: THREAD, seq: null, executionId: execution.id, parentExecutionId, createdAt, payload };
 }
 
 describe('the subscriber ledger over random interleavings', () => {

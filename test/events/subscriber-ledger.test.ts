@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { MessagePart } from '../../src/conversation/parts.ts';
 import { InvalidInputError } from '../../src/domain/errors.ts';
 import type { RunEventRecord } from '../../src/events/run-event.ts';
-import { parseCursor, SNAPSHOT_WAIT_MS, SubscriberLedger } from '../../src/events/subscriber-ledger.ts';
+import { parseCursor, resumeAfter, SNAPSHOT_WAIT_MS, SubscriberLedger } from '../../src/events/subscriber-ledger.ts';
 
 const THREAD = 'thread-1';
 const createdAt = '2025-01-01T00:00:00.000Z';
@@ -12,6 +12,7 @@ function textDelta(executionId: string, offset: number, text: string): RunEventR
     threadId: THREAD,
     seq: null,
     executionId,
+    parentExecutionId: null,
     createdAt,
     payload: { type: 'TextDelta', messageId: `m-${executionId}`, text, offset },
   };
@@ -22,6 +23,7 @@ function reasoningDelta(executionId: string, offset: number, text: string): RunE
     threadId: THREAD,
     seq: null,
     executionId,
+    parentExecutionId: null,
     createdAt,
     payload: { type: 'ReasoningDelta', messageId: `m-${executionId}`, text, offset },
   };
@@ -33,6 +35,7 @@ function snapshot(executionId: string, parts: MessagePart[]): RunEventRecord {
     threadId: THREAD,
     seq: null,
     executionId,
+    parentExecutionId: null,
     createdAt,
     payload: { type: 'MessageSnapshot', messageId: `m-${executionId}`, parts, textLength },
   };
@@ -44,7 +47,7 @@ function card(childExecutionId: string, text: string, reasoning = ''): MessagePa
 }
 
 function durable(seq: number, executionId: string | null = null): RunEventRecord {
-  return { threadId: THREAD, seq, executionId, createdAt, payload: { type: 'QueueUpdated' } };
+  return { threadId: THREAD, seq, executionId, parentExecutionId: null, createdAt, payload: { type: 'QueueUpdated' } };
 }
 
 /** Text and offset of delivered deltas, to compare without cursors and ids. */
@@ -73,6 +76,14 @@ describe('cursors', () => {
     for (const bad of ['', 'abc', '1.2.3', '-1', '1.', '1234567890123456']) {
       expect(() => parseCursor(bad), bad).toThrow(InvalidInputError);
     }
+  });
+
+  it('resumes at any cursor up to the end of the log, and refuses one beyond it, saying where the log ends', () => {
+    expect(resumeAfter('0', 0)).toEqual({ seq: 0 });
+    expect(resumeAfter('5', 5)).toEqual({ seq: 5 });
+    expect(resumeAfter('5.9', 5)).toEqual({ seq: 5 });
+    expect(() => resumeAfter('6', 5)).toThrow(/ends at cursor "5"/);
+    expect(() => resumeAfter('999.1', 5)).toThrow(InvalidInputError);
   });
 });
 
@@ -164,5 +175,29 @@ describe('a hole before a delta', () => {
     ledger.live(textDelta('e1', 0, 'abcdef'), 0);
     ledger.snapshot(snapshot('e1', [{ type: 'text', text: 'abc' }]));
     expect(ledger.live(textDelta('e1', 6, 'g'), 0)).toEqual({ deliver: [], askForSnapshot: 'e1' });
+  });
+});
+
+describe('a delegated child’s text', () => {
+  it('asks for its parent’s snapshot when text before a delta is missing, and the parent’s snapshot releases it', () => {
+    const ledger = new SubscriberLedger();
+    const childDelta = { ...textDelta('child', 3, 'def'), parentExecutionId: 'root' };
+    const held = ledger.live(childDelta, 0);
+    // Only the instance running the root answers snapshot requests; the child is not registered there.
+    expect(held).toEqual({ deliver: [], askForSnapshot: 'root' });
+    expect(ledger.heldExecutions()).toEqual(['root']);
+    const card: MessagePart = {
+      type: 'delegation',
+      toolCallId: 'call',
+      childExecutionId: 'child',
+      text: 'abc',
+      reasoning: '',
+      truncated: false,
+      error: null,
+    };
+    const released = ledger.live(snapshot('root', [card]), 0).deliver;
+    expect(released.map((event) => event.payload.type)).toEqual(['MessageSnapshot', 'TextDelta']);
+    expect(released[1]!.payload).toMatchObject({ offset: 3, text: 'def' });
+    expect(ledger.heldExecutions()).toEqual([]);
   });
 });

@@ -255,8 +255,8 @@ describeEachBackend('queue invariants under random operations', (backend) => {
       const ran = new Map<string, string[]>();
       const note = (queueId: string, text: string) => ran.set(queueId, [...(ran.get(queueId) ?? []), text]);
       for (const started of ofKind(events, 'ExecutionStarted')) {
-        expect(started.startedQueueId, 'every turn comes from the queue').toBeTruthy();
-        note(started.startedQueueId!, started.acceptedText);
+        expect(started.queueId, 'every turn comes from the queue').toBeTruthy();
+        note(started.queueId!, started.acceptedText);
       }
       for (const steered of ofKind(events, 'MessageSteered')) {
         count('steered into a run');

@@ -20,7 +20,7 @@ export const ErrorFieldsFragment = graphql(`
 // interface; its fields are written in the same three lines on each.
 export const ExecutionErrorFieldsFragment = graphql(`
   fragment ExecutionErrorFields on ExecutionError {
-    reason retryable retryAfterS
+    reason retryable retryAfterS occurredAt
     message messageKey params
     provider httpStatus providerCode requestId detail
   }
@@ -66,7 +66,7 @@ export const MessagePartFieldsFragment = graphql(`
       error { ...ExecutionErrorFields }
     }
     ... on ErrorPart {
-      reason retryable retryAfterS
+      reason retryable retryAfterS occurredAt
       message messageKey params
       provider httpStatus providerCode requestId detail
     }
@@ -104,7 +104,7 @@ export const ConversationDocument = graphql(`
       messages(first: 100) {
         edges {
           node {
-            id role executionId
+            id role executionId outcome
             parts { ...MessagePartFields }
           }
         }
@@ -264,35 +264,37 @@ export const ResolveSuspensionDocument = graphql(`
 `);
 
 // ---------------------------------------------------------------------------------------------
-// The subscription: every kind of event with what the suites read of it. ExecutionStarted's queueId
-// may be null where MessageQueued's may not, and one selection cannot give both types one name.
+// The subscription: every kind of event with what the suites read of it. The fields every event
+// has are selected once on the interfaces.
 
 export const RunEventsDocument = graphql(`
   subscription RunEvents($threadId: ID!, $after: String) {
     runEvents(threadId: $threadId, after: $after) {
       __typename
-      ... on MessageQueued { cursor executionId queueId text }
-      ... on ExecutionStarted { cursor executionId threadId startedQueueId: queueId acceptedText userMessageId }
-      ... on TextDelta { cursor executionId messageId text offset }
-      ... on ReasoningDelta { cursor executionId text }
+      cursor
+      threadId
+      createdAt
+      ... on ExecutionEvent { executionId parentExecutionId }
+      ... on MessageQueued { queueId text }
+      ... on ExecutionStarted { queueId acceptedText userMessageId }
+      ... on TextDelta { messageId text offset }
+      ... on ReasoningDelta { text }
       ... on MessageSnapshot {
-        cursor executionId messageId textLength
+        messageId textLength
         parts { ...MessagePartFields }
       }
-      ... on MessageSteered { cursor executionId queueIds texts }
-      ... on ToolCallEvent { cursor executionId messageId toolCallId toolName state }
-      ... on SuspensionOpened { cursor executionId suspensionId kind toolCallId payload }
-      ... on SuspensionResolved { cursor executionId suspensionId resolution }
-      ... on RetryScheduled { cursor executionId attempt delayS reason }
+      ... on MessageSteered { queueIds texts }
+      ... on ToolCallEvent { messageId toolCallId toolName state }
+      ... on SuspensionOpened { suspensionId kind toolCallId payload }
+      ... on SuspensionResolved { suspensionId resolution }
+      ... on RetryScheduled { attempt delayS reason }
       ... on ErrorEvent {
-        cursor executionId
-        reason retryable retryAfterS
+        reason retryable retryAfterS occurredAt
         message messageKey params
         provider httpStatus providerCode requestId detail
       }
-      ... on ExecutionFinished { cursor executionId status }
-      ... on ExecutionUpdated { cursor executionId status }
-      ... on QueueUpdated { cursor executionId }
+      ... on ExecutionFinished { status }
+      ... on ExecutionUpdated { status }
     }
   }
 `);

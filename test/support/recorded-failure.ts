@@ -6,14 +6,17 @@ import { is, ofKind, type EventOf, type RunEvent } from './run-events.ts';
 // ErrorEvent, one stored ErrorPart and the execution's error, all three the same.
 
 /** What a client shows of a failure: the ErrorEvent's taxonomy, without where it came from. */
-export type ShownFailure = Omit<EventOf<'ErrorEvent'>, '__typename' | 'cursor' | 'executionId'>;
+export type ShownFailure = Omit<
+  EventOf<'ErrorEvent'>,
+  '__typename' | 'cursor' | 'threadId' | 'createdAt' | 'executionId' | 'parentExecutionId'
+>;
 
 export function errorParts(messages: readonly Message[]): Extract<Part, { __typename: 'ErrorPart' }>[] {
   return messages.flatMap((message) => message.parts).filter((part) => part.__typename === 'ErrorPart');
 }
 
 export function shownFailure(event: EventOf<'ErrorEvent'>): ShownFailure {
-  const { __typename, cursor: _cursor, executionId: _executionId, ...shown } = event;
+  const { __typename, cursor, threadId, createdAt, executionId, parentExecutionId, ...shown } = event;
   return shown;
 }
 
@@ -44,6 +47,9 @@ export async function expectOneRecordedFailure(
   expect(messages.map((message) => message.role)).toEqual(['USER', 'ASSISTANT']);
   expect(messages[0]!.parts).toEqual([{ __typename: 'TextPart', text }]);
   expect(messages.every((message) => message.executionId === executionId)).toBe(true);
+  // What the user saw survives a reload: both messages of the turn read as failed.
+  expect(messages.map((message) => message.outcome)).toEqual(['FAILED', 'FAILED']);
+  expect(Date.parse(shown.occurredAt as string)).not.toBeNaN();
   const stored = errorParts(messages);
   expect(stored).toHaveLength(1);
   const { __typename: _part, ...storedFields } = stored[0]!;

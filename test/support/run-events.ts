@@ -13,7 +13,7 @@ export type EventOf<K extends RunEventKind> = Extract<RunEvent, { __typename: K 
 export function is<K extends RunEventKind>(kind: K, match?: string | ((event: EventOf<K>) => boolean)) {
   return (event: RunEvent): event is EventOf<K> =>
     event.__typename === kind &&
-    (match === undefined || (typeof match === 'string' ? event.executionId === match : match(event as EventOf<K>)));
+    (match === undefined || (typeof match === 'string' ? 'executionId' in event && event.executionId === match : match(event as EventOf<K>)));
 }
 
 export function ofKind<K extends RunEventKind>(events: readonly RunEvent[], kind: K): EventOf<K>[] {
@@ -26,7 +26,7 @@ export function typenames(events: readonly RunEvent[]): RunEventKind[] {
 
 export const finishedOf = (executionId: string) => is('ExecutionFinished', executionId);
 export const startedWith = (text: string) => is('ExecutionStarted', (event) => event.acceptedText === text);
-export const startedFrom = (queueId: string) => is('ExecutionStarted', (event) => event.startedQueueId === queueId);
+export const startedFrom = (queueId: string) => is('ExecutionStarted', (event) => event.queueId === queueId);
 
 /** Durable events have an integer cursor (the thread's event seq); live-only ones `<seq>.<n>`. */
 export function durableSeq(event: RunEvent): number | null {
@@ -128,7 +128,7 @@ export function overlappingStarts(events: readonly RunEvent[]): string[] {
         const around = events
           .slice(Math.max(0, at - 3), at + 5)
           .filter((other) => other.__typename !== 'TextDelta' && other.__typename !== 'ReasoningDelta')
-          .map((other) => `${brief(other)}(${short(other.executionId)})`)
+          .map((other) => `${brief(other)}(${short('executionId' in other ? other.executionId : null)})`)
           .join(' | ');
         overlaps.push(`${brief(event)} of ${short(event.executionId)} while ${[...active].map(short).join(',')} active: ${around}`);
       }
