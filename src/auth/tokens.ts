@@ -27,6 +27,11 @@ export function tokenFromAuthorization(value: unknown): string | null {
   return match ? match[1]! : null;
 }
 
+/** The authorization a WebSocket client put in its connection parameters, if any. */
+export function authorizationFromConnectionParams(params: Record<string, unknown>): unknown {
+  return params.authorization ?? params.Authorization ?? params.token;
+}
+
 /**
  * Remembers token lookups for a few seconds: a client sends its token with every request and
  * subscription, and tokens are never changed in place (a new token is a new row).

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino, { type Logger } from 'pino';
+import { TokenAuthenticator } from '../auth/tokens.ts';
 import type { Config } from '../config.ts';
 import { bootstrapDemo, type DemoBootstrap } from './bootstrap.ts';
 import { serveGraphQLOverWebSocket } from './graphql-ws.ts';
@@ -30,11 +31,16 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   const demo = options.bootstrapDemo ? await bootstrapDemo(parley) : null;
 
   let accepting = true;
-  const yoga = createParleyYoga({ parley, config, logger, isAccepting: () => accepting });
+  const tokens = new TokenAuthenticator(parley.db.prisma);
+  const yoga = createParleyYoga({ parley, config, logger, tokens, isAccepting: () => accepting });
   const server: Server = createServer((req, res) => void yoga.handle(req, res));
   const webSocket = serveGraphQLOverWebSocket(server, yoga, {
     maxPayloadBytes: config.PARLEY_MAX_REQUEST_BYTES,
     initTimeoutMs: config.PARLEY_WS_INIT_TIMEOUT_MS,
+    maxOperationsPerSocket: config.PARLEY_WS_MAX_SUBSCRIPTIONS,
+    maxSocketsPerUser: config.PARLEY_WS_MAX_SOCKETS_PER_USER,
+    maxBufferedBytes: config.PARLEY_MAX_BUFFERED_EVENT_BYTES,
+    tokens,
     logger,
   });
 

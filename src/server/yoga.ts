@@ -1,8 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
-import { TokenAuthenticator } from '../auth/tokens.ts';
+import { authorizationFromConnectionParams, type TokenAuthenticator } from '../auth/tokens.ts';
 import type { Config } from '../config.ts';
+import { EventBacklog } from '../events/event-backlog.ts';
 import type { GraphQLContext } from '../schema/context.ts';
 import { schema } from '../schema/index.ts';
 import { maskError } from './mask-error.ts';
@@ -16,6 +17,8 @@ import { useReadiness } from './plugins/use-readiness.ts';
 export interface ServerContext {
   req?: IncomingMessage;
   connectionParams?: Record<string, unknown>;
+  /** A WebSocket's bound, shared by its operations; an HTTP request gets one of its own. */
+  eventBacklog?: EventBacklog;
 }
 
 export type ParleyYoga = YogaServerInstance<ServerContext, GraphQLContext>;
@@ -24,13 +27,13 @@ export interface ParleyYogaOptions {
   parley: Parley;
   config: Config;
   logger: Logger;
+  tokens: TokenAuthenticator;
   /** False once shutdown has begun. */
   isAccepting: () => boolean;
 }
 
 /** Every HTTP route (GraphQL, /health, /ready) and every operation over HTTP or WebSocket goes through this. */
-export function createParleyYoga({ parley, config, logger, isAccepting }: ParleyYogaOptions): ParleyYoga {
-  const tokens = new TokenAuthenticator(parley.db.prisma);
+export function createParleyYoga({ parley, config, logger, tokens, isAccepting }: ParleyYogaOptions): ParleyYoga {
   return createYoga<ServerContext, GraphQLContext>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -55,11 +58,15 @@ export function createParleyYoga({ parley, config, logger, isAccepting }: Parley
       }),
       useOperationLimits({ maxDepth: config.PARLEY_MAX_QUERY_DEPTH, mutationsPerMinute: config.PARLEY_MUTATIONS_PER_MINUTE }),
     ],
-    context: async ({ request, connectionParams }) => {
+    context: async ({ request, connectionParams, eventBacklog }) => {
       const authorization = connectionParams
-        ? (connectionParams.authorization ?? connectionParams.Authorization ?? connectionParams.token)
+        ? authorizationFromConnectionParams(connectionParams)
         : request.headers.get('authorization');
-      return { parley, viewer: await tokens.authenticate(authorization) };
+      return {
+        parley,
+        viewer: await tokens.authenticate(authorization),
+        eventBacklog: eventBacklog ?? new EventBacklog(config.PARLEY_MAX_BUFFERED_EVENT_BYTES),
+      };
     },
   });
 }
