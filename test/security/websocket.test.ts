@@ -1,8 +1,9 @@
+import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { print } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { describeEachBackend } from '../support/backends.ts';
-import { recordedReply, send } from '../support/client.ts';
+import { conversation, messagesOf, send, textOf } from '../support/client.ts';
 import { RunEventsDocument } from '../support/documents.ts';
 import { checkStream, finishedOf, ofKind, type RunEvent } from '../support/run-events.ts';
 import { newThread, setUpAgent } from '../support/scenario.ts';
@@ -190,3 +191,119 @@ describe('WebSocket caps', () => {
     await eventually(async () => (await client().init({ authorization: `Bearer ${other}` })) === 'acknowledged');
   });
 });
+
+describeEachBackend('a reader that stops reading', (backend) => {
+  const TOKENS = 50_000;
+  /** The reply `/tokens n` streams, as the demo model writes it. */
+  const fullReply = Array.from({ length: TOKENS }, (_, index) => `t${index + 1} `).join('');
+  let server: TestServer;
+  let token: string;
+  let agentId: string;
+
+  beforeAll(async () => {
+    server = await startTestServer({ backend, env: { PARLEY_MAX_BUFFERED_EVENT_BYTES: String(256 * 1024) } });
+    ({ token, agentId } = await setUpAgent(server));
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  /** Waits, over HTTP, until the thread's latest reply is recorded whole; returns its execution id. */
+  async function recordedWhole(threadId: string): Promise<string> {
+    return eventually(
+      async () => {
+        const reply = messagesOf(await conversation(server, token, threadId)).findLast((message) => message.role === 'ASSISTANT');
+        return reply && textOf(reply) === fullReply ? reply.executionId! : null;
+      },
+      60_000,
+      'the reply to be recorded whole',
+    );
+  }
+
+  it('over WebSocket: past the bound its waiting deltas are dropped; reading again, it gets the whole reply with no hole', async () => {
+    const threadId = await newThread(server, token, agentId);
+    const reader = new RawClient(server.wsUrl);
+    try {
+      await reader.init({ authorization: `Bearer ${token}` });
+      reader.subscribe('1', threadId, '0');
+      await send(server, token, threadId, 'warm up');
+      await eventually(() => reader.events('1').some((event) => event.__typename === 'ExecutionFinished'));
+      reader.pause();
+      await send(server, token, threadId, `/tokens ${TOKENS}`);
+      const executionId = await recordedWhole(threadId);
+      reader.resume();
+      await eventually(() => reader.events('1').some(finishedOf(executionId)), 60_000, 'ExecutionFinished to reach the reader');
+      const events = reader.events('1');
+      expect(checkStream(events).get(executionId)).toBe(fullReply);
+      // The server did not keep every delta for it: most were dropped and a snapshot stood in for them.
+      expect(ofKind(events, 'TextDelta').filter((event) => event.executionId === executionId).length).toBeLessThan(TOKENS / 2);
+      expect(ofKind(events, 'MessageSnapshot').some((event) => event.executionId === executionId)).toBe(true);
+      expect(reader.closed).toBeNull();
+    } finally {
+      reader.close();
+    }
+  });
+  it('over SSE: the same bound holds, and reading again it gets the whole reply with no hole', async () => {
+    const threadId = await newThread(server, token, agentId);
+    const reader = new SseReader(server.url, token, threadId);
+    try {
+      await send(server, token, threadId, 'warm up');
+      await eventually(() => reader.events.some((event) => event.__typename === 'ExecutionFinished'));
+      reader.pause();
+      await send(server, token, threadId, `/tokens ${TOKENS}`);
+      const executionId = await recordedWhole(threadId);
+      reader.resume();
+      await eventually(() => reader.events.some(finishedOf(executionId)), 60_000, 'ExecutionFinished to reach the reader');
+      expect(checkStream(reader.events).get(executionId)).toBe(fullReply);
+      expect(ofKind(reader.events, 'TextDelta').filter((event) => event.executionId === executionId).length).toBeLessThan(TOKENS / 2);
+      expect(ofKind(reader.events, 'MessageSnapshot').some((event) => event.executionId === executionId)).toBe(true);
+    } finally {
+      reader.close();
+    }
+  });
+});
+
+/** runEvents over Yoga's SSE (one POST with `Accept: text/event-stream`), on a response a test can stop reading. */
+class SseReader {
+  readonly events: RunEvent[] = [];
+  private response: IncomingMessage | null = null;
+  private readonly request: ClientRequest;
+
+  constructor(url: string, token: string, threadId: string) {
+    this.request = httpRequest(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream', authorization: `Bearer ${token}` },
+    });
+    let buffered = '';
+    this.request.on('response', (response) => {
+      this.response = response;
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => {
+        buffered += chunk;
+        let end: number;
+        while ((end = buffered.indexOf('\n\n')) >= 0) {
+          const message = buffered.slice(0, end);
+          buffered = buffered.slice(end + 2);
+          const data = message.split('\n').find((line) => line.startsWith('data: '));
+          const parsed = data ? (JSON.parse(data.slice(6)) as { data?: { runEvents: RunEvent } }) : null;
+          if (parsed?.data) this.events.push(parsed.data.runEvents);
+        }
+      });
+    });
+    this.request.on('error', () => {});
+    this.request.end(JSON.stringify({ query: print(RunEventsDocument), variables: { threadId, after: '0' } }));
+  }
+
+  pause(): void {
+    this.response!.pause();
+  }
+
+  resume(): void {
+    this.response!.resume();
+  }
+
+  close(): void {
+    this.request.destroy();
+  }
+}
