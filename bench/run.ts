@@ -18,6 +18,7 @@ const ROWS: Record<string, () => Promise<Row>> = {
   P5: async () => (await import('./rows/p5.ts')).p5,
   P6: async () => (await import('./rows/p6.ts')).p6,
   P7: async () => (await import('./rows/p7.ts')).p7,
+  P8: async () => (await import('./rows/p8.ts')).p8,
 };
 
 const args = process.argv.slice(2);

@@ -1,0 +1,195 @@
+/**
+ * P8: memory a reader that stops reading can make the server hold. A round runs `/tokens 50000` on a
+ * thread followed by STALLED WebSockets (subscribed, then their TCP sockets paused: they stop reading)
+ * and, as the floor measured in the same round, the same run on another thread followed by as many
+ * sockets that keep reading. The server's heap is collected (--expose-gc) before and after each run,
+ * once the reply is recorded; the stalled sockets are still open then. Also: 1,000 subscriptions
+ * sent on one socket, counting how many the server accepts and its RSS growth.
+ */
+import WebSocket from 'ws';
+import { benchDatabaseUrl, REDIS_URL, startHost, type BenchThread, type Host } from '../lib/hosts.ts';
+import { graphqlHttp, RUN_EVENTS, sendMessage } from '../lib/clients.ts';
+import { spread, sleep } from '../lib/stats.ts';
+import { log } from '../lib/log.ts';
+import type { Row } from '../lib/types.ts';
+
+const TOKENS = 50_000;
+const SOCKETS = 4;
+const ROUNDS = 3;
+const SUBSCRIPTIONS_ON_ONE_SOCKET = 1_000;
+const MB = 1024 * 1024;
+
+interface Reader {
+  socket: WebSocket;
+  messages: number;
+  finished: boolean;
+}
+
+function openReader(wsUrl: string, token: string, threadId: string): Promise<Reader> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(wsUrl, 'graphql-transport-ws', { perMessageDeflate: false });
+    const reader: Reader = { socket, messages: 0, finished: false };
+    socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${token}` } })));
+    socket.on('message', (raw) => {
+      const message = JSON.parse(raw.toString());
+      reader.messages++;
+      if (message.type === 'connection_ack') {
+        socket.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: RUN_EVENTS, variables: { threadId, after: null } } }));
+        // The subscription answers nothing until the thread has an event: give it time to be set up.
+        setTimeout(() => resolve(reader), 300);
+      }
+      if (message.type === 'next' && message.payload?.data?.runEvents?.__typename === 'ExecutionFinished') reader.finished = true;
+      if (message.type === 'ping') socket.send(JSON.stringify({ type: 'pong' }));
+    });
+    socket.on('error', reject);
+  });
+}
+
+const pause = (reader: Reader) => (reader.socket as unknown as { _socket: { pause(): void } })._socket.pause();
+
+async function replyRecorded(host: Host, thread: BenchThread): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const data = await graphqlHttp<{ conversation: { activeExecutionId: string | null; messages: { edges: { node: { role: string } }[] } } }>(
+      host.url,
+      thread.token,
+      `query BenchRecorded($threadId: ID!) { conversation(threadId: $threadId) { activeExecutionId messages { edges { node { role } } } } }`,
+      { threadId: thread.threadId },
+    );
+    const { activeExecutionId, messages } = data.conversation;
+    if (activeExecutionId === null && messages.edges.at(-1)?.node.role === 'ASSISTANT') return;
+    if (Date.now() > deadline) throw new Error('the reply was not recorded within 120 s');
+    await sleep(100);
+  }
+}
+
+/** Memory growth (bytes, after a full collection) across one run with SOCKETS followers of the thread. */
+async function runWith(host: Host, thread: BenchThread, stalled: boolean) {
+  const readers = await Promise.all(Array.from({ length: SOCKETS }, () => openReader(host.wsUrl, thread.token, thread.threadId)));
+  if (stalled) readers.forEach(pause);
+  const before = await host.call<NodeJS.MemoryUsage>('memory');
+  const started = performance.now();
+  await sendMessage(host.url, thread.token, thread.threadId, `/tokens ${TOKENS}`);
+  await replyRecorded(host, thread);
+  const runMs = performance.now() - started;
+  if (!stalled) {
+    const deadline = Date.now() + 60_000;
+    while (readers.some((reader) => !reader.finished) && Date.now() < deadline) await sleep(50);
+  }
+  await sleep(500);
+  const after = await host.call<NodeJS.MemoryUsage>('memory');
+  const received = readers.reduce((sum, reader) => sum + reader.messages, 0);
+  readers.forEach((reader) => reader.socket.terminate());
+  return { rss: after.rss - before.rss, heap: after.heapUsed + after.external - (before.heapUsed + before.external), runMs, received };
+}
+
+/** Sends SUBSCRIPTIONS_ON_ONE_SOCKET subscribe messages on one socket; counts what the server accepts. */
+async function manySubscriptions(host: Host, thread: BenchThread) {
+  const before = await host.call<NodeJS.MemoryUsage>('memory');
+  const refused = new Set<string>();
+  const socket = new WebSocket(host.wsUrl, 'graphql-transport-ws', { perMessageDeflate: false });
+  await new Promise<void>((resolve, reject) => {
+    socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${thread.token}` } })));
+    socket.on('message', (raw) => {
+      const message = JSON.parse(raw.toString());
+      if (message.type === 'connection_ack') {
+        for (let id = 0; id < SUBSCRIPTIONS_ON_ONE_SOCKET; id++) {
+          socket.send(JSON.stringify({ id: String(id), type: 'subscribe', payload: { query: RUN_EVENTS, variables: { threadId: thread.threadId, after: null } } }));
+        }
+        resolve();
+      }
+      if (message.type === 'error') refused.add(message.id);
+    });
+    socket.on('error', reject);
+  });
+  const deadline = Date.now() + 30_000;
+  let last = -1;
+  // Refusals come at once; wait until their count stops changing (or all are refused).
+  while (Date.now() < deadline && refused.size !== last) {
+    last = refused.size;
+    await sleep(1_000);
+  }
+  await sleep(1_000);
+  const after = await host.call<NodeJS.MemoryUsage>('memory');
+  socket.terminate();
+  return { accepted: SUBSCRIPTIONS_ON_ONE_SOCKET - refused.size, rss: after.rss - before.rss };
+}
+
+export const p8: Row = async ({ profileDir }) => {
+  const host = await startHost({ DATABASE_URL: benchDatabaseUrl('p8'), REDIS_URL }, { cpuProf: profileDir, exposeGc: true });
+  const rounds: { stalledRss: number; readingRss: number; stalledHeap: number; readingHeap: number; stalledReceived: number; readingReceived: number }[] = [];
+  let many: { accepted: number; rss: number } = { accepted: Number.NaN, rss: Number.NaN };
+  try {
+    const threads = await host.call<BenchThread[]>('setupThreads', { count: 2 * ROUNDS + 2 });
+    await runWith(host, threads.at(-1)!, false); // warm-up: loads the code paths
+    for (let r = 0; r < ROUNDS; r++) {
+      const reading = await runWith(host, threads[2 * r]!, false);
+      const stalled = await runWith(host, threads[2 * r + 1]!, true);
+      rounds.push({
+        stalledRss: stalled.rss / SOCKETS,
+        readingRss: reading.rss / SOCKETS,
+        stalledHeap: stalled.heap / SOCKETS,
+        readingHeap: reading.heap / SOCKETS,
+        stalledReceived: stalled.received / SOCKETS,
+        readingReceived: reading.received / SOCKETS,
+      });
+      log(
+        `P8 round ${r}: per stalled socket RSS ${(stalled.rss / SOCKETS / MB).toFixed(2)} MB, heap+external ${(stalled.heap / SOCKETS / MB).toFixed(2)} MB ` +
+          `(reading: ${(reading.rss / SOCKETS / MB).toFixed(2)} / ${(reading.heap / SOCKETS / MB).toFixed(2)} MB); runs ${reading.runMs.toFixed(0)} / ${stalled.runMs.toFixed(0)} ms`,
+      );
+    }
+    many = await manySubscriptions(host, threads.at(-2)!);
+    log(`P8: ${many.accepted} of ${SUBSCRIPTIONS_ON_ONE_SOCKET} subscriptions accepted on one socket, RSS +${(many.rss / MB).toFixed(1)} MB`);
+  } finally {
+    await host.kill();
+  }
+  const perSocket = spread(rounds.map((round) => (round.stalledRss - round.readingRss) / MB));
+  return {
+    id: 'P8',
+    what: `memory held for readers that stop reading during a /tokens ${TOKENS} run (${SOCKETS} stalled WebSockets), and ${SUBSCRIPTIONS_ON_ONE_SOCKET} subscriptions on one socket`,
+    metrics: [
+      {
+        name: 'RSS growth per stalled socket, beyond a reading one',
+        unit: 'MB',
+        measured: perSocket,
+        budget: '≤ 1 MB',
+        pass: perSocket.median <= 1,
+      },
+      {
+        name: 'RSS growth per stalled socket',
+        unit: 'MB',
+        measured: spread(rounds.map((round) => round.stalledRss / MB)),
+        floor: spread(rounds.map((round) => round.readingRss / MB)),
+        budget: 'report',
+        pass: null,
+      },
+      {
+        name: 'heap + external growth per stalled socket',
+        unit: 'MB',
+        measured: spread(rounds.map((round) => round.stalledHeap / MB)),
+        floor: spread(rounds.map((round) => round.readingHeap / MB)),
+        budget: 'report',
+        pass: null,
+      },
+      {
+        name: `subscriptions accepted of ${SUBSCRIPTIONS_ON_ONE_SOCKET} on one socket`,
+        unit: 'subscriptions',
+        measured: spread([many.accepted]),
+        budget: '≤ PARLEY_WS_MAX_SUBSCRIPTIONS (100)',
+        pass: many.accepted <= 100,
+      },
+      {
+        name: `RSS growth with ${SUBSCRIPTIONS_ON_ONE_SOCKET} subscriptions sent on one socket`,
+        unit: 'MB',
+        measured: spread([many.rss / MB]),
+        budget: 'report',
+        pass: null,
+      },
+    ],
+    notes: [
+      `messages received per socket while it read (stalled, then after the run): ${rounds.map((round) => round.stalledReceived.toFixed(0)).join(', ')}; per reading socket: ${rounds.map((round) => round.readingReceived.toFixed(0)).join(', ')}`,
+      'the floor is the growth with as many sockets that keep reading the same run, in the same round (what the run itself leaves behind)',
+    ],
+    details: { rounds, many },
+  };
+};
