@@ -24,11 +24,6 @@ export class EventBacklog {
   release(bytes: number): void {
     this.held = Math.max(0, this.held - bytes);
   }
-
-  /** Bytes held by feeds (not counting the transport). */
-  get heldBytes(): number {
-    return this.held;
-  }
 }
 
 /** Room for a record and the object around it, erring high: strings count two bytes a character. */

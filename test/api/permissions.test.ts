@@ -486,10 +486,11 @@ describeEachBackend('runEvents permissions', (backend) => {
       const errors = await refusedSubscription(server, world[who].token, threadId, '0');
       expect(errors.map((error) => error.extensions?.code), who).toEqual(['NOT_FOUND']);
     }
-    for (const token of [null, 'pky_unknownTokenForTheSubscriptionCheck']) {
-      const errors = await refusedSubscription(server, token, threadId);
-      expect(errors.map((error) => error.extensions?.code)).toEqual(['UNAUTHENTICATED']);
-    }
+    const anonymous = await refusedSubscription(server, null, threadId);
+    expect(anonymous.map((error) => error.extensions?.code)).toEqual(['UNAUTHENTICATED']);
+    // A wrong token does not get as far as a subscription: its socket is refused at connection_init.
+    const wrongToken = await refusedSubscription(server, 'pky_unknownTokenForTheSubscriptionCheck', threadId);
+    expect(wrongToken).toEqual([{ socketClosed: expect.objectContaining({ code: 4403 }) }]);
 
     // The owner's own subscription replays the thread from the start.
     const follower = follow(server, owner.token, threadId);
