@@ -148,7 +148,7 @@ export interface Host extends Child {
 
 export async function startHost(
   serverEnv: Record<string, string>,
-  flags: { recordEmits?: boolean; countSql?: boolean; noConsumer?: boolean; cpuProf?: string; exposeGc?: boolean } = {},
+  flags: { recordEmits?: boolean; countSql?: boolean; noConsumer?: boolean; cpuProf?: string; exposeGc?: boolean; startTimeoutMs?: number } = {},
 ): Promise<Host> {
   const child = await forkChild(
     './host.ts',
@@ -158,7 +158,7 @@ export async function startHost(
       BENCH_COUNT_SQL: flags.countSql ? '1' : '',
       BENCH_NO_CONSUMER: flags.noConsumer ? '1' : '',
     },
-    { cpuProf: flags.cpuProf, exposeGc: flags.exposeGc },
+    { cpuProf: flags.cpuProf, exposeGc: flags.exposeGc, timeoutMs: flags.startTimeoutMs },
   );
   return Object.assign(child, {
     url: child.ready.url as string,

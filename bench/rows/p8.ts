@@ -143,7 +143,7 @@ export const p8: Row = async ({ profileDir }) => {
   // The embedded server (PGlite, in-process bus): its runs are the fastest, so a stalled reader falls
   // furthest behind; on PostgreSQL + Redis a loaded machine streams slowly enough for the kernel's
   // socket buffers to absorb much of a 50,000-token reply.
-  const host = await startHost({}, { cpuProf: profileDir, exposeGc: true });
+  const host = await startHost({}, { cpuProf: profileDir, exposeGc: true, startTimeoutMs: 180_000 });
   const rounds: { stalledRss: number; readingRss: number; stalledHeap: number; readingHeap: number; stalledReceived: number; readingReceived: number }[] = [];
   let many = { accepted: Number.NaN, rss: Number.NaN, retained: Number.NaN };
   try {

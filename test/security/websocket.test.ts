@@ -216,7 +216,7 @@ describeEachBackend('a reader that stops reading', (backend) => {
         const reply = messagesOf(await conversation(server, token, threadId)).findLast((message) => message.role === 'ASSISTANT');
         return reply && textOf(reply) === fullReply ? reply.executionId! : null;
       },
-      240_000,
+      540_000,
       'the reply to be recorded whole',
     );
   }
@@ -233,7 +233,7 @@ describeEachBackend('a reader that stops reading', (backend) => {
       await send(server, token, threadId, `/tokens ${TOKENS}`);
       const executionId = await recordedWhole(threadId);
       reader.resume();
-      await eventually(() => reader.events('1').some(finishedOf(executionId)), 240_000, 'ExecutionFinished to reach the reader');
+      await eventually(() => reader.events('1').some(finishedOf(executionId)), 540_000, 'ExecutionFinished to reach the reader');
       const events = reader.events('1');
       expect(checkStream(events).get(executionId)).toBe(fullReply);
       // The server did not keep every delta for it: most were dropped and a snapshot stood in for them.
@@ -243,7 +243,7 @@ describeEachBackend('a reader that stops reading', (backend) => {
     } finally {
       reader.close();
     }
-  }, 300_000);
+  }, 600_000);
   it('over SSE: the same bound holds, and reading again it gets the whole reply with no hole', async () => {
     const threadId = await newThread(server, token, agentId);
     const reader = new SseReader(server.url, token, threadId);
@@ -254,14 +254,14 @@ describeEachBackend('a reader that stops reading', (backend) => {
       await send(server, token, threadId, `/tokens ${TOKENS}`);
       const executionId = await recordedWhole(threadId);
       reader.resume();
-      await eventually(() => reader.events.some(finishedOf(executionId)), 240_000, 'ExecutionFinished to reach the reader');
+      await eventually(() => reader.events.some(finishedOf(executionId)), 540_000, 'ExecutionFinished to reach the reader');
       expect(checkStream(reader.events).get(executionId)).toBe(fullReply);
       expect(ofKind(reader.events, 'TextDelta').filter((event) => event.executionId === executionId).length).toBeLessThan(TOKENS / 2);
       expect(ofKind(reader.events, 'MessageSnapshot').some((event) => event.executionId === executionId)).toBe(true);
     } finally {
       reader.close();
     }
-  }, 300_000);
+  }, 600_000);
 });
 
 /** runEvents over Yoga's SSE (one POST with `Accept: text/event-stream`), on a response a test can stop reading. */
