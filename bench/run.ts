@@ -18,6 +18,7 @@ const ROWS: Record<string, () => Promise<Row>> = {
   P5: async () => (await import('./rows/p5.ts')).p5,
   P6: async () => (await import('./rows/p6.ts')).p6,
   P7: async () => (await import('./rows/p7.ts')).p7,
+  P9: async () => (await import('./rows/p9.ts')).p9,
 };
 
 const args = process.argv.slice(2);

@@ -119,6 +119,11 @@ const commands: Record<string, (args: never) => unknown> = {
     emits = [];
     return taken;
   },
+  /** The process's memory, after a full collection when the host runs with --expose-gc. */
+  memory: () => {
+    (globalThis as { gc?: () => void }).gc?.();
+    return process.memoryUsage();
+  },
   sqlCounts: (args: { reset?: boolean }) => {
     const snapshot = JSON.parse(JSON.stringify(sql));
     if (args?.reset) Object.assign(sql, { total: 0, writes: 0, begins: 0, commits: 0, byTable: {}, texts: [], all: [] });

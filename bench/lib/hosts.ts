@@ -67,9 +67,10 @@ const children = new Set<Child>();
 export async function forkChild(
   modulePath: string,
   env: Record<string, string>,
-  options: { cpuProf?: string; timeoutMs?: number } = {},
+  options: { cpuProf?: string; timeoutMs?: number; exposeGc?: boolean } = {},
 ): Promise<Child> {
   const execArgv = ['--import', 'tsx'];
+  if (options.exposeGc) execArgv.push('--expose-gc');
   if (options.cpuProf) execArgv.push('--cpu-prof', `--cpu-prof-dir=${options.cpuProf}`);
   const child = fork(fileURLToPath(new URL(modulePath, import.meta.url)), [], {
     execArgv,
@@ -149,7 +150,7 @@ export interface Host extends Child {
 
 export async function startHost(
   serverEnv: Record<string, string>,
-  flags: { recordEmits?: boolean; countSql?: boolean; noConsumer?: boolean; cpuProf?: string } = {},
+  flags: { recordEmits?: boolean; countSql?: boolean; noConsumer?: boolean; cpuProf?: string; exposeGc?: boolean; startTimeoutMs?: number } = {},
 ): Promise<Host> {
   const child = await forkChild(
     './host.ts',
@@ -159,7 +160,7 @@ export async function startHost(
       BENCH_COUNT_SQL: flags.countSql ? '1' : '',
       BENCH_NO_CONSUMER: flags.noConsumer ? '1' : '',
     },
-    { cpuProf: flags.cpuProf },
+    { cpuProf: flags.cpuProf, exposeGc: flags.exposeGc, timeoutMs: flags.startTimeoutMs },
   );
   return Object.assign(child, {
     url: child.ready.url as string,

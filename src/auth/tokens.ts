@@ -52,6 +52,11 @@ export function tokenFromAuthorization(value: unknown): string | null {
   return match ? match[1]! : null;
 }
 
+/** The authorization a WebSocket client put in its connection parameters, if any. */
+export function authorizationFromConnectionParams(params: Record<string, unknown>): unknown {
+  return params.authorization ?? params.Authorization ?? params.token;
+}
+
 /**
  * Writes a token's `lastUsedAt` at most once per interval: a client sends its token with every
  * request, and a write per request would cost more than the request. In memory per instance; the

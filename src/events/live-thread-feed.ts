@@ -1,3 +1,4 @@
+import { estimatedBytes, type EventBacklog } from './event-backlog.ts';
 import type { LiveBus } from './live-bus.ts';
 import type { RunEventRecord } from './run-event.ts';
 
@@ -5,12 +6,25 @@ import type { RunEventRecord } from './run-event.ts';
 export const CATCH_UP = Symbol('catch up from the event log');
 
 /**
+ * Taken from the feed after it dropped what it held for a reader that fell behind its bound:
+ * catch up from the log, then take snapshots of the running replies (their deltas are gone).
+ */
+export const DROPPED = Symbol('dropped for a slow reader');
+
+type Arrival = RunEventRecord | typeof CATCH_UP | typeof DROPPED;
+
+/**
  * One subscriber's live channel of a thread: what arrived and was not taken yet, whether live
  * delivery is lost (a Redis outage), and a place to park until something happens.
  * It subscribes when created; call `close()` once done.
  */
 export class LiveThreadFeed {
-  private readonly arrived: (RunEventRecord | typeof CATCH_UP)[] = [];
+  private readonly arrived: Arrival[] = [];
+  /** Bytes held in the backlog for each arrived record, in the same order as `arrived`. */
+  private readonly sizes: number[] = [];
+  private heldBytes = 0;
+  /** Arrivals are dropped until the reader takes the DROPPED marker. */
+  private dropping = false;
   private readonly subscription: AsyncIterator<RunEventRecord>;
   private readonly pump: Promise<void>;
   private subscriptionEnded = false;
@@ -25,6 +39,7 @@ export class LiveThreadFeed {
     bus: LiveBus,
     threadId: string,
     private readonly closed: AbortSignal,
+    private readonly backlog: EventBacklog | null = null,
   ) {
     this.subscription = bus.pubsub.subscribe('thread', threadId)[Symbol.asyncIterator]();
     closed.addEventListener('abort', this.wake);
@@ -34,15 +49,20 @@ export class LiveThreadFeed {
     });
     this.stopResync = bus.onResync(() => {
       this.lostAt = null;
-      this.arrived.push(CATCH_UP);
+      this.add(CATCH_UP);
       this.wake();
     });
     this.pump = this.receive();
   }
 
   /** The next arrived event (or catch-up request), undefined when there is none. */
-  take(): RunEventRecord | typeof CATCH_UP | undefined {
-    return this.arrived.shift();
+  take(): Arrival | undefined {
+    const next = this.arrived.shift();
+    const size = this.sizes.shift() ?? 0;
+    this.heldBytes -= size;
+    this.backlog?.release(size);
+    if (next === DROPPED) this.dropping = false;
+    return next;
   }
 
   get hasArrivals(): boolean {
@@ -66,6 +86,8 @@ export class LiveThreadFeed {
   }
 
   async close(): Promise<void> {
+    this.backlog?.release(this.heldBytes);
+    this.heldBytes = 0;
     this.closed.removeEventListener('abort', this.wake);
     this.stopOutage();
     this.stopResync();
@@ -73,12 +95,35 @@ export class LiveThreadFeed {
     await this.pump;
   }
 
+  /**
+   * Queues an arrival within the connection's backlog bound. Past it, everything queued is
+   * dropped for one DROPPED marker: the durable events are in the log and the running replies
+   * have snapshots, so the reader loses nothing it cannot get back once it reads again.
+   */
+  private add(arrival: Arrival): void {
+    if (this.dropping) return;
+    const size = typeof arrival === 'symbol' ? 0 : estimatedBytes(arrival);
+    if (this.backlog && !this.backlog.tryHold(size)) {
+      this.backlog.release(this.heldBytes);
+      this.heldBytes = 0;
+      this.arrived.length = 0;
+      this.sizes.length = 0;
+      this.dropping = true;
+      this.arrived.push(DROPPED);
+      this.sizes.push(0);
+      return;
+    }
+    this.heldBytes += size;
+    this.arrived.push(arrival);
+    this.sizes.push(size);
+  }
+
   private async receive(): Promise<void> {
     try {
       for (;;) {
         const next = await this.subscription.next();
         if (next.done) break;
-        this.arrived.push(next.value);
+        this.add(next.value);
         this.wake();
       }
     } finally {

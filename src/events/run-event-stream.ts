@@ -3,7 +3,8 @@ import type { MessagePart } from '../conversation/parts.ts';
 import { ServiceUnavailableError } from '../domain/errors.ts';
 import { readThreadEvents } from './event-log.ts';
 import type { LiveBus } from './live-bus.ts';
-import { CATCH_UP, LiveThreadFeed } from './live-thread-feed.ts';
+import type { EventBacklog } from './event-backlog.ts';
+import { CATCH_UP, DROPPED, LiveThreadFeed } from './live-thread-feed.ts';
 import type { RunEventRecord } from './run-event.ts';
 import { parseCursor, SubscriberLedger, type DeliveredRunEvent } from './subscriber-ledger.ts';
 
@@ -51,12 +52,17 @@ interface StreamOptions {
    * outage) before it ends with a retryable ServiceUnavailableError: never silent for longer.
    */
   liveChannelTimeoutMs: number;
+  /**
+   * The connection's bound on events waiting for a slow reader; past it the live events waiting
+   * are dropped, and the reader gets the log and snapshots of the running replies instead.
+   */
+  backlog?: EventBacklog;
 }
 
 async function* threadEvents(options: StreamOptions, closed: AbortSignal): AsyncGenerator<DeliveredRunEvent> {
   const { prisma, bus, running, threadId, liveChannelTimeoutMs } = options;
   const requested = options.after === null ? null : parseCursor(options.after);
-  const feed = new LiveThreadFeed(bus, threadId, closed);
+  const feed = new LiveThreadFeed(bus, threadId, closed, options.backlog ?? null);
   const ledger = new SubscriberLedger();
 
   /** Replays logged events; each replayed run end comes with its reply as recorded (its deltas are gone). */
@@ -94,6 +100,15 @@ async function* threadEvents(options: StreamOptions, closed: AbortSignal): Async
       for (let event = feed.take(); event !== undefined; event = feed.take()) {
         if (event === CATCH_UP) {
           yield* replay(await readThreadEvents(prisma, threadId, ledger.lastSeq));
+        } else if (event === DROPPED) {
+          // Replies before the log, as at the start: a run that ends in between is in the replay.
+          const replies = await runningSnapshots(prisma, running, threadId);
+          const logged = await readThreadEvents(prisma, threadId, ledger.lastSeq);
+          yield* replay(logged);
+          const ended = new Set(finishedExecutionIds(logged));
+          for (const reply of replies) {
+            if (!ended.has(reply.executionId ?? '')) yield ledger.snapshot(reply);
+          }
         } else if (event.seq === null) {
           const { deliver, askForSnapshot } = ledger.live(event, Date.now());
           if (askForSnapshot !== null) {

@@ -1,10 +1,13 @@
 import type { User } from '../generated/prisma/client.ts';
 import { UnauthenticatedError } from '../domain/errors.ts';
+import type { EventBacklog } from '../events/event-backlog.ts';
 import type { Parley } from '../parley.ts';
 
 export interface GraphQLContext {
   parley: Parley;
   viewer: User | null;
+  /** The connection's bound on events waiting for a slow reader (one per WebSocket, one per SSE request). */
+  eventBacklog: EventBacklog;
 }
 
 /** The context of a field built with `t.withAuth({ authenticated: true })`. */

@@ -185,6 +185,7 @@ builder.subscriptionField('runEvents', (t) =>
           threadId: thread.id,
           after: args.after ?? null,
           liveChannelTimeoutMs: context.parley.config.PARLEY_LIVE_CHANNEL_TIMEOUT_MS,
+          backlog: context.eventBacklog,
         }),
       );
     },

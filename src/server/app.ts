@@ -39,6 +39,10 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   const webSocket = serveGraphQLOverWebSocket(server, yoga, {
     maxPayloadBytes: config.PARLEY_MAX_REQUEST_BYTES,
     initTimeoutMs: config.PARLEY_WS_INIT_TIMEOUT_MS,
+    maxOperationsPerSocket: config.PARLEY_WS_MAX_SUBSCRIPTIONS,
+    maxSocketsPerUser: config.PARLEY_WS_MAX_SOCKETS_PER_USER,
+    maxBufferedBytes: config.PARLEY_MAX_BUFFERED_EVENT_BYTES,
+    tokens: parley.authenticator,
     logger,
   });
 

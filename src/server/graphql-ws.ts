@@ -1,14 +1,29 @@
 import type { Server } from 'node:http';
-import type { ExecutionArgs, GraphQLError } from 'graphql';
+import { GraphQLError, type ExecutionArgs } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import type { Logger } from 'pino';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { authorizationFromConnectionParams, type TokenAuthenticator } from '../auth/tokens.ts';
+import { EventBacklog } from '../events/event-backlog.ts';
 import type { ParleyYoga } from './yoga.ts';
+
+/** The close code of a `connection_init` refused because its user has as many sockets open as allowed. */
+export const TOO_MANY_SOCKETS_CLOSE_CODE = 4429;
+
+/** The `extensions.code` of an operation refused because its socket runs as many as allowed. */
+export const TOO_MANY_SUBSCRIPTIONS_CODE = 'TOO_MANY_SUBSCRIPTIONS';
 
 export interface GraphQLWebSocketOptions {
   maxPayloadBytes: number;
   /** A socket that sends no `connection_init` within this is closed (4408). */
   initTimeoutMs: number;
+  /** Operations (subscriptions, and queries or mutations in progress) one socket may run at once. */
+  maxOperationsPerSocket: number;
+  /** Sockets one user may hold open on this instance. */
+  maxSocketsPerUser: number;
+  /** Bytes of events one socket may hold for a reader that is not keeping up (see EventBacklog). */
+  maxBufferedBytes: number;
+  tokens: TokenAuthenticator;
   logger: Logger;
 }
 
@@ -21,8 +36,11 @@ export interface GraphQLWebSocket {
 export function serveGraphQLOverWebSocket(
   server: Server,
   yoga: ParleyYoga,
-  { maxPayloadBytes, initTimeoutMs, logger }: GraphQLWebSocketOptions,
+  options: GraphQLWebSocketOptions,
 ): GraphQLWebSocket {
+  const { maxPayloadBytes, initTimeoutMs, maxOperationsPerSocket, logger } = options;
+  const sockets = new SocketsPerUser(options.maxSocketsPerUser);
+  const backlogs = new WeakMap<WebSocket, EventBacklog>();
   const wsServer = new WebSocketServer({ server, path: '/graphql', maxPayload: maxPayloadBytes });
   // The HTTP server reports its own listen errors (e.g. a port in use); ws only re-emits them.
   wsServer.on('error', (error) => logger.debug({ err: error }, 'websocket server error'));
@@ -34,13 +52,42 @@ export function serveGraphQLOverWebSocket(
       execute: (args: ExecutionArgs) => (args.rootValue as { execute: (a: ExecutionArgs) => unknown }).execute(args) as never,
       subscribe: (args: ExecutionArgs) =>
         (args.rootValue as { subscribe: (a: ExecutionArgs) => unknown }).subscribe(args) as never,
+      // A token that is there but wrong is refused here, before any operation; no token at all is
+      // an anonymous client (its operations then answer as any anonymous request does).
+      onConnect: async (ctx) => {
+        const authorization = authorizationFromConnectionParams(ctx.connectionParams ?? {});
+        if (authorization === undefined || authorization === null || authorization === '') return true;
+        const user = await options.tokens.authenticate(authorization);
+        if (!user) return false;
+        const socket = ctx.extra.socket;
+        if (!sockets.open(user.id, socket)) {
+          socket.close(TOO_MANY_SOCKETS_CLOSE_CODE, 'Too many open sockets for this user');
+          return false;
+        }
+        return true;
+      },
       onSubscribe: async (ctx, _id, payload) => {
+        // graphql-ws has already registered this operation when it asks.
+        if (Object.keys(ctx.subscriptions).length > maxOperationsPerSocket) {
+          return [
+            new GraphQLError(`At most ${maxOperationsPerSocket} operations may run at once on one socket.`, {
+              extensions: { code: TOO_MANY_SUBSCRIPTIONS_CODE },
+            }),
+          ];
+        }
+        const socket = ctx.extra.socket;
+        let eventBacklog = backlogs.get(socket);
+        if (!eventBacklog) {
+          eventBacklog = new EventBacklog(options.maxBufferedBytes, () => socket.bufferedAmount);
+          backlogs.set(socket, eventBacklog);
+        }
         const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
           ...ctx,
           req: ctx.extra.request,
-          socket: ctx.extra.socket,
+          socket,
           params: payload,
           connectionParams: ctx.connectionParams ?? {},
+          eventBacklog,
         });
         let document;
         try {
@@ -69,6 +116,28 @@ export function serveGraphQLOverWebSocket(
       for (const client of wsServer.clients) client.terminate();
     },
   };
+}
+
+/** Which sockets each authenticated user holds open, to refuse one beyond the cap. */
+class SocketsPerUser {
+  private readonly byUser = new Map<string, Set<WebSocket>>();
+
+  constructor(private readonly max: number) {}
+
+  /** Counts the socket for the user until it closes; false (nothing counted) when the user is at the cap. */
+  open(userId: string, socket: WebSocket): boolean {
+    // A socket that closed while its token was looked up would never leave the count.
+    if (socket.readyState !== socket.OPEN) return false;
+    const open = this.byUser.get(userId) ?? new Set<WebSocket>();
+    if (open.size >= this.max) return false;
+    open.add(socket);
+    this.byUser.set(userId, open);
+    socket.once('close', () => {
+      open.delete(socket);
+      if (open.size === 0 && this.byUser.get(userId) === open) this.byUser.delete(userId);
+    });
+    return true;
+  }
 }
 
 /**

@@ -1,7 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
+import { authorizationFromConnectionParams } from '../auth/tokens.ts';
 import type { Config } from '../config.ts';
+import { EventBacklog } from '../events/event-backlog.ts';
 import type { GraphQLContext } from '../schema/context.ts';
 import { schema } from '../schema/index.ts';
 import { createGraphiQLRenderer, graphiqlOptions } from './graphiql.ts';
@@ -20,6 +22,8 @@ import { useSchemaDisclosure } from './plugins/use-schema-disclosure.ts';
 export interface ServerContext {
   req?: IncomingMessage;
   connectionParams?: Record<string, unknown>;
+  /** A WebSocket's bound, shared by its operations; an HTTP request gets one of its own. */
+  eventBacklog?: EventBacklog;
 }
 
 export type ParleyYoga = YogaServerInstance<ServerContext, GraphQLContext>;
@@ -73,11 +77,15 @@ export function createParleyYoga({ parley, config, logger, isAccepting }: Parley
       }),
       useInputHygiene(),
     ],
-    context: async ({ request, connectionParams }) => {
+    context: async ({ request, connectionParams, eventBacklog }) => {
       const authorization = connectionParams
-        ? (connectionParams.authorization ?? connectionParams.Authorization ?? connectionParams.token)
+        ? authorizationFromConnectionParams(connectionParams)
         : request.headers.get('authorization');
-      return { parley, viewer: await parley.authenticator.authenticate(authorization) };
+      return {
+        parley,
+        viewer: await parley.authenticator.authenticate(authorization),
+        eventBacklog: eventBacklog ?? new EventBacklog(config.PARLEY_MAX_BUFFERED_EVENT_BYTES),
+      };
     },
   });
 }

@@ -1,0 +1,309 @@
+import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
+import { print } from 'graphql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { describeEachBackend } from '../support/backends.ts';
+import { conversation, messagesOf, send, textOf } from '../support/client.ts';
+import { RunEventsDocument } from '../support/documents.ts';
+import { checkStream, finishedOf, ofKind, type RunEvent } from '../support/run-events.ts';
+import { newThread, setUpAgent } from '../support/scenario.ts';
+import { eventually, startTestServer, type TestServer } from '../support/server.ts';
+
+// Attacks on the WebSocket edge: a wrong token, too many operations or sockets, a reader that stops reading.
+
+interface Received {
+  id?: string;
+  type: string;
+  payload?: any;
+}
+
+/** A graphql-transport-ws client on a bare `ws` socket, so that a test can stop reading (pause its TCP socket). */
+class RawClient {
+  readonly socket: WebSocket;
+  readonly received: Received[] = [];
+  closed: { code: number; reason: string } | null = null;
+  private readonly opened: Promise<void>;
+
+  constructor(url: string) {
+    this.socket = new WebSocket(url, 'graphql-transport-ws');
+    this.opened = new Promise((resolve, reject) => {
+      this.socket.once('open', () => resolve());
+      this.socket.once('error', reject);
+    });
+    this.socket.on('message', (data) => this.received.push(JSON.parse(String(data)) as Received));
+    this.socket.on('close', (code, reason) => (this.closed = { code, reason: String(reason) }));
+  }
+
+  /** Sends connection_init and waits until the server acknowledges it or closes the socket. */
+  async init(payload: Record<string, unknown> = {}): Promise<'acknowledged' | { code: number; reason: string }> {
+    await this.opened;
+    this.socket.send(JSON.stringify({ type: 'connection_init', payload }));
+    await eventually(() => this.closed || this.received.some((message) => message.type === 'connection_ack'), 10_000, 'ack or close');
+    return this.closed ?? 'acknowledged';
+  }
+
+  subscribe(id: string, threadId: string, after: string | null): void {
+    this.socket.send(
+      JSON.stringify({ id, type: 'subscribe', payload: { query: print(RunEventsDocument), variables: { threadId, after } } }),
+    );
+  }
+
+  complete(id: string): void {
+    this.socket.send(JSON.stringify({ id, type: 'complete' }));
+  }
+
+  /** The events of one subscription, in order. */
+  events(id: string): RunEvent[] {
+    return this.received
+      .filter((message) => message.id === id && message.type === 'next' && message.payload?.data)
+      .map((message) => message.payload.data.runEvents as RunEvent);
+  }
+
+  messagesOf(id: string): Received[] {
+    return this.received.filter((message) => message.id === id);
+  }
+
+  /** Stops reading: the server's writes pile up in the kernel's buffers, then in the server. */
+  pause(): void {
+    (this.socket as unknown as { _socket: { pause(): void } })._socket.pause();
+  }
+
+  resume(): void {
+    (this.socket as unknown as { _socket: { resume(): void } })._socket.resume();
+  }
+
+  close(): void {
+    this.socket.terminate();
+  }
+}
+
+describe('WebSocket authentication at connection_init', () => {
+  let server: TestServer;
+  let token: string;
+  const clients: RawClient[] = [];
+  const client = () => {
+    const created = new RawClient(server.wsUrl);
+    clients.push(created);
+    return created;
+  };
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    ({ token } = await setUpAgent(server));
+  });
+
+  afterAll(async () => {
+    clients.forEach((each) => each.close());
+    await server?.stop();
+  });
+
+  it.each([
+    { label: 'an unknown token', payload: { authorization: 'Bearer pky_thisTokenWasNeverIssuedToAnyoneAtAll' } },
+    { label: 'a malformed token', payload: { authorization: 'Bearer not a token' } },
+    { label: 'a token of the wrong type', payload: { authorization: 42 } },
+    { label: 'an unknown bare token in `token`', payload: { token: 'pky_unknown' } },
+  ])('refuses $label with 4403 and never acknowledges', async ({ payload }) => {
+    const refused = client();
+    expect(await refused.init(payload)).toEqual({ code: 4403, reason: 'Forbidden' });
+    expect(refused.received.map((message) => message.type)).not.toContain('connection_ack');
+  });
+
+  it('acknowledges a valid token, and a connection_init without any token (anonymous)', async () => {
+    expect(await client().init({ authorization: `Bearer ${token}` })).toBe('acknowledged');
+    expect(await client().init({})).toBe('acknowledged');
+    expect(await client().init({ authorization: '' })).toBe('acknowledged');
+  });
+
+  it('an anonymous socket gets UNAUTHENTICATED for runEvents, and stays open', async () => {
+    const anonymous = client();
+    await anonymous.init();
+    anonymous.subscribe('1', 'VGhyZWFkOjAwMDAwMDAwLTAwMDAtMDAwMC0wMDAwLTAwMDAwMDAwMDAwMA==', null);
+    const refusal = await eventually(() => anonymous.messagesOf('1').find((message) => message.type !== 'next' || message.payload?.errors));
+    expect(JSON.stringify(refusal)).toContain('UNAUTHENTICATED');
+    expect(anonymous.closed).toBeNull();
+  });
+});
+
+describe('WebSocket caps', () => {
+  let server: TestServer;
+  let token: string;
+  let threadId: string;
+  const clients: RawClient[] = [];
+  const client = () => {
+    const created = new RawClient(server.wsUrl);
+    clients.push(created);
+    return created;
+  };
+
+  beforeAll(async () => {
+    server = await startTestServer({ env: { PARLEY_WS_MAX_SUBSCRIPTIONS: '3', PARLEY_WS_MAX_SOCKETS_PER_USER: '2' } });
+    let agentId: string;
+    ({ token, agentId } = await setUpAgent(server));
+    threadId = await newThread(server, token, agentId);
+  });
+
+  afterAll(async () => {
+    clients.forEach((each) => each.close());
+    await server?.stop();
+  });
+
+  it('refuses the operation beyond PARLEY_WS_MAX_SUBSCRIPTIONS on one socket with TOO_MANY_SUBSCRIPTIONS; the socket stays open', async () => {
+    const busy = client();
+    await busy.init({ authorization: `Bearer ${token}` });
+    // The server registers a socket's operations in the order their messages come.
+    for (const id of ['1', '2', '3', '4']) busy.subscribe(id, threadId, '0');
+    const refused = await eventually(() => busy.messagesOf('4')[0]);
+    expect(refused.type).toBe('error');
+    expect(refused.payload).toEqual([
+      expect.objectContaining({ extensions: { code: 'TOO_MANY_SUBSCRIPTIONS' }, message: expect.stringContaining('3') }),
+    ]);
+    expect(busy.closed).toBeNull();
+
+    // The first three still receive events, and a freed place can be taken again.
+    const queued = await send(server, token, threadId, 'still here');
+    for (const id of ['1', '2', '3']) {
+      await eventually(() => busy.events(id).some((event) => event.__typename === 'MessageQueued' && event.queueId === queued.queueId));
+    }
+    // The server handles a socket's messages in order, so the completed one is gone when the next comes.
+    busy.complete('1');
+    busy.subscribe('5', threadId, '0');
+    const again = await send(server, token, threadId, 'again');
+    await eventually(() => busy.events('5').some((event) => event.__typename === 'MessageQueued' && event.queueId === again.queueId));
+    expect(busy.messagesOf('5').filter((message) => message.type === 'error')).toEqual([]);
+    expect(busy.closed).toBeNull();
+  });
+
+  it('refuses the socket beyond PARLEY_WS_MAX_SOCKETS_PER_USER with 4429; a closed socket frees its place', async () => {
+    const { token: other } = await server.createUser();
+    const first = client();
+    const second = client();
+    expect(await first.init({ authorization: `Bearer ${other}` })).toBe('acknowledged');
+    expect(await second.init({ authorization: `Bearer ${other}` })).toBe('acknowledged');
+    const third = client();
+    expect(await third.init({ authorization: `Bearer ${other}` })).toEqual({ code: 4429, reason: 'Too many open sockets for this user' });
+    expect(third.received.map((message) => message.type)).not.toContain('connection_ack');
+
+    // Another user is not affected, nor are anonymous sockets.
+    expect(await client().init({ authorization: `Bearer ${token}` })).toBe('acknowledged');
+    expect(await client().init({})).toBe('acknowledged');
+
+    first.close();
+    await eventually(async () => (await client().init({ authorization: `Bearer ${other}` })) === 'acknowledged');
+  });
+});
+
+describeEachBackend('a reader that stops reading', (backend) => {
+  const TOKENS = 50_000;
+  /** The reply `/tokens n` streams, as the demo model writes it. */
+  const fullReply = Array.from({ length: TOKENS }, (_, index) => `t${index + 1} `).join('');
+  let server: TestServer;
+  let token: string;
+  let agentId: string;
+
+  beforeAll(async () => {
+    server = await startTestServer({ backend, env: { PARLEY_MAX_BUFFERED_EVENT_BYTES: String(256 * 1024) } });
+    ({ token, agentId } = await setUpAgent(server));
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  /** Waits, over HTTP, until the thread's latest reply is recorded whole; returns its execution id. */
+  async function recordedWhole(threadId: string): Promise<string> {
+    return eventually(
+      async () => {
+        const reply = messagesOf(await conversation(server, token, threadId)).findLast((message) => message.role === 'ASSISTANT');
+        return reply && textOf(reply) === fullReply ? reply.executionId! : null;
+      },
+      540_000,
+      'the reply to be recorded whole',
+    );
+  }
+
+  it('over WebSocket: past the bound its waiting deltas are dropped; reading again, it gets the whole reply with no hole', async () => {
+    const threadId = await newThread(server, token, agentId);
+    const reader = new RawClient(server.wsUrl);
+    try {
+      await reader.init({ authorization: `Bearer ${token}` });
+      reader.subscribe('1', threadId, '0');
+      await send(server, token, threadId, 'warm up');
+      await eventually(() => reader.events('1').some((event) => event.__typename === 'ExecutionFinished'));
+      reader.pause();
+      await send(server, token, threadId, `/tokens ${TOKENS}`);
+      const executionId = await recordedWhole(threadId);
+      reader.resume();
+      await eventually(() => reader.events('1').some(finishedOf(executionId)), 540_000, 'ExecutionFinished to reach the reader');
+      const events = reader.events('1');
+      expect(checkStream(events).get(executionId)).toBe(fullReply);
+      // The server did not keep every delta for it: most were dropped and a snapshot stood in for them.
+      expect(ofKind(events, 'TextDelta').filter((event) => event.executionId === executionId).length).toBeLessThan(TOKENS / 2);
+      expect(ofKind(events, 'MessageSnapshot').some((event) => event.executionId === executionId)).toBe(true);
+      expect(reader.closed).toBeNull();
+    } finally {
+      reader.close();
+    }
+  }, 600_000);
+  it('over SSE: the same bound holds, and reading again it gets the whole reply with no hole', async () => {
+    const threadId = await newThread(server, token, agentId);
+    const reader = new SseReader(server.url, token, threadId);
+    try {
+      await send(server, token, threadId, 'warm up');
+      await eventually(() => reader.events.some((event) => event.__typename === 'ExecutionFinished'));
+      reader.pause();
+      await send(server, token, threadId, `/tokens ${TOKENS}`);
+      const executionId = await recordedWhole(threadId);
+      reader.resume();
+      await eventually(() => reader.events.some(finishedOf(executionId)), 540_000, 'ExecutionFinished to reach the reader');
+      expect(checkStream(reader.events).get(executionId)).toBe(fullReply);
+      expect(ofKind(reader.events, 'TextDelta').filter((event) => event.executionId === executionId).length).toBeLessThan(TOKENS / 2);
+      expect(ofKind(reader.events, 'MessageSnapshot').some((event) => event.executionId === executionId)).toBe(true);
+    } finally {
+      reader.close();
+    }
+  }, 600_000);
+});
+
+/** runEvents over Yoga's SSE (one POST with `Accept: text/event-stream`), on a response a test can stop reading. */
+class SseReader {
+  readonly events: RunEvent[] = [];
+  private response: IncomingMessage | null = null;
+  private readonly request: ClientRequest;
+
+  constructor(url: string, token: string, threadId: string) {
+    this.request = httpRequest(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream', authorization: `Bearer ${token}` },
+    });
+    let buffered = '';
+    this.request.on('response', (response) => {
+      this.response = response;
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => {
+        buffered += chunk;
+        let end: number;
+        while ((end = buffered.indexOf('\n\n')) >= 0) {
+          const message = buffered.slice(0, end);
+          buffered = buffered.slice(end + 2);
+          const data = message.split('\n').find((line) => line.startsWith('data: '));
+          const parsed = data ? (JSON.parse(data.slice(6)) as { data?: { runEvents: RunEvent } }) : null;
+          if (parsed?.data) this.events.push(parsed.data.runEvents);
+        }
+      });
+    });
+    this.request.on('error', () => {});
+    this.request.end(JSON.stringify({ query: print(RunEventsDocument), variables: { threadId, after: '0' } }));
+  }
+
+  pause(): void {
+    this.response!.pause();
+  }
+
+  resume(): void {
+    this.response!.resume();
+  }
+
+  close(): void {
+    this.request.destroy();
+  }
+}
