@@ -282,11 +282,16 @@ function extendByOffset(have: string, text: string, offset: number): string {
   return have + text.slice(have.length - offset);
 }
 
+/** Appends streamed text; a reply's error stays its last part (a replay may bring text after it). */
 function appendText(parts: readonly MessagePart[], text: string): readonly MessagePart[] {
   if (text === '') return parts;
-  const last = parts.at(-1);
-  if (last?.__typename === 'TextPart') return [...parts.slice(0, -1), { __typename: 'TextPart', text: last.text + text }];
-  return [...parts, { __typename: 'TextPart', text }];
+  let end = parts.length;
+  while (end > 0 && parts[end - 1]!.__typename === 'ErrorPart') end--;
+  const before = parts.slice(0, end);
+  const last = before.at(-1);
+  const extended: MessagePart[] =
+    last?.__typename === 'TextPart' ? [...before.slice(0, -1), { __typename: 'TextPart', text: last.text + text }] : [...before, { __typename: 'TextPart', text }];
+  return [...extended, ...parts.slice(end)];
 }
 
 /** An execution's text and its cards' children's, from a reply's parts. */
@@ -380,6 +385,8 @@ function messageSnapshot(state: ThreadState, event: EventOf<'MessageSnapshot'>):
     return withExecution(state, { ...execution, text: textOfParts(event.parts) });
   }
   state = { ...state, executions: withParts(state.executions, event.executionId, event.parts, null) };
+  // An empty reply shows nothing yet: it appears with its first part.
+  if (event.parts.length === 0) return updateReplyIfPresent(state, event.executionId, () => event.parts);
   return updateReply(state, event.executionId, event.messageId, () => event.parts);
 }
 
@@ -393,6 +400,13 @@ function errorEvent(state: ThreadState, event: EventOf<'ErrorEvent'>): ThreadSta
   return updateReply(state, event.executionId, null, (parts) => [...parts, { __typename: 'ErrorPart', ...failure }]);
 }
 
+/** A failure known from its reply's ErrorPart (its ErrorEvent came before what this state was read from). */
+function recordedFailure(state: ThreadState, executionId: string): CurrentError | null {
+  const reply = state.messages.find((message) => message.role === 'ASSISTANT' && message.executionId === executionId);
+  const failure = reply?.parts.findLast((part) => part.__typename === 'ErrorPart');
+  return failure?.__typename === 'ErrorPart' ? { ...failureOf(failure), executionId, retryAt: retryAtOf(failure) } : state.error;
+}
+
 function executionStatus(state: ThreadState, event: EventOf<'ExecutionFinished'> | EventOf<'ExecutionUpdated'>): ThreadState {
   const execution = executionOf(state, event.executionId, event.parentExecutionId);
   state = withExecution(state, { ...execution, status: event.status });
@@ -402,6 +416,7 @@ function executionStatus(state: ThreadState, event: EventOf<'ExecutionFinished'>
   if (ended) delete retries[event.executionId];
   return {
     ...state,
+    error: FAILED_OUTCOMES.includes(event.status) && state.error?.executionId !== event.executionId ? recordedFailure(state, event.executionId) : state.error,
     messages: state.messages.map((message) =>
       message.executionId === event.executionId && message.outcome !== event.status ? { ...message, outcome: event.status } : message,
     ),
