@@ -83,7 +83,7 @@ const failure = {
 };
 
 const chunk = fc.string({ minLength: 1, maxLength: 4, unit: fc.constantFrom('a', 'b', 'c', ' ', 'é', '😀') });
-const fraction = fc.double({ min: 0, max: 1, noNaN: true });
+const fraction = fc.integer({ min: 0, max: 100 }).map((percent) => percent / 100);
 const scenarioArb: fc.Arbitrary<Scenario> = fc.record({
   turns: fc.array(
     fc.record({
