@@ -19,8 +19,8 @@ import {
  *
  * The client follows the thread in segments: each begins with a subscription (from its cursor, or
  * from the first `after` again, as graphql-ws re-sends it on its own), sometimes after a reload
- * (a fresh state from a conversation read) or a late conversation read (one that left the server
- * earlier than the events already applied); each but the last ends with a dropped socket that
+ * (a fresh state from a conversation read), sometimes with a conversation read that is answered
+ * only after some of the subscription's events were applied; each but the last ends with a dropped socket that
  * loses whatever was still on its way. After the last segment the state must show exactly the
  * messages, parts and outcomes of the final conversation, each reply's full text, and the cursor
  * of the last durable event.
@@ -56,7 +56,7 @@ interface Segment {
   delivered: number;
   fromFirstAfter: boolean;
   reload: boolean;
-  /** A conversation read applied first, that left the server this fraction back in time. */
+  /** A conversation read made as the subscription starts, applied this far into its events. */
   lateRead: number | null;
 }
 
@@ -316,16 +316,19 @@ function run(scenario: Scenario) {
     if (index === 0 || segment.reload) {
       state = applyToThread(initialThreadState(THREAD), { type: 'conversation', conversation: conversationAt(turns, steps, time, recorder) });
       firstAfter = state.cursor;
-    } else if (segment.lateRead !== null) {
-      const readAt = Math.floor(starts[index - 1]! + segment.lateRead * (time - starts[index - 1]!));
-      state = applyToThread(state, { type: 'conversation', conversation: conversationAt(turns, steps, readAt, recorder) });
     }
     const after = segment.fromFirstAfter ? firstAfter! : state.cursor!;
     const isLast = index === scenario.segments.length - 1;
     const until = isLast ? end : starts[index + 1]!;
     const arriving = delivery(turns, steps, Number(after), time, recorder).filter((item) => item.time <= until);
     const kept = isLast ? arriving.length : Math.floor(segment.delivered * arriving.length);
-    for (const { event } of arriving.slice(0, kept)) state = applyToThread(state, { type: 'event', event });
+    // A conversation read sent when the subscription started, answered after `lateAt` events.
+    const lateAt = segment.lateRead === null ? -1 : Math.floor(segment.lateRead * kept);
+    const lateRead = lateAt >= 0 ? conversationAt(turns, steps, time, recorder) : null;
+    arriving.slice(0, kept).forEach(({ event }, at) => {
+      if (at === lateAt) state = applyToThread(state, { type: 'conversation', conversation: lateRead! });
+      state = applyToThread(state, { type: 'event', event });
+    });
   });
   return { state, turns, steps, recorder };
 }

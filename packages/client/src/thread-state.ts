@@ -146,14 +146,21 @@ function applyConversation(state: ThreadState, conversation: Conversation): Thre
   const messages = conversation.messages.edges.map(({ node }): ThreadMessage => {
     let parts: readonly MessagePart[] = node.parts;
     if (node.role === 'ASSISTANT' && node.executionId) {
-      const recorded = textOfParts(parts);
-      const live = executions[node.executionId]?.text ?? '';
-      if (live.length > recorded.length && live.startsWith(recorded)) parts = appendText(parts, live.slice(recorded.length));
+      parts = withLiveText(parts, node.executionId, executions);
       executions = withParts(executions, node.executionId, parts, node.outcome ?? null);
     }
     return { id: node.id, role: node.role, executionId: node.executionId ?? null, outcome: node.outcome ?? null, parts };
   });
-  const lastReply = [...messages].reverse().find((message) => message.role === 'ASSISTANT');
+  // A reply streamed here but not yet recorded when the conversation was read stays.
+  for (const reply of state.messages) {
+    if (reply.role !== 'ASSISTANT' || !reply.executionId) continue;
+    if (messages.some((message) => message.role === 'ASSISTANT' && message.executionId === reply.executionId)) continue;
+    const lastOfExecution = messages.findLastIndex((message) => message.executionId === reply.executionId);
+    if (lastOfExecution >= 0) messages.splice(lastOfExecution + 1, 0, reply);
+  }
+  // The current error is the latest turn's: a later turn that went well has none.
+  const lastExecutionId = messages.findLast((message) => message.executionId)?.executionId;
+  const lastReply = messages.find((message) => message.role === 'ASSISTANT' && message.executionId === lastExecutionId);
   const lastFailure = lastReply?.parts.findLast((part) => part.__typename === 'ErrorPart');
   const error =
     lastReply?.executionId && lastFailure?.__typename === 'ErrorPart' && FAILED_OUTCOMES.includes(lastReply.outcome)
@@ -169,6 +176,19 @@ function applyConversation(state: ThreadState, conversation: Conversation): Thre
     activeExecutionId: conversation.activeExecutionId ?? null,
     error: conversation.activeExecutionId ? null : error,
   };
+}
+
+/** Recorded parts, with the text streamed beyond them kept (the reply's own, and its cards' children's). */
+function withLiveText(parts: readonly MessagePart[], executionId: string, executions: ThreadState['executions']): readonly MessagePart[] {
+  const extends_ = (live: string | undefined, recorded: string) => live !== undefined && live.length > recorded.length && live.startsWith(recorded);
+  const recorded = textOfParts(parts);
+  const live = executions[executionId]?.text;
+  let result = extends_(live, recorded) ? appendText(parts, live!.slice(recorded.length)) : parts;
+  result = result.map((part) => {
+    const childText = part.__typename === 'DelegationPart' ? executions[part.childExecutionId]?.text : undefined;
+    return part.__typename === 'DelegationPart' && extends_(childText, part.text) ? { ...part, text: childText! } : part;
+  });
+  return result;
 }
 
 function applyEvent(state: ThreadState, event: RunEvent): ThreadState {
