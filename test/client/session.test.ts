@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import {
   createParleyClient,
@@ -7,6 +7,7 @@ import {
   type ThreadSession,
   type ThreadState,
 } from '../../packages/client/src/index.ts';
+import { describeEachBackend } from '../support/backends.ts';
 import { recordedReply, send } from '../support/client.ts';
 import { newThread, setUpAgent } from '../support/scenario.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
@@ -49,7 +50,7 @@ function recordingWebSocket(afters: (string | null)[]) {
   };
 }
 
-describe('the shipped client against a real server', () => {
+describeEachBackend('the shipped client against a real server', (backend) => {
   let server: TestServer;
   let token: string;
   let agentId: string;
@@ -58,7 +59,7 @@ describe('the shipped client against a real server', () => {
   const proxies: TcpProxy[] = [];
 
   beforeAll(async () => {
-    server = await startTestServer({ env: { PARLEY_RETRY_MAX_ATTEMPTS: '1' } });
+    server = await startTestServer({ backend, env: { PARLEY_RETRY_MAX_ATTEMPTS: '1' } });
     ({ token, agentId } = await setUpAgent(server, { project: 'Client' }));
     client = createParleyClient({ url: server.url, token, webSocketImpl: WebSocket });
   });
