@@ -216,4 +216,13 @@ describeEachBackend('the shipped client against a real server', (backend) => {
     const stopped = await session.stop();
     expect(stopped).toMatchObject({ __typename: 'RequestError', code: 'NO_EXECUTION' });
   });
+
+  it('a session that cannot follow the thread says so instead of waiting', async () => {
+    const threadId = await newThread(server, token, agentId);
+    const stranger = createParleyClient({ url: server.url, token: 'plr_not-a-token', webSocketImpl: WebSocket });
+    const session = stranger.thread(threadId);
+    sessions.push(session);
+    await expect(session.ready()).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+    expect(session.getSnapshot().connection).toMatchObject({ status: 'closed', error: { code: 'UNAUTHENTICATED' } });
+  });
 });

@@ -71,7 +71,10 @@ export interface ThreadSession {
   readonly threadId: string;
   getSnapshot(): ThreadState;
   subscribe(listener: () => void): () => void;
-  /** Resolves once the conversation has been read and the subscription is live. */
+  /**
+   * Resolves once the conversation has been read and the subscription is live; rejects when the
+   * session cannot follow the thread (e.g. an invalid token or an unknown thread).
+   */
   ready(): Promise<void>;
   /**
    * Queues a message. Its idempotency key is made once and sent again on every retry, so a
@@ -170,7 +173,13 @@ function openThread(
   let conversationRead: Promise<void> | null = null;
   let conversationReadAgain = false;
   let markReady: () => void;
-  const readyPromise = new Promise<void>((resolve) => (markReady = resolve));
+  let refuseReady: (error: Error) => void;
+  const readyPromise = new Promise<void>((resolve, reject) => {
+    markReady = resolve;
+    refuseReady = reject;
+  });
+  // A caller that never awaits ready() must not see an unhandled rejection.
+  readyPromise.catch(() => {});
 
   const dispatch = (input: ThreadInput) => {
     const next = applyToThread(state, input);
@@ -178,7 +187,12 @@ function openThread(
     state = next;
     for (const listener of [...listeners]) listener();
   };
-  const setConnection = (connection: Connection) => dispatch({ type: 'connection', connection });
+  const setConnection = (connection: Connection) => {
+    dispatch({ type: 'connection', connection });
+    if (connection.status === 'closed' && connection.error) {
+      refuseReady(Object.assign(new Error(connection.error.message), { code: connection.error.code }));
+    }
+  };
 
   /** Reads coalesce: one in flight, and one more after it if asked for meanwhile. */
   function coalesced(run: () => Promise<void>, get: () => Promise<void> | null, set: (p: Promise<void> | null) => void, again: (v?: boolean) => boolean) {
