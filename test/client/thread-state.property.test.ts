@@ -6,6 +6,7 @@ import {
   type Conversation,
   type MessagePart,
   type RunEvent,
+  type ThreadInput,
   type ThreadState,
 } from '../../packages/client/src/thread-state.ts';
 
@@ -21,7 +22,8 @@ import {
  * from the first `after` again, as graphql-ws re-sends it on its own), sometimes after a reload
  * (a fresh state from a conversation read), sometimes with a conversation read that is answered
  * only after some of the subscription's events were applied; each but the last ends with a dropped socket that
- * loses whatever was still on its way. After the last segment the state must show exactly the
+ * loses whatever was still on its way. Like the session, the client reads the conversation when a
+ * reply ends. After the last segment the state must show exactly the
  * messages, parts and outcomes of the final conversation, each reply's full text, and the cursor
  * of the last durable event.
  */
@@ -325,9 +327,20 @@ function run(scenario: Scenario) {
     // A conversation read sent when the subscription started, answered after `lateAt` events.
     const lateAt = segment.lateRead === null ? -1 : Math.floor(segment.lateRead * kept);
     const lateRead = lateAt >= 0 ? conversationAt(turns, steps, time, recorder) : null;
-    arriving.slice(0, kept).forEach(({ event }, at) => {
-      if (at === lateAt) state = applyToThread(state, { type: 'conversation', conversation: lateRead! });
-      state = applyToThread(state, { type: 'event', event });
+    // What the user saw never goes back: the cursor, the messages shown, the text of each reply.
+    const apply = (input: ThreadInput) => {
+      const before = state;
+      state = applyToThread(state, input);
+      expect(Number(state.cursor)).toBeGreaterThanOrEqual(Number(before.cursor));
+      expect(state.messages.length).toBeGreaterThanOrEqual(before.messages.length);
+    };
+    arriving.slice(0, kept).forEach(({ event, time: arrivedAt }, at) => {
+      if (at === lateAt) apply({ type: 'conversation', conversation: lateRead! });
+      apply({ type: 'event', event });
+      // As the session does: the end of a reply reads the conversation (over HTTP, so a dropped
+      // socket does not lose it). A replayed end's snapshot comes after it on the socket and may
+      // be lost with it, and the deltas may have been too: only this read brings that text back.
+      if (event.__typename === 'ExecutionFinished') apply({ type: 'conversation', conversation: conversationAt(turns, steps, arrivedAt, recorder) });
     });
   });
   return { state, turns, steps, recorder };
@@ -357,7 +370,7 @@ describe('the thread reducer follows the recovery contract', () => {
           expect(state.error).toBeNull();
         }
       }),
-      { numRuns: 500 },
+      { numRuns: 1000 },
     );
   });
 
