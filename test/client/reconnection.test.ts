@@ -55,8 +55,11 @@ class FakeSocket {
   }
 }
 
+let conversationReads = 0;
+/** The server over HTTP: its first conversation read fails on the network, as a server still starting does. */
 const fakeFetch: typeof fetch = async (_url, init) => {
   const { query } = JSON.parse(String(init?.body)) as { query: string };
+  if (query.includes('query ThreadConversation') && conversationReads++ === 0) throw new TypeError('fetch failed');
   const data = query.includes('query ThreadConversation')
     ? { conversation: { threadId: THREAD, eventCursor: '5', activeExecutionId: null, openSuspensions: [], messages: { edges: [] } } }
     : { queue: { threadId: THREAD, steerableExecutionId: null, items: [] } };
@@ -64,7 +67,7 @@ const fakeFetch: typeof fetch = async (_url, init) => {
 };
 
 describe('the session reconnects by itself', () => {
-  it('waits retryAfterS on SERVICE_UNAVAILABLE, backs off after a dropped socket, and always resumes from its last durable cursor', async () => {
+  it('retries its first read, waits retryAfterS on SERVICE_UNAVAILABLE, backs off after a dropped socket, and always resumes from its last durable cursor', async () => {
     const afters: (string | null)[] = [];
     let unavailableAt = 0;
     let resubscribedAt = 0;
@@ -115,6 +118,7 @@ describe('the session reconnects by itself', () => {
     try {
       await eventually(() => afters.length === 3, 10_000, 'the third subscription');
       expect(afters).toEqual(['5', '6', '7']);
+      expect(seen[0]).toMatchObject({ status: 'reconnecting', error: { message: 'fetch failed' } });
       const unavailable = seen.find((connection) => connection.status === 'unavailable');
       expect(unavailable).toMatchObject({ error: { code: 'SERVICE_UNAVAILABLE' } });
       expect(unavailable!.retryAt! - unavailableAt).toBeGreaterThanOrEqual(300);

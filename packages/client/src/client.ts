@@ -227,7 +227,8 @@ function openThread(
       async () => {
         const result = await request(ThreadConversationDocument, { threadId });
         if (isRequestError(result)) {
-          if (!state.loaded) setConnection({ status: 'closed', error: { message: result.message, code: result.code }, retryAt: null });
+          // Before the first read the session has nothing to show: it tries again, unless waiting cannot help.
+          if (!state.loaded) scheduleRetry(result, start);
           return;
         }
         if (!closed) dispatch({ type: 'conversation', conversation: result.conversation });
@@ -305,6 +306,15 @@ function openThread(
   }
 
   function scheduleReconnect(error: { message: string; code: string | null; retryAfterS: number | null }) {
+    scheduleRetry(error, () => {
+      // A reconnect picks up the queue as it is now; durable events fill in the rest.
+      void readQueue();
+      subscribeFromCursor();
+    });
+  }
+
+  function scheduleRetry(error: { message: string; code: string | null; retryAfterS: number | null }, retry: () => void) {
+    if (closed) return;
     if (error.code && FINAL_CODES.has(error.code)) {
       setConnection({ status: 'closed', error: { message: error.message, code: error.code }, retryAt: null });
       return;
@@ -320,11 +330,7 @@ function openThread(
       error: { message: error.message, code: error.code },
       retryAt: Date.now() + delay,
     });
-    reconnectTimer = setTimeout(() => {
-      // A reconnect picks up the queue as it is now; durable events fill in the rest.
-      void readQueue();
-      subscribeFromCursor();
-    }, delay);
+    reconnectTimer = setTimeout(retry, delay);
   }
 
   async function start() {
@@ -357,7 +363,7 @@ function openThread(
     },
     ready: () => readyPromise,
     async send(text, { idempotencyKey = globalThis.crypto.randomUUID() } = {}) {
-      let result: ActionResult<SendResult> = noExecution('');
+      let result!: ActionResult<SendResult>;
       for (let attempt = 1; attempt <= SEND_ATTEMPTS; attempt++) {
         result = field(await request(SendThreadMessageDocument, { threadId, text, idempotencyKey }), 'sendMessage');
         if (!isRequestError(result) && (result.__typename as string) !== 'RateLimitedError') break;
@@ -403,14 +409,9 @@ function openThread(
       clearTimeout(reconnectTimer);
       stopSubscription();
       await socket?.dispose();
-      setConnectionClosed();
+      dispatch({ type: 'connection', connection: { status: 'closed', error: null, retryAt: null } });
     },
   };
-
-  function setConnectionClosed() {
-    state = applyToThread(state, { type: 'connection', connection: { status: 'closed', error: null, retryAt: null } });
-    for (const listener of [...listeners]) listener();
-  }
 }
 
 /** What ended a subscription, readable: a closed socket arrives as a CloseEvent. */
