@@ -154,6 +154,29 @@ function field<T, K extends keyof T>(result: ActionResult<T>, key: K): ActionRes
   return isRequestError(result) ? result : result[key];
 }
 
+/** A read that runs one at a time: asked for while it runs, it runs once more afterwards. */
+function coalesce(run: () => Promise<void>, isClosed: () => boolean): () => Promise<void> {
+  let running: Promise<void> | null = null;
+  let again = false;
+  return () => {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      try {
+        do {
+          again = false;
+          await run();
+        } while (again && !isClosed());
+      } finally {
+        running = null;
+      }
+    })();
+    return running;
+  };
+}
+
 const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 function openThread(
@@ -168,10 +191,6 @@ function openThread(
   let stopSubscription = () => {};
   let failedAttempts = 0;
   let reconnectTimer: ReturnType<typeof setTimeout> | undefined;
-  let queueRead: Promise<void> | null = null;
-  let queueReadAgain = false;
-  let conversationRead: Promise<void> | null = null;
-  let conversationReadAgain = false;
   let markReady: () => void;
   let refuseReady: (error: Error) => void;
   const readyPromise = new Promise<void>((resolve, reject) => {
@@ -194,49 +213,20 @@ function openThread(
     }
   };
 
-  /** Reads coalesce: one in flight, and one more after it if asked for meanwhile. */
-  function coalesced(run: () => Promise<void>, get: () => Promise<void> | null, set: (p: Promise<void> | null) => void, again: (v?: boolean) => boolean) {
-    if (get()) {
-      again(true);
-      return get()!;
+  const readQueue = coalesce(async () => {
+    const result = await request(ThreadQueueDocument, { threadId });
+    if (!isRequestError(result) && !closed) dispatch({ type: 'queue', queue: result.queue });
+  }, () => closed);
+
+  const readConversation = coalesce(async () => {
+    const result = await request(ThreadConversationDocument, { threadId });
+    if (isRequestError(result)) {
+      // Before the first read the session has nothing to show: it tries again, unless waiting cannot help.
+      if (!state.loaded) scheduleRetry(result, start);
+      return;
     }
-    const loop = (async () => {
-      do {
-        again(false);
-        await run();
-      } while (again() && !closed);
-      set(null);
-    })();
-    set(loop);
-    return loop;
-  }
-
-  const readQueue = () =>
-    coalesced(
-      async () => {
-        const result = await request(ThreadQueueDocument, { threadId });
-        if (!isRequestError(result) && !closed) dispatch({ type: 'queue', queue: result.queue });
-      },
-      () => queueRead,
-      (p) => (queueRead = p),
-      (v) => (v === undefined ? queueReadAgain : (queueReadAgain = v)),
-    );
-
-  const readConversation = () =>
-    coalesced(
-      async () => {
-        const result = await request(ThreadConversationDocument, { threadId });
-        if (isRequestError(result)) {
-          // Before the first read the session has nothing to show: it tries again, unless waiting cannot help.
-          if (!state.loaded) scheduleRetry(result, start);
-          return;
-        }
-        if (!closed) dispatch({ type: 'conversation', conversation: result.conversation });
-      },
-      () => conversationRead,
-      (p) => (conversationRead = p),
-      (v) => (v === undefined ? conversationReadAgain : (conversationReadAgain = v)),
-    );
+    if (!closed) dispatch({ type: 'conversation', conversation: result.conversation });
+  }, () => closed);
 
   const afterEvent = (event: RunEvent) => {
     switch (event.__typename) {
