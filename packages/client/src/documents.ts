@@ -1,0 +1,176 @@
+import { graphql } from './gql/gql.ts';
+
+// The operations a thread session needs, written once; `npm run codegen` types them into ./gql.
+
+export const ClientErrorFieldsFragment = graphql(`
+  fragment ClientErrorFields on Error {
+    __typename message code
+    ... on InvalidInputError { field }
+    ... on ForbiddenError { scope }
+    ... on RateLimitedError { retryAfterS }
+    ... on QueueChangedError { currentQueueIds }
+  }
+`);
+
+export const ClientFailureFieldsFragment = graphql(`
+  fragment ClientFailureFields on ExecutionError {
+    reason retryable retryAfterS occurredAt
+    message messageKey params
+    provider httpStatus providerCode requestId detail
+  }
+`);
+
+export const ClientQueueFieldsFragment = graphql(`
+  fragment ClientQueueFields on Queue {
+    threadId steerableExecutionId
+    items { id text position steeringExecutionId }
+  }
+`);
+
+export const ClientMessagePartFieldsFragment = graphql(`
+  fragment ClientMessagePartFields on MessagePart {
+    __typename
+    ... on TextPart { text }
+    ... on ReasoningPart { text }
+    ... on SteeredInputPart { queueId text }
+    ... on AttachmentPart { attachmentId filename mediaType size }
+    ... on ToolCallPart { toolCallId toolName state output }
+    ... on DelegationPart {
+      toolCallId childExecutionId text reasoning truncated
+      error { ...ClientFailureFields }
+    }
+    ... on ErrorPart {
+      reason retryable retryAfterS occurredAt
+      message messageKey params
+      provider httpStatus providerCode requestId detail
+    }
+  }
+`);
+
+export const ThreadConversationDocument = graphql(`
+  query ThreadConversation($threadId: ID!) {
+    conversation(threadId: $threadId) {
+      threadId eventCursor activeExecutionId
+      openSuspensions { id kind status executionId toolCallId toolName payload }
+      messages(last: 200) {
+        edges {
+          node {
+            id role executionId outcome
+            parts { ...ClientMessagePartFields }
+          }
+        }
+      }
+    }
+  }
+`);
+
+export const ThreadQueueDocument = graphql(`
+  query ThreadQueue($threadId: ID!) { queue(threadId: $threadId) { ...ClientQueueFields } }
+`);
+
+export const ThreadRunEventsDocument = graphql(`
+  subscription ThreadRunEvents($threadId: ID!, $after: String) {
+    runEvents(threadId: $threadId, after: $after) {
+      __typename cursor threadId createdAt
+      ... on ExecutionEvent { executionId parentExecutionId }
+      ... on MessageQueued { queueId text }
+      ... on ExecutionStarted { queueId acceptedText userMessageId }
+      ... on TextDelta { messageId text offset }
+      ... on ReasoningDelta { text offset }
+      ... on MessageSnapshot { messageId textLength parts { ...ClientMessagePartFields } }
+      ... on MessageSteered { queueIds texts }
+      ... on ToolCallEvent { messageId toolCallId toolName state }
+      ... on SuspensionOpened { suspensionId kind toolCallId payload }
+      ... on SuspensionResolved { suspensionId resolution }
+      ... on RetryScheduled { attempt delayS reason }
+      ... on ErrorEvent {
+        reason retryable retryAfterS occurredAt
+        message messageKey params
+        provider httpStatus providerCode requestId detail
+      }
+      ... on ExecutionFinished { status }
+      ... on ExecutionUpdated { status }
+    }
+  }
+`);
+
+export const SendThreadMessageDocument = graphql(`
+  mutation SendThreadMessage($threadId: ID!, $text: String!, $idempotencyKey: String) {
+    sendMessage(threadId: $threadId, text: $text, idempotencyKey: $idempotencyKey) {
+      __typename
+      ... on MessageQueued { queueId threadId cursor }
+      ... on SuspensionResolved { suspensionId executionId cursor }
+      ...ClientErrorFields
+    }
+  }
+`);
+
+export const EditQueuedDocument = graphql(`
+  mutation EditQueued($queueId: ID!, $text: String!) {
+    editQueuedMessage(queueId: $queueId, text: $text) {
+      __typename
+      ... on QueueItem { id text position steeringExecutionId }
+      ...ClientErrorFields
+    }
+  }
+`);
+
+export const RemoveQueuedDocument = graphql(`
+  mutation RemoveQueued($queueId: ID!) {
+    removeQueuedMessage(queueId: $queueId) {
+      __typename
+      ... on QueueItemRemoved { queueId }
+      ...ClientErrorFields
+    }
+  }
+`);
+
+export const ReorderQueuedDocument = graphql(`
+  mutation ReorderQueued($queueId: ID!, $targetQueueId: ID!, $expectedQueueIds: [ID!]!) {
+    reorderQueuedMessage(queueId: $queueId, targetQueueId: $targetQueueId, expectedQueueIds: $expectedQueueIds) {
+      __typename
+      ...ClientQueueFields
+      ...ClientErrorFields
+    }
+  }
+`);
+
+export const SteerQueuedDocument = graphql(`
+  mutation SteerQueued($queueId: ID!, $executionId: ID!) {
+    steerQueuedMessage(queueId: $queueId, executionId: $executionId) {
+      __typename
+      ... on QueueItem { id text position steeringExecutionId }
+      ...ClientErrorFields
+    }
+  }
+`);
+
+export const StopExecutionDocument = graphql(`
+  mutation StopExecution($executionId: ID!) {
+    cancelExecution(executionId: $executionId) {
+      __typename
+      ... on CancelRequested { executionId cancelRequested }
+      ...ClientErrorFields
+    }
+  }
+`);
+
+export const ResolveCardDocument = graphql(`
+  mutation ResolveCard($id: ID!, $decision: SuspensionDecision, $answer: String) {
+    resolveSuspension(id: $id, decision: $decision, answer: $answer) {
+      __typename
+      ... on SuspensionResolved { suspensionId executionId cursor }
+      ...ClientErrorFields
+    }
+  }
+`);
+
+export const RetryTurnDocument = graphql(`
+  mutation RetryTurn($executionId: ID!) {
+    retryExecution(executionId: $executionId) {
+      __typename
+      ... on MessageQueued { queueId threadId cursor }
+      ...ClientErrorFields
+    }
+  }
+`);

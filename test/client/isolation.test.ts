@@ -1,0 +1,90 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+// The shipped client runs in browsers and other people's servers: it may import graphql,
+// graphql-ws, React (for its hooks only) and its own files, and nothing of the server.
+
+const packageRoot = path.resolve(import.meta.dirname, '../../packages/client');
+const sourceRoot = path.join(packageRoot, 'src');
+const ALLOWED_PACKAGES = new Set(['graphql', 'graphql-ws', 'react', '@graphql-typed-document-node/core']);
+
+function sourceFiles(directory: string): string[] {
+  return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(directory, entry.name);
+    if (entry.isDirectory()) return sourceFiles(full);
+    return entry.name.endsWith('.ts') ? [full] : [];
+  });
+}
+
+/** Every module a file imports or re-exports, static or dynamic, types included. */
+function importsOf(file: string): { specifier: string; typeOnly: boolean }[] {
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+  const found: { specifier: string; typeOnly: boolean }[] = [];
+  const visit = (node: ts.Node) => {
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+      const typeOnly = ts.isImportDeclaration(node) ? Boolean(node.importClause?.isTypeOnly) : node.isTypeOnly;
+      found.push({ specifier: node.moduleSpecifier.text, typeOnly });
+    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
+      const [argument] = node.arguments;
+      found.push({ specifier: argument && ts.isStringLiteral(argument) ? argument.text : '<computed>', typeOnly: false });
+    } else if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'require') {
+      found.push({ specifier: '<require>', typeOnly: false });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+function packageName(specifier: string): string {
+  const [first, second] = specifier.split('/');
+  return specifier.startsWith('@') ? `${first}/${second}` : first!;
+}
+
+describe('the client package stands alone', () => {
+  const files = sourceFiles(sourceRoot);
+
+  it('has its sources', () => {
+    expect(files.map((file) => path.relative(sourceRoot, file))).toEqual(
+      expect.arrayContaining(['index.ts', 'client.ts', 'thread-state.ts', 'react.ts', 'documents.ts', 'gql/graphql.ts']),
+    );
+  });
+
+  it('imports only graphql, graphql-ws, React and its own files', () => {
+    const outside: string[] = [];
+    for (const file of files) {
+      for (const { specifier } of importsOf(file)) {
+        const where = path.relative(sourceRoot, file);
+        if (specifier.startsWith('.')) {
+          const target = path.resolve(path.dirname(file), specifier);
+          if (!target.startsWith(sourceRoot + path.sep)) outside.push(`${where}: ${specifier}`);
+        } else if (specifier.startsWith('node:') || !ALLOWED_PACKAGES.has(packageName(specifier))) {
+          outside.push(`${where}: ${specifier}`);
+        }
+      }
+    }
+    expect(outside).toEqual([]);
+  });
+
+  it('uses React in its hooks only, and the documents package for types only', () => {
+    for (const file of files) {
+      for (const { specifier, typeOnly } of importsOf(file)) {
+        if (packageName(specifier) === 'react') expect(path.relative(sourceRoot, file)).toBe('react.ts');
+        if (specifier === '@graphql-typed-document-node/core') expect(typeOnly, path.relative(sourceRoot, file)).toBe(true);
+      }
+    }
+  });
+
+  it('declares what it imports: graphql and graphql-ws as peers, React as an optional one', () => {
+    const manifest = JSON.parse(readFileSync(path.join(packageRoot, 'package.json'), 'utf8'));
+    expect(manifest).toMatchObject({
+      name: '@parley/client',
+      type: 'module',
+      exports: { '.': './src/index.ts', './react': './src/react.ts' },
+      peerDependenciesMeta: { react: { optional: true } },
+    });
+    expect(Object.keys(manifest.peerDependencies).sort()).toEqual(['graphql', 'graphql-ws', 'react']);
+  });
+});
