@@ -21,24 +21,25 @@ export interface RateLimitsOptions {
 
 const WINDOW_S = 60;
 
+// A Redis that keeps its connections open but does not answer (a stalled server or network) must
+// not stall every request: past this, the instance counts on its own, as while Redis is down.
+const SHARED_COUNT_WAIT_MS = 250;
+
 /**
  * Per-minute request budgets per user and per anonymous address (rate-limiter-flexible: Redis
  * when configured, memory otherwise). While Redis does not answer, each instance limits on its
  * own in memory rather than letting everything through or refusing everything.
  */
 export class RateLimits {
-  private readonly limiters: Record<RateLimitedKind, RateLimiterAbstract>;
+  private readonly limiters: Record<RateLimitedKind, { shared: RateLimiterAbstract | null; local: RateLimiterMemory }>;
 
   constructor(options: RateLimitsOptions) {
-    const limiter = (kind: RateLimitedKind, points: number): RateLimiterAbstract => {
+    const limiter = (kind: RateLimitedKind, points: number) => {
       const shape = { points, duration: WINDOW_S, keyPrefix: `parley:rate:${options.scope}:${kind}` };
-      if (!options.redis) return new RateLimiterMemory(shape);
-      return new RateLimiterRedis({
-        ...shape,
-        storeClient: options.redis,
-        rejectIfRedisNotReady: true,
-        insuranceLimiter: new RateLimiterMemory(shape),
-      });
+      const local = new RateLimiterMemory(shape);
+      if (!options.redis) return { shared: null, local };
+      const shared = new RateLimiterRedis({ ...shape, storeClient: options.redis, rejectIfRedisNotReady: true, insuranceLimiter: local });
+      return { shared, local };
     };
     this.limiters = {
       mutation: limiter('mutation', options.mutationsPerMinute),
@@ -52,12 +53,38 @@ export class RateLimits {
    */
   async consume(kind: RateLimitedKind, subject: RateLimitSubject, points = 1): Promise<{ retryAfterS: number } | null> {
     const key = 'userId' in subject ? `user:${subject.userId}` : `address:${subject.address}`;
+    const { shared, local } = this.limiters[kind];
     try {
-      await this.limiters[kind].consume(key, points);
+      await (shared ? withinWait(shared.consume(key, points), () => local.consume(key, points)) : local.consume(key, points));
       return null;
     } catch (outcome) {
       if (outcome instanceof RateLimiterRes) return { retryAfterS: Math.max(1, Math.ceil(outcome.msBeforeNext / 1000)) };
       throw outcome;
     }
   }
+}
+
+/** The shared count's answer, or the local one when the shared count takes longer than it should. */
+function withinWait<T>(shared: Promise<T>, local: () => Promise<T>): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let settled = false;
+    const timer = setTimeout(() => {
+      settled = true;
+      local().then(resolve, reject);
+    }, SHARED_COUNT_WAIT_MS);
+    shared.then(
+      (value) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
 }

@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { RateLimits } from '../../src/auth/rate-limits.ts';
 import { describeWithServices } from '../support/backends.ts';
 import { eventually, TEST_REDIS_URL } from '../support/server.ts';
+import { startTcpProxy } from '../support/tcp-proxy.ts';
 
 // The rate-limit service on its own: budgets per user and per address, per kind, shared through Redis.
 
@@ -76,5 +77,24 @@ describeWithServices('RateLimits on Redis', () => {
     const elsewhere = limits(client(), randomUUID());
     await eventually(() => clients.every((redis) => redis.status === 'ready'), 10_000, 'the Redis connections');
     expect(await elsewhere.consume('mutation', { userId: 'u1' })).toBeNull();
+  });
+
+  it('limits in memory, without waiting, while a connected Redis holds its answers back', async () => {
+    const redis = new URL(TEST_REDIS_URL!);
+    const proxy = await startTcpProxy({ host: redis.hostname, port: Number(redis.port || 6379) });
+    const held = new Redis(proxy.url('redis:'), { maxRetriesPerRequest: 1 });
+    clients.push(held);
+    try {
+      await eventually(() => held.status === 'ready', 10_000, 'the Redis connection');
+      proxy.hold();
+      const rateLimits = limits(held);
+      // Each answer comes from the instance's own count, while the Redis connection stays open.
+      const answers = await consumeTimes(rateLimits, 4, 'mutation', { userId: 'u1' });
+      expect(answers.map((answer) => answer === null)).toEqual([true, true, true, false]);
+      expect(held.status).toBe('ready');
+    } finally {
+      held.disconnect();
+      await proxy.close();
+    }
   });
 });

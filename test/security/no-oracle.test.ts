@@ -29,7 +29,10 @@ import { request, startTestServer } from '../support/server.ts';
 // names nothing, and never with an id the caller did not send.
 
 /** Which kind of node each id argument names; `field.argument` entries win over plain argument names. */
-const ID_ARGUMENT_TYPES: Record<string, NodeTypeName | 'any'> = {
+/** What an id argument names: a node, or an API token (its plain id, as the CLI prints it). */
+type IdKind = NodeTypeName | 'ApiToken';
+
+const ID_ARGUMENT_TYPES: Record<string, IdKind | 'any'> = {
   threadId: 'Thread',
   executionId: 'Execution',
   queueId: 'QueueItem',
@@ -41,6 +44,7 @@ const ID_ARGUMENT_TYPES: Record<string, NodeTypeName | 'any'> = {
   'agent.id': 'Agent',
   'project.id': 'Project',
   'resolveSuspension.id': 'Suspension',
+  'revokeApiToken.id': 'ApiToken',
   'node.id': 'any',
 };
 
@@ -59,7 +63,7 @@ function idArguments(field: GraphQLField<unknown, unknown>) {
   return field.args.filter((arg) => getNamedType(arg.type).name === 'ID');
 }
 
-function idTypeOf(field: GraphQLField<unknown, unknown>, argument: string): NodeTypeName | 'any' {
+function idTypeOf(field: GraphQLField<unknown, unknown>, argument: string): IdKind | 'any' {
   const type = ID_ARGUMENT_TYPES[`${field.name}.${argument}`] ?? ID_ARGUMENT_TYPES[argument];
   if (!type) throw new Error(`add ${field.name}(${argument}) to ID_ARGUMENT_TYPES: which kind of node does it name?`);
   return type;
@@ -67,7 +71,7 @@ function idTypeOf(field: GraphQLField<unknown, unknown>, argument: string): Node
 
 interface Victim {
   /** The owner's real object of each type, which the attacker may not see. */
-  real: Record<NodeTypeName, string>;
+  real: Record<IdKind, string>;
   /** Raw ids of everything the owner has that the attacker may not see. */
   hiddenIds: string[];
 }
@@ -104,7 +108,9 @@ describeEachBackend('no existence oracle', (backend) => {
     // The owner's TEST threads in project P: private to the owner, though the member is in P.
     const busy = await busyThread(world, 'TEST');
     const suspended = await suspendedThread(world, 'TEST');
-    const real: Record<NodeTypeName, string> = {
+    const ownerToken = await server.parley.db.prisma.apiToken.findFirstOrThrow({ where: { userId: world.owner.userId } });
+    const real: Record<IdKind, string> = {
+      ApiToken: ownerToken.id,
       User: encodeId('User', world.owner.userId),
       Project: world.privateProjectId,
       Agent: world.privateAgentId,
@@ -118,7 +124,7 @@ describeEachBackend('no existence oracle', (backend) => {
       real,
       hiddenIds: [busy.threadId, busy.executionId, ...busy.queueIds, suspended.threadId, suspended.executionId, suspended.suspensionId]
         .map(rawId)
-        .concat(world.owner.userId, rawId(world.privateProjectId), rawId(world.privateAgentId)),
+        .concat(world.owner.userId, rawId(world.privateProjectId), rawId(world.privateAgentId), ownerToken.id),
     };
   }, 180_000);
 
@@ -139,12 +145,14 @@ describeEachBackend('no existence oracle', (backend) => {
         const ids = idArguments(field);
         const types = field.name === 'node' ? NODE_TYPES : [null];
         for (const nodeType of types) {
-          const typeOf = (argument: string): NodeTypeName => {
+          const typeOf = (argument: string): IdKind => {
             const type = idTypeOf(field, argument);
             return type === 'any' ? nodeType! : type;
           };
           const pick = (argument: string, real: boolean, list: boolean) => {
-            const id = real ? victim.real[typeOf(argument)] : randomGlobalId(typeOf(argument));
+            const kind = typeOf(argument);
+            const nothing = kind === 'ApiToken' ? randomUUID() : randomGlobalId(kind);
+            const id = real ? victim.real[kind] : nothing;
             return list ? [id] : id;
           };
           const variablesWith = (realArgument: string | 'all' | 'none') => {

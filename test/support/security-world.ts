@@ -42,7 +42,9 @@ export function tokenOf(world: SecurityWorld, role: Role): string | null {
 }
 
 /** The raw id inside a global id. */
+/** The database id in a global id; a plain (raw) id stays as it is. */
 export function rawId(globalId: string): string {
+  if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(globalId)) return globalId;
   return Buffer.from(globalId, 'base64').toString('utf8').split(':').slice(1).join(':');
 }
 

@@ -69,9 +69,24 @@ export type AgentThreadsConnectionEdge = {
   node: Thread;
 };
 
+/** One of the viewer’s API tokens. The token itself is shown only when it is created. */
+export type ApiToken = {
+  __typename?: 'ApiToken';
+  createdAt: Scalars['DateTime']['output'];
+  /** Null: never expires. */
+  expiresAt?: Maybe<Scalars['DateTime']['output']>;
+  /** Pass to revokeApiToken (the CLI prints the same id). */
+  id: Scalars['ID']['output'];
+  label: Scalars['String']['output'];
+  /** Updated at most once a minute. */
+  lastUsedAt?: Maybe<Scalars['DateTime']['output']>;
+};
+
 export type AttachmentPart = {
   __typename?: 'AttachmentPart';
   attachmentId: Scalars['String']['output'];
+  /** GET it on this server with the same Authorization header; it is always served as a download (Content-Disposition: attachment, X-Content-Type-Options: nosniff). */
+  downloadPath: Scalars['String']['output'];
   filename: Scalars['String']['output'];
   mediaType: Scalars['String']['output'];
   size: Scalars['Int']['output'];
@@ -377,7 +392,7 @@ export type MessageSteered = ExecutionEvent & RunEvent & {
 
 export type Mutation = {
   __typename?: 'Mutation';
-  /** Adds a user (by id or email) to the project, or changes their role. Needs agent:manage. */
+  /** Adds a user (by id or email) to the project, or changes their role. Needs agent:manage. The answer is the same whether an account with that email or id exists or not; without one, nothing is recorded. Demoting the last admin is a ConflictError. */
   addProjectMember: MutationAddProjectMemberResult;
   /** Stop. Cancels a running execution (on whichever instance runs it) or a suspended one; queued messages stay. An execution that already ended is a ConflictError, so a late Stop never touches a later execution. */
   cancelExecution: MutationCancelExecutionResult;
@@ -386,6 +401,8 @@ export type Mutation = {
   createThread: MutationCreateThreadResult;
   /** Changes a pending message’s text (position and attachments stay); refused once it has started. */
   editQueuedMessage: MutationEditQueuedMessageResult;
+  /** Removes a user (by id or email) from the project: anyone may leave, removing others needs agent:manage. Removing the last admin is a ConflictError. */
+  removeProjectMember: MutationRemoveProjectMemberResult;
   /** Removes a pending message and discards its attachments; refused once it has started. */
   removeQueuedMessage: MutationRemoveQueuedMessageResult;
   /** Moves a pending message to the target’s position, shifting those between, if the pending order (steers excluded) is exactly expectedQueueIds. */
@@ -394,6 +411,8 @@ export type Mutation = {
   resolveSuspension: MutationResolveSuspensionResult;
   /** Re-queues the input of a failed turn (a retryable failure, the thread’s latest turn) at the head of the queue. */
   retryExecution: MutationRetryExecutionResult;
+  /** Revokes one of the viewer’s API tokens; every instance refuses it from the next request on. Revoking the token this request uses is allowed. */
+  revokeApiToken: MutationRevokeApiTokenResult;
   /** Queues a message; it is committed before this returns. The same idempotencyKey never queues twice. While a question card is open, the text answers it and resumes the execution instead. */
   sendMessage: SendMessageResult;
   /** Reserves a pending message for that running execution, which takes it after its current model request and tool batch (MessageSteered). A request for an execution that is no longer running is refused. */
@@ -441,6 +460,12 @@ export type MutationEditQueuedMessageArgs = {
 };
 
 
+export type MutationRemoveProjectMemberArgs = {
+  projectId: Scalars['ID']['input'];
+  user: Scalars['String']['input'];
+};
+
+
 export type MutationRemoveQueuedMessageArgs = {
   queueId: Scalars['ID']['input'];
 };
@@ -462,6 +487,11 @@ export type MutationResolveSuspensionArgs = {
 
 export type MutationRetryExecutionArgs = {
   executionId: Scalars['ID']['input'];
+};
+
+
+export type MutationRevokeApiTokenArgs = {
+  id: Scalars['ID']['input'];
 };
 
 
@@ -488,7 +518,7 @@ export type MutationUpdateAgentArgs = {
   tools?: InputMaybe<Array<Scalars['String']['input']>>;
 };
 
-export type MutationAddProjectMemberResult = ForbiddenError | InvalidInputError | NotFoundError | Project | RateLimitedError;
+export type MutationAddProjectMemberResult = ConflictError | ForbiddenError | InvalidInputError | NotFoundError | Project | RateLimitedError;
 
 export type MutationCancelExecutionResult = CancelRequested | ConflictError | ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError;
 
@@ -500,6 +530,8 @@ export type MutationCreateThreadResult = ForbiddenError | InvalidInputError | No
 
 export type MutationEditQueuedMessageResult = ConflictError | ForbiddenError | InvalidInputError | NotFoundError | QueueItem | RateLimitedError;
 
+export type MutationRemoveProjectMemberResult = ConflictError | ForbiddenError | InvalidInputError | NotFoundError | Project | RateLimitedError;
+
 export type MutationRemoveQueuedMessageResult = ConflictError | ForbiddenError | InvalidInputError | NotFoundError | QueueItemRemoved | RateLimitedError;
 
 export type MutationReorderQueuedMessageResult = ConflictError | ForbiddenError | InvalidInputError | NotFoundError | Queue | QueueChangedError | RateLimitedError;
@@ -507,6 +539,8 @@ export type MutationReorderQueuedMessageResult = ConflictError | ForbiddenError 
 export type MutationResolveSuspensionResult = ConflictError | ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError | SuspensionResolved;
 
 export type MutationRetryExecutionResult = ConflictError | ForbiddenError | InvalidInputError | MessageQueued | NotFoundError | RateLimitedError;
+
+export type MutationRevokeApiTokenResult = ApiToken | ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError;
 
 export type MutationSteerQueuedMessageResult = ConflictError | ForbiddenError | InvalidInputError | NotFoundError | QueueItem | RateLimitedError;
 
@@ -681,7 +715,7 @@ export type RunEvent = {
 };
 
 /** MessageQueued, or SuspensionResolved when the text answered the open question card instead; else a typed error. */
-export type SendMessageResult = ConflictError | ForbiddenError | InvalidInputError | MessageQueued | NotFoundError | SuspensionResolved;
+export type SendMessageResult = ConflictError | ForbiddenError | InvalidInputError | MessageQueued | NotFoundError | RateLimitedError | SuspensionResolved;
 
 /** Marks where a steered message entered the running reply. */
 export type SteeredInputPart = {
@@ -822,10 +856,14 @@ export type ToolCallState =
 
 export type User = Node & {
   __typename?: 'User';
+  /** The viewer’s own API tokens (empty for any other user). */
+  apiTokens: Array<ApiToken>;
   createdAt: Scalars['DateTime']['output'];
-  email: Scalars['String']['output'];
+  /** The viewer’s own email; null for any other user. */
+  email?: Maybe<Scalars['String']['output']>;
   id: Scalars['ID']['output'];
   locale: Scalars['String']['output'];
+  /** The user’s projects; of another user, only the projects the viewer belongs to as well. */
   projects: Array<Project>;
 };
 
@@ -892,7 +930,7 @@ export type SendThreadMessageMutationVariables = Exact<{
 }>;
 
 
-export type SendThreadMessageMutation = { __typename?: 'Mutation', sendMessage: { __typename: 'ConflictError', message: string, code: string } | { __typename: 'ForbiddenError', scope: string, message: string, code: string } | { __typename: 'InvalidInputError', field: string, message: string, code: string } | { __typename: 'MessageQueued', queueId: string, threadId: string, cursor: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'SuspensionResolved', suspensionId: string, executionId: string, cursor: string } };
+export type SendThreadMessageMutation = { __typename?: 'Mutation', sendMessage: { __typename: 'ConflictError', message: string, code: string } | { __typename: 'ForbiddenError', scope: string, message: string, code: string } | { __typename: 'InvalidInputError', field: string, message: string, code: string } | { __typename: 'MessageQueued', queueId: string, threadId: string, cursor: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'RateLimitedError', retryAfterS: number, message: string, code: string } | { __typename: 'SuspensionResolved', suspensionId: string, executionId: string, cursor: string } };
 
 export type EditQueuedMutationVariables = Exact<{
   queueId: Scalars['ID']['input'];
