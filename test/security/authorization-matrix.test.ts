@@ -14,6 +14,7 @@ import {
   createThread,
   failedThread,
   rank,
+  rawId,
   ROLES,
   suspendedThread,
   tokenOf,
@@ -32,7 +33,17 @@ import { startTestServer } from '../support/server.ts';
 // project (and for another user's private TEST thread), FORBIDDEN for a role too weak; and the
 // attempt changes nothing.
 
-type FixtureKind = 'none' | 'shared' | 'private' | 'busy' | 'suspended' | 'private-suspended' | 'failed' | 'newcomer';
+type FixtureKind =
+  | 'none'
+  | 'shared'
+  | 'private'
+  | 'busy'
+  | 'suspended'
+  | 'private-suspended'
+  | 'failed'
+  | 'newcomer'
+  | 'fellow-viewer'
+  | 'owner-token';
 
 interface Fixture {
   threadIds: string[];
@@ -41,6 +52,8 @@ interface Fixture {
   queueIds?: [string, string];
   suspensionId?: string;
   email?: string;
+  /** A spare API token of the owner's (revoking one of the tokens the roles use would end them). */
+  tokenId?: string;
 }
 
 interface Case {
@@ -67,6 +80,10 @@ const MATRIX: Record<string, Case[]> = {
   'mutation.addProjectMember': [
     { minimum: 'admin', fixture: 'newcomer', variables: (w, f) => ({ projectId: w.projectId, user: f.email, role: 'VIEWER' }) },
   ],
+  'mutation.removeProjectMember': [
+    { minimum: 'admin', fixture: 'fellow-viewer', variables: (w, f) => ({ projectId: w.projectId, user: f.email }) },
+  ],
+  'mutation.revokeApiToken': [{ minimum: 'owner', fixture: 'owner-token', variables: (_w, f) => ({ id: f.tokenId }) }],
   'mutation.cancelExecution': [{ minimum: 'member', fixture: 'busy', variables: (_w, f) => ({ executionId: f.executionId }) }],
   'mutation.createAgent': [
     { minimum: 'admin', fixture: 'none', variables: (w) => ({ projectId: w.projectId, name: 'New', model: 'demo:default' }) },
@@ -122,6 +139,18 @@ async function buildFixture(world: SecurityWorld, kind: FixtureKind): Promise<Fi
       const email = `newcomer-${randomUUID().slice(0, 8)}@example.test`;
       await world.server.createUser({ email });
       return { threadIds: [], email };
+    }
+    case 'fellow-viewer': {
+      const email = `fellow-${randomUUID().slice(0, 8)}@example.test`;
+      const { userId } = await world.server.createUser({ email });
+      await world.server.parley.directory.addMember(null, { projectId: rawId(world.projectId), user: userId, role: 'VIEWER' });
+      return { threadIds: [], email };
+    }
+    case 'owner-token': {
+      const token = await world.server.parley.db.prisma.apiToken.create({
+        data: { userId: world.owner.userId, tokenHash: randomUUID(), label: 'spare' },
+      });
+      return { threadIds: [], tokenId: token.id };
     }
     case 'shared':
     case 'private': {
