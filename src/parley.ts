@@ -162,6 +162,9 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
     },
     suspensions,
   );
+  // Its own connection: a count must not wait behind the thousands of PUBLISHes a fast run queues
+  // on the bus's connection.
+  const rateLimitClient = bus.commandClient?.duplicate() ?? null;
   return {
     config,
     logger,
@@ -183,7 +186,7 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
       mutationsPerMinute: config.PARLEY_MUTATIONS_PER_MINUTE,
       queriesPerMinute: config.PARLEY_QUERIES_PER_MINUTE,
       scope: rateLimitScope(config),
-      redis: bus.commandClient,
+      redis: rateLimitClient,
     }),
     async startWork() {
       await lease.start(hostname());
@@ -200,6 +203,7 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
       await consumer.waitForRuns();
       await lease.stop().catch((error) => logger.warn({ err: error }, 'releasing the instance lease failed'));
       await revocationListener.return?.();
+      rateLimitClient?.disconnect();
       await bus.close();
       await db.close();
     },

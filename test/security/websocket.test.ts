@@ -8,6 +8,7 @@ import { RunEventsDocument } from '../support/documents.ts';
 import { checkStream, finishedOf, ofKind, type RunEvent } from '../support/run-events.ts';
 import { newThread, setUpAgent } from '../support/scenario.ts';
 import { eventually, startTestServer, type TestServer } from '../support/server.ts';
+import { decodeId, encodeId } from '../../src/schema/ids.ts';
 
 // Attacks on the WebSocket edge: a wrong token, too many operations or sockets, a reader that stops reading.
 
@@ -209,12 +210,22 @@ describeEachBackend('a reader that stops reading', (backend) => {
     await server?.stop();
   });
 
-  /** Waits, over HTTP, until the thread's latest reply is recorded whole; returns its execution id. */
+  /**
+   * Waits until the thread's latest reply is recorded whole; returns its execution id. Read from
+   * the database: what is tested is the slow reader's stream, and this wait must not add requests
+   * of its own to the server it watches.
+   */
   async function recordedWhole(threadId: string): Promise<string> {
+    const rawThreadId = decodeId('threadId', threadId, 'Thread');
     return eventually(
       async () => {
-        const reply = messagesOf(await conversation(server, token, threadId)).findLast((message) => message.role === 'ASSISTANT');
-        return reply && textOf(reply) === fullReply ? reply.executionId! : null;
+        const reply = await server.parley.db.prisma.message.findFirst({
+          where: { threadId: rawThreadId, role: 'ASSISTANT' },
+          orderBy: { seq: 'desc' },
+        });
+        const parts = (reply?.parts ?? []) as { type: string; text?: string }[];
+        const text = parts.map((part) => (part.type === 'text' ? part.text : '')).join('');
+        return reply && text === fullReply ? encodeId('Execution', reply.executionId!) : null;
       },
       540_000,
       'the reply to be recorded whole',
