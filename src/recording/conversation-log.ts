@@ -185,6 +185,9 @@ export class ConversationLog implements RunListener {
 
   /** Lets the writes in flight finish, so the settlement transaction is the last writer. */
   async drain(): Promise<void> {
+    // A flush still waiting for its timer would otherwise fire during the settlement and, landing
+    // after it, overwrite the settled reply (its error part, say) with an older snapshot.
+    if (this.timer) await this.flush().catch(() => {});
     await this.writing.catch(() => {});
   }
 
