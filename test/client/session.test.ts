@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import {
@@ -225,4 +228,44 @@ describeEachBackend('the shipped client against a real server', (backend) => {
     await expect(session.ready()).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
     expect(session.getSnapshot().connection).toMatchObject({ status: 'closed', error: { code: 'UNAUTHENTICATED' } });
   });
+});
+
+describeEachBackend('the shipped client across a server restart', (backend) => {
+  let dataDir: string | null = null;
+  const servers: TestServer[] = [];
+  let session: ThreadSession | null = null;
+
+  afterAll(async () => {
+    await session?.close();
+    for (const server of servers) await server.stop().catch(() => {});
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('an open approval card survives the restart: the session reconnects by itself and resolves it', async () => {
+    let env: Record<string, string> = {};
+    if (backend === 'pglite') {
+      dataDir = mkdtempSync(join(tmpdir(), 'parley-client-restart-'));
+      env = { PARLEY_DATA_DIR: dataDir };
+    }
+    const first = await startTestServer({ backend, env, dropSchemaOnStop: false });
+    servers.push(first);
+    const { token, agentId } = await setUpAgent(first, { project: 'Client restart' });
+    const threadId = await newThread(first, token, agentId);
+    const client = createParleyClient({ url: first.url, token, webSocketImpl: WebSocket, reconnectDelayMs: 50 });
+    session = client.thread(threadId);
+    await session.ready();
+    await session.send('/approve across a restart');
+    const card = (await until(session, (s) => s.openSuspensions.length === 1)).openSuspensions[0]!;
+
+    // The same address, so that the session finds the new server where it left the old one.
+    await first.stop();
+    const second = await startTestServer({ backend, env: { ...first.env, PORT: new URL(first.url).port } });
+    servers.push(second);
+    await until(session, (s) => s.connection.status === 'live' && s.openSuspensions.length === 1, 60_000);
+
+    expect(await session.resolve(card.id, { decision: 'APPROVE' })).toMatchObject({ __typename: 'SuspensionResolved' });
+    const state = await until(session, (s) => replyOf(s, card.executionId)?.outcome === 'COMPLETED', 60_000);
+    expect(state.openSuspensions).toEqual([]);
+    expect(textOfParts(replyOf(state, card.executionId)!.parts)).toBe('Approved: across a restart');
+  }, 120_000);
 });

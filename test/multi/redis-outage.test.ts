@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { createParleyClient } from '../../packages/client/src/index.ts';
 import { openDatabase, type Database } from '../../src/db/database.ts';
 import { decodeId, encodeId } from '../../src/schema/ids.ts';
 import { cancel, conversation, execution, recordedReply, send as sendMessage } from '../support/client.ts';
@@ -242,4 +244,37 @@ describeWithServices('Parley instances through a Redis outage (a redis-server of
       await follower.close();
     }
   }, 60_000);
+
+  it('the shipped client on one instance shows a run on the other through a Redis restart: the whole reply, each message once', async () => {
+    const [a, b] = instances;
+    const threadId = await newThread(b);
+    await send(b, threadId, '/slow 8');
+    const running = await runningIn(threadId);
+    const watcher = byId(running.ownerInstanceId) === a ? b : a;
+    const client = createParleyClient({ url: watcher.url, token, webSocketImpl: WebSocket, reconnectDelayMs: 50 });
+    const session = client.thread(threadId);
+    try {
+      await session.ready();
+      const executionId = encodeId('Execution', running.id);
+      await eventually(() => (session.getSnapshot().executions[executionId]?.text.length ?? 0) > 0, 15_000, 'streamed text');
+      const haveBefore = await recordedTextLength(running.id);
+      await redis.stop();
+      await eventually(async () => (await recordedTextLength(running.id)) >= haveBefore + 14, 15_000);
+      await redis.restart();
+      const done = await eventually(
+        () => {
+          const state = session.getSnapshot();
+          const reply = state.messages.find((message) => message.role === 'ASSISTANT' && message.executionId === executionId);
+          return reply?.outcome === 'COMPLETED' && state;
+        },
+        30_000,
+        'the reply to complete in the session',
+      );
+      expect(done.executions[executionId]!.text).toBe(COUNTING);
+      expect(done.messages.map((message) => message.role)).toEqual(['USER', 'ASSISTANT']);
+    } finally {
+      await session.close();
+    }
+  }, 90_000);
+
 });
