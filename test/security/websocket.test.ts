@@ -194,7 +194,7 @@ describe('WebSocket caps', () => {
 });
 
 describeEachBackend('a reader that stops reading', (backend) => {
-  const TOKENS = 50_000;
+  const TOKENS = 20_000;
   /** The reply `/tokens n` streams, as the demo model writes it. */
   const fullReply = Array.from({ length: TOKENS }, (_, index) => `t${index + 1} `).join('');
   let server: TestServer;
