@@ -36,7 +36,7 @@ async function serve(config: Config): Promise<number> {
         `Try it in GraphiQL with the header {"Authorization": "Bearer ${demo.token}"}:`,
         `  1. mutation { createThread(agentId: "${demo.agentGlobalId}") { ... on Thread { id } } }`,
         `  2. subscription { runEvents(threadId: "<thread id>") { __typename ... on TextDelta { text } } }  (in a second tab)`,
-        `  3. mutation { sendMessage(threadId: "<thread id>", text: "Hello") { __typename } }`,
+        `  3. mutation { sendMessage(threadId: "<thread id>", text: "Hello") { __typename } }  (from a second browser window: switching tabs stops a running subscription)`,
       );
     } else {
       banner.push(
