@@ -5,13 +5,17 @@ import { printLine, type Command } from './command.ts';
 export const serveCommand: Command = {
   name: 'serve',
   synopsis: 'serve',
-  summary: 'Start the GraphQL server (GraphiQL at /graphql).',
+  summary: 'Start the GraphQL server (the web chat at /, GraphiQL at /graphql).',
   flags: {},
   run: () => serve(loadConfig(process.env)),
 };
 
 async function serve(config: Config): Promise<number> {
-  const [{ default: pino }, { buildApp }] = await Promise.all([import('pino'), import('../server/app.ts')]);
+  const [{ default: pino }, { buildApp }, { webAppBuilt }] = await Promise.all([
+    import('pino'),
+    import('../server/app.ts'),
+    import('../server/plugins/use-web-app.ts'),
+  ]);
   // stdout carries the banner for people; logs go to stderr.
   const logger = pino({ level: config.PARLEY_LOG_LEVEL, base: { service: 'parley' } }, pino.destination({ fd: 2 }));
   const app = await buildApp(config, { bootstrapDemo: !config.DATABASE_URL, logger });
@@ -26,10 +30,15 @@ async function serve(config: Config): Promise<number> {
     throw error;
   }
 
-  const banner = [`Parley is running. GraphiQL: ${url}`];
+  const chatUrl = new URL('/', url).href;
+  const chatServed = config.PARLEY_WEB && webAppBuilt();
+  const banner = ['Parley is running.'];
+  if (config.PARLEY_WEB) banner.push(chatServed ? `  Chat:     ${chatUrl}` : '  Chat:     not built yet: run "npm run build:web" (npm install does it), then reload');
+  banner.push(`  GraphiQL: ${url}`);
   if (app.demo) {
     const demo = app.demo;
     if (demo.token) {
+      if (chatServed) banner.push(`Open the chat signed in as the demo user: ${chatUrl}#token=${demo.token}`);
       banner.push(
         `Demo API token: ${demo.token}`,
         `Demo agent id:  ${demo.agentGlobalId}`,

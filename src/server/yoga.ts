@@ -17,6 +17,7 @@ import { useInputHygiene } from './plugins/use-input-hygiene.ts';
 import { useRateLimits } from './plugins/use-rate-limits.ts';
 import { useReadiness } from './plugins/use-readiness.ts';
 import { useSchemaDisclosure } from './plugins/use-schema-disclosure.ts';
+import { useWebApp } from './plugins/use-web-app.ts';
 
 /** What the HTTP server (req) or the WebSocket server (connectionParams) hands to Yoga. */
 export interface ServerContext {
@@ -36,7 +37,7 @@ export interface ParleyYogaOptions {
   isAccepting: () => boolean;
 }
 
-/** Every HTTP route (GraphQL, /health, /ready) and every operation over HTTP or WebSocket goes through this. */
+/** Every HTTP route (GraphQL, /health, /ready, the web chat at /) and every operation over HTTP or WebSocket goes through this. */
 export function createParleyYoga({ parley, config, logger, isAccepting }: ParleyYogaOptions): ParleyYoga {
   return createYoga<ServerContext, GraphQLContext>({
     schema,
@@ -59,6 +60,7 @@ export function createParleyYoga({ parley, config, logger, isAccepting }: Parley
     maskedErrors: { maskError: maskError(logger) },
     plugins: [
       useHealth(),
+      ...(config.PARLEY_WEB ? [useWebApp()] : []),
       useGraphiQLContentSecurityPolicy(),
       useReadiness({ probes: { database: () => parley.db.ping(), redis: () => parley.bus.ping() }, isAccepting }),
       useSchemaDisclosure({ introspection: config.PARLEY_INTROSPECTION }),

@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { userForToken } from '../../src/auth/tokens.ts';
 import { openDatabase } from '../../src/db/database.ts';
 import { decodeId } from '../../src/schema/ids.ts';
+import { ensureWebAppBuilt } from '../support/web-build.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const TOKEN_LINE = /^pky_[A-Za-z0-9_-]+\n$/;
@@ -172,6 +173,7 @@ describe('parley CLI', { timeout: 120_000 }, () => {
     });
 
     it('prints the URL and a demo token, locks the data folder for other commands, and stops on SIGTERM', async () => {
+      await ensureWebAppBuilt();
       const userToken = (await runCli(['user', 'create', '--email', 'erin@example.com'], dataDir)).stdout.trim();
 
       server = startCli(['serve'], dataDir, { PORT: '0' });
@@ -188,6 +190,14 @@ describe('parley CLI', { timeout: 120_000 }, () => {
       const url = /GraphiQL: (http:\/\/\S+\/graphql)/.exec(banner)?.[1];
       expect(url).toBeDefined();
       expect(banner).toMatch(/Demo API token: pky_[A-Za-z0-9_-]+\n/);
+      const demoToken = /Demo API token: (\S+)/.exec(banner)![1]!;
+      const origin = new URL(url!).origin;
+      expect(banner).toContain(`  Chat:     ${origin}/\n`);
+      expect(banner).toContain(`Open the chat signed in as the demo user: ${origin}/#token=${demoToken}\n`);
+      const chat = await fetch(`${origin}/`);
+      expect(chat.status).toBe(200);
+      expect(chat.headers.get('content-security-policy')).toContain("script-src 'self'");
+      expect(await chat.text()).toContain('<div id="root"></div>');
 
       const health = await fetch(new URL('/health', url));
       expect(health.status).toBe(200);

@@ -51,9 +51,22 @@ export interface RequestError {
 
 export type ActionResult<T> = T | RequestError;
 
+/** A file for a multipart request, at a variable path such as `attachments.0`. */
+export interface UploadedFile {
+  variablePath: string;
+  file: Blob & { name?: string };
+}
+
 export interface ParleyClient {
-  /** One GraphQL request over HTTP; a failure comes back as a RequestError. */
-  request<TResult, TVariables>(document: TypedDocumentNode<TResult, TVariables>, variables: TVariables): Promise<ActionResult<TResult>>;
+  /**
+   * One GraphQL request over HTTP; a failure comes back as a RequestError. With `files`, it is a
+   * GraphQL multipart request: each file is sent as a part and mapped onto the variable path.
+   */
+  request<TResult, TVariables>(
+    document: TypedDocumentNode<TResult, TVariables>,
+    variables: TVariables,
+    files?: readonly UploadedFile[],
+  ): Promise<ActionResult<TResult>>;
   /** A new session following the thread; close it when done. */
   thread(threadId: string): ThreadSession;
 }
@@ -80,7 +93,7 @@ export interface ThreadSession {
    * Queues a message. Its idempotency key is made once and sent again on every retry, so a
    * request that failed on the way back never queues the message twice.
    */
-  send(text: string, options?: { idempotencyKey?: string }): Promise<ActionResult<SendResult>>;
+  send(text: string, options?: { idempotencyKey?: string; attachments?: readonly (Blob & { name?: string })[] }): Promise<ActionResult<SendResult>>;
   edit(queueId: string, text: string): Promise<ActionResult<EditResult>>;
   remove(queueId: string): Promise<ActionResult<RemoveResult>>;
   /**
@@ -113,12 +126,16 @@ export function createParleyClient(options: ParleyClientOptions): ParleyClient {
   async function request<TResult, TVariables>(
     document: TypedDocumentNode<TResult, TVariables>,
     variables: TVariables,
+    files: readonly UploadedFile[] = [],
   ): Promise<ActionResult<TResult>> {
     try {
+      const operation = JSON.stringify({ query: print(document), variables });
       const response = await fetchImpl(options.url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${options.token}` },
-        body: JSON.stringify({ query: print(document), variables }),
+        headers: files.length
+          ? { authorization: `Bearer ${options.token}` }
+          : { 'content-type': 'application/json', authorization: `Bearer ${options.token}` },
+        body: files.length ? multipartBody(operation, files) : operation,
       });
       const body = (await response.json()) as {
         data?: TResult | null;
@@ -143,6 +160,15 @@ export function createParleyClient(options: ParleyClientOptions): ParleyClient {
     request,
     thread: (threadId) => openThread(threadId, { ...options, wsUrl }, request),
   };
+}
+
+/** The GraphQL multipart request: the operation (files as nulls), the map, then each file. */
+function multipartBody(operation: string, files: readonly UploadedFile[]): FormData {
+  const form = new FormData();
+  form.set('operations', operation);
+  form.set('map', JSON.stringify(Object.fromEntries(files.map((upload, index) => [String(index), [`variables.${upload.variablePath}`]]))));
+  files.forEach((upload, index) => form.set(String(index), upload.file, upload.file.name ?? `file-${index}`));
+  return form;
 }
 
 function isRequestError(value: unknown): value is RequestError {
@@ -352,10 +378,13 @@ function openThread(
       return () => listeners.delete(listener);
     },
     ready: () => readyPromise,
-    async send(text, { idempotencyKey = globalThis.crypto.randomUUID() } = {}) {
+    async send(text, { idempotencyKey = globalThis.crypto.randomUUID(), attachments = [] } = {}) {
+      const files = attachments.map((file, index) => ({ variablePath: `attachments.${index}`, file }));
+      // The multipart spec puts a null where each file goes; the map fills it in on the server.
+      const variables = { threadId, text, idempotencyKey, attachments: files.length ? attachments.map(() => null) : undefined };
       let result!: ActionResult<SendResult>;
       for (let attempt = 1; attempt <= SEND_ATTEMPTS; attempt++) {
-        result = field(await request(SendThreadMessageDocument, { threadId, text, idempotencyKey }), 'sendMessage');
+        result = field(await request(SendThreadMessageDocument, variables as never, files), 'sendMessage');
         if (!isRequestError(result) && (result.__typename as string) !== 'RateLimitedError') break;
         const retryAfterS = isRequestError(result) ? result.retryAfterS : (result as { retryAfterS?: number }).retryAfterS;
         const retryable = retryAfterS != null || (isRequestError(result) && (result.code === null || result.code === 'SERVICE_UNAVAILABLE'));

@@ -95,8 +95,8 @@ export const ThreadRunEventsDocument = graphql(`
 `);
 
 export const SendThreadMessageDocument = graphql(`
-  mutation SendThreadMessage($threadId: ID!, $text: String!, $idempotencyKey: String) {
-    sendMessage(threadId: $threadId, text: $text, idempotencyKey: $idempotencyKey) {
+  mutation SendThreadMessage($threadId: ID!, $text: String!, $idempotencyKey: String, $attachments: [File!]) {
+    sendMessage(threadId: $threadId, text: $text, idempotencyKey: $idempotencyKey, attachments: $attachments) {
       __typename
       ... on MessageQueued { queueId threadId cursor }
       ... on SuspensionResolved { suspensionId executionId cursor }

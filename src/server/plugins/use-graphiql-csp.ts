@@ -18,11 +18,14 @@ export const GRAPHIQL_CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-/** Sends GRAPHIQL_CONTENT_SECURITY_POLICY with every HTML page Yoga answers (only GraphiQL's). */
+/**
+ * Sends GRAPHIQL_CONTENT_SECURITY_POLICY with every HTML page Yoga answers that has no policy of
+ * its own (GraphiQL's; the web chat's pages carry theirs).
+ */
 export function useGraphiQLContentSecurityPolicy(): Plugin {
   return {
     onResponse({ response }) {
-      if (response.headers.get('content-type')?.startsWith('text/html')) {
+      if (response.headers.get('content-type')?.startsWith('text/html') && !response.headers.has('content-security-policy')) {
         response.headers.set('content-security-policy', GRAPHIQL_CONTENT_SECURITY_POLICY);
       }
     },
