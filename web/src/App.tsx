@@ -95,6 +95,13 @@ function SignedIn({ token, onSignOut }: { token: string; onSignOut: (refused: bo
     document.documentElement.lang = localeOf(viewer?.locale ?? navigator.language);
   }, [viewer]);
 
+  // Back, forward and links to `#thread=…` switch the thread too.
+  useEffect(() => {
+    const follow = () => setThreadId(threadInLocation());
+    window.addEventListener('hashchange', follow);
+    return () => window.removeEventListener('hashchange', follow);
+  }, []);
+
   const open = (id: string | null) => {
     showThreadInLocation(id);
     setThreadId(id);

@@ -86,8 +86,8 @@ function Message({ message, state, t, actions }: { message: ThreadMessage; state
           <p className="text">{child.text}</p>
         </article>
       ))}
-      {message.outcome === 'CANCELLED' && <span className="badge stopped">{t.stopped}</span>}
-      {message.outcome === 'INTERRUPTED' && <span className="badge interrupted">{t.interrupted}</span>}
+      {!mine && message.outcome === 'CANCELLED' && <span className="badge stopped">{t.stopped}</span>}
+      {!mine && message.outcome === 'INTERRUPTED' && <span className="badge interrupted">{t.interrupted}</span>}
     </li>
   );
 }

@@ -1,0 +1,528 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page, type Route } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_FAILURE_REASONS } from '../../src/models/demo/failures.ts';
+import { WEB_APP_CONTENT_SECURITY_POLICY } from '../../src/server/plugins/use-web-app.ts';
+import { send } from '../support/client.ts';
+import { newThread, setUpAgent } from '../support/scenario.ts';
+import { startTestServer, type TestServer } from '../support/server.ts';
+import { ensureWebAppBuilt } from '../support/web-build.ts';
+
+// The reference web chat (web/) in Debian's Chromium against a real server, every request outside
+// the server's origin aborted and recorded. Each step saves a screenshot under
+// test-artifacts/web-chat/ (gitignored). One server (on a data folder of its own, so it can be
+// restarted in place) and one browser serve the whole file.
+
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const inCi = Boolean(process.env.CI) && process.env.CI !== 'false';
+const chromiumMissing = !existsSync(CHROMIUM);
+if (chromiumMissing && !inCi) {
+  console.log(`${CHROMIUM} not found: skipping the web chat browser tests (apt-get install chromium; in CI this fails)`);
+}
+
+const ARTIFACTS = path.resolve(import.meta.dirname, '../../test-artifacts/web-chat');
+/** A browser start, a build and a server on a machine busy with other suites. */
+const SETUP_TIMEOUT_MS = 180_000;
+const TEST_TIMEOUT_MS = 120_000;
+const WAIT = { timeout: 30_000 };
+
+/** What `/slow <seconds>` streams: four numbers a second. */
+const counting = (seconds: number) => `Counting: ${Array.from({ length: seconds * 4 }, (_, index) => index + 1).join(' ')}`;
+
+/** Connection failures Chromium logs itself while the server is down on purpose (the restart tests). */
+const WHILE_SERVER_DOWN = /ERR_CONNECTION_REFUSED|ERR_CONNECTION_RESET|ERR_EMPTY_RESPONSE|WebSocket connection to .* failed/;
+
+describe.skipIf(chromiumMissing && !inCi)('the web chat in Chromium', () => {
+  let server: TestServer;
+  let dataDir: string;
+  let browser: Browser;
+  let context: BrowserContext;
+  let origin: string;
+  let user: { token: string; agentId: string; projectId: string };
+  const outsideRequests: string[] = [];
+  const consoleErrors: { page: string; text: string }[] = [];
+  /** Pages whose connection failures while the server was down are expected. */
+  const restartedPages = new Set<Page>();
+  let pageCount = 0;
+  const pageNames = new Map<Page, string>();
+
+  async function restartServer() {
+    const port = new URL(server.url).port;
+    await server.stop();
+    server = await startTestServer({ env: { ...server.env, PORT: port } });
+  }
+
+  async function shot(page: Page, step: string) {
+    await page.screenshot({ path: path.join(ARTIFACTS, `${pageNames.get(page)}-${step}.png`), fullPage: true });
+  }
+
+  /** Opens the chat signed in by the banner's link, on a thread if given, and waits until it is live. */
+  async function openChat(name: string, options: { token?: string; threadId?: string; width?: number } = {}): Promise<Page> {
+    const page = await context.newPage();
+    pageNames.set(page, `${String(++pageCount).padStart(2, '0')}-${name}`);
+    await page.setViewportSize({ width: options.width ?? 1100, height: 900 });
+    const hash = new URLSearchParams({ token: options.token ?? user.token, ...(options.threadId ? { thread: options.threadId } : {}) });
+    await page.goto(`${origin}/#${hash}`);
+    if (options.threadId) await waitLive(page);
+    return page;
+  }
+
+  async function waitLive(page: Page) {
+    await page.locator('.connection[data-status="live"]').waitFor(WAIT);
+  }
+
+  async function type(page: Page, text: string) {
+    await page.locator('#composer-text').fill(text);
+    await page.locator('#composer-text').press('Enter');
+  }
+
+  const replies = (page: Page) => page.locator('.message.reply');
+  /** A reply's own text (not its delegation cards'). */
+  const textOf = async (reply: Locator) => (await reply.locator(':scope > .text').allInnerTexts()).join('');
+  const queueTexts = (page: Page) => page.locator('.queue-item .queue-text').allInnerTexts();
+  const queueItem = (page: Page, text: string) => page.locator('.queue-item', { has: page.locator('.queue-text', { hasText: text }) });
+
+  async function waitForOutcome(reply: Locator, outcome: string) {
+    await expect.poll(() => reply.getAttribute('data-outcome'), WAIT).toBe(outcome);
+  }
+
+  /** Queues a message by the API (as another client of the same user would). */
+  async function queue(threadId: string, text: string): Promise<string> {
+    return (await send(server, user.token, threadId, text)).queueId;
+  }
+
+  beforeAll(async () => {
+    if (chromiumMissing) throw new Error(`${CHROMIUM} is missing: install it with apt-get install chromium`);
+    rmSync(ARTIFACTS, { recursive: true, force: true });
+    mkdirSync(ARTIFACTS, { recursive: true });
+    dataDir = mkdtempSync(path.join(tmpdir(), 'parley-web-chat-'));
+    const [started] = await Promise.all([
+      startTestServer({
+        env: {
+          PARLEY_DATA_DIR: dataDir,
+          // A retryable failure shows its card at once instead of after the backoff.
+          PARLEY_RETRY_MAX_ATTEMPTS: '1',
+          PARLEY_MAX_ATTACHMENT_BYTES: '1000',
+          PARLEY_MAX_ATTACHMENTS: '2',
+        },
+      }),
+      ensureWebAppBuilt(),
+    ]);
+    server = started;
+    origin = new URL(server.url).origin;
+    user = await setUpAgent(server, { project: 'Web chat' });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    context = await browser.newContext();
+    await context.route('**/*', (route) => {
+      const url = route.request().url();
+      if (new URL(url).origin === origin) return route.continue();
+      outsideRequests.push(url);
+      return route.abort('internetdisconnected');
+    });
+    context.on('page', (page) => {
+      page.on('websocket', (socket) => {
+        if (new URL(socket.url()).host !== new URL(origin).host) outsideRequests.push(socket.url());
+      });
+      page.on('console', (message) => {
+        if (message.type() !== 'error') return;
+        if (restartedPages.has(page) && WHILE_SERVER_DOWN.test(message.text())) return;
+        consoleErrors.push({ page: pageNames.get(page) ?? page.url(), text: message.text() });
+      });
+      page.on('pageerror', (error) => consoleErrors.push({ page: pageNames.get(page) ?? page.url(), text: String(error) }));
+    });
+  }, SETUP_TIMEOUT_MS);
+
+  // A test that failed half-way leaves no page behind to log the next test's server restart.
+  afterEach(async () => {
+    for (const page of context?.pages() ?? []) await page.close();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  }, SETUP_TIMEOUT_MS);
+
+  it('goes from the sign-in link to a streamed reply: new thread, reasoning collapsed, a live region', async () => {
+    const page = await openChat('first-reply');
+    await page.getByRole('button', { name: 'New thread' }).waitFor(WAIT);
+    // The token went to this tab's sessionStorage and left the address bar.
+    expect(page.url()).not.toContain('token=');
+    expect(await page.evaluate(() => sessionStorage.getItem('parley:token'))).toBe(user.token);
+    await shot(page, 'signed-in');
+
+    await page.getByRole('button', { name: 'New thread' }).click();
+    await waitLive(page);
+    await type(page, 'Hello Parley');
+    const reply = replies(page).last();
+    await waitForOutcome(reply, 'COMPLETED');
+    expect(await textOf(reply)).toBe('You said: "Hello Parley"');
+    expect(await page.locator('#composer-text').inputValue()).toBe('');
+    const reasoning = reply.locator('details.reasoning');
+    expect(await reasoning.count()).toBe(1);
+    expect(await reasoning.evaluate((element) => (element as HTMLDetailsElement).open)).toBe(false);
+    expect(await page.locator('[role="log"][aria-live="polite"]').count()).toBe(1);
+    await shot(page, 'streamed-reply');
+
+    // A reload signs in from sessionStorage and shows the same thread.
+    await page.reload();
+    await waitLive(page);
+    expect(await textOf(replies(page).last())).toBe('You said: "Hello Parley"');
+    await page.close();
+  }, TEST_TIMEOUT_MS);
+
+  it('works at 360 px wide and with the keyboard alone', async () => {
+    const page = await openChat('keyboard-360', { width: 360 });
+    await page.getByRole('button', { name: 'New thread' }).waitFor(WAIT);
+    const pressTabUntil = async (isTarget: () => Promise<boolean>) => {
+      for (let presses = 0; presses < 40 && !(await isTarget()); presses++) await page.keyboard.press('Tab');
+      expect(await isTarget()).toBe(true);
+    };
+    await pressTabUntil(() => page.evaluate(() => document.activeElement?.textContent === 'New thread'));
+    await page.keyboard.press('Enter');
+    await waitLive(page);
+    await pressTabUntil(() => page.evaluate(() => document.activeElement?.id === 'composer-text'));
+    await page.keyboard.type('typed with keys');
+    await page.keyboard.press('Enter');
+    const reply = replies(page).last();
+    await waitForOutcome(reply, 'COMPLETED');
+    expect(await textOf(reply)).toBe('You said: "typed with keys"');
+    await shot(page, 'narrow');
+    // Nothing sticks out sideways at 360 px.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    await page.close();
+  }, TEST_TIMEOUT_MS);
+
+  it('a reload mid-stream continues the same reply with no duplicated or missing text', async () => {
+    const threadId = await newThread(server, user.token, user.agentId, 'Reload mid-stream');
+    const page = await openChat('reload-mid-stream', { threadId });
+    await type(page, '/slow 6');
+    const reply = replies(page).last();
+    await expect.poll(() => textOf(reply), WAIT).toMatch(/^Counting: 1 2 3/);
+    await shot(page, 'before-reload');
+
+    await page.reload();
+    await waitLive(page);
+    // From here on, every text the reply shows must be a beginning of the recorded reply.
+    await page.evaluate(() => {
+      const shown: string[] = [];
+      (globalThis as unknown as { shownTexts: string[] }).shownTexts = shown;
+      const log = document.querySelector('.messages')!;
+      const record = () => {
+        const replies = log.querySelectorAll('.message.reply');
+        const last = replies[replies.length - 1];
+        if (last) shown.push([...last.querySelectorAll(':scope > .text')].map((element) => element.textContent).join(''));
+      };
+      record();
+      new MutationObserver(record).observe(log, { subtree: true, childList: true, characterData: true });
+    });
+    await shot(page, 'after-reload');
+    await waitForOutcome(replies(page).last(), 'COMPLETED');
+    const expected = counting(6);
+    expect(await textOf(replies(page).last())).toBe(expected);
+    expect(await replies(page).count()).toBe(1);
+    const shown = await page.evaluate(() => (globalThis as unknown as { shownTexts: string[] }).shownTexts);
+    expect(shown.length).toBeGreaterThan(0);
+    for (const text of shown) expect(expected.startsWith(text), `shown after the reload: "${text}"`).toBe(true);
+    await shot(page, 'completed');
+    await page.close();
+  }, TEST_TIMEOUT_MS);
+
+  it('two tabs on one thread: a reorder in one appears in the other; a stale reorder in the second is refused, refreshed and explained', async () => {
+    const threadId = await newThread(server, user.token, user.agentId, 'Two tabs');
+    await queue(threadId, '/slow 60');
+    const first = await openChat('tab-a', { threadId });
+    await expect.poll(() => textOf(replies(first).last()), WAIT).toMatch(/^Counting: 1/);
+    for (const text of ['one', 'two', 'three']) await queue(threadId, text);
+    const second = await openChat('tab-b', { threadId });
+    await expect.poll(() => queueTexts(first), WAIT).toEqual(['one', 'two', 'three']);
+    await expect.poll(() => queueTexts(second), WAIT).toEqual(['one', 'two', 'three']);
+    await shot(first, 'queue');
+
+    // Drag and drop in the first tab; the second follows.
+    await queueItem(first, 'three').dragTo(queueItem(first, 'one'));
+    await expect.poll(() => queueTexts(first), WAIT).toEqual(['three', 'one', 'two']);
+    await expect.poll(() => queueTexts(second), WAIT).toEqual(['three', 'one', 'two']);
+    await shot(second, 'after-drag-in-a');
+
+    // The second tab stops hearing about the queue (its reads are held), the first moves by keyboard...
+    const held: Route[] = [];
+    let holding = true;
+    await second.route('**/graphql', (route) => {
+      if (holding && route.request().postData()?.includes('query ThreadQueue')) held.push(route);
+      else void route.fallback();
+    });
+    await queueItem(first, 'two').focus();
+    await first.keyboard.press('Alt+ArrowUp');
+    await expect.poll(() => queueTexts(first), WAIT).toEqual(['three', 'two', 'one']);
+    // ...and the second, still showing the old order, moves too: the server refuses the stale order.
+    expect(await queueTexts(second)).toEqual(['three', 'one', 'two']);
+    const refused = second.waitForResponse((response) => response.request().postData()?.includes('mutation ReorderQueued') ?? false);
+    await queueItem(second, 'three').focus();
+    await second.keyboard.press('Alt+ArrowDown');
+    expect(JSON.stringify(await (await refused).json())).toContain('QueueChangedError');
+    holding = false;
+    for (const route of held.splice(0)) await route.fallback();
+    await second.locator('.queue .notice', { hasText: 'The queue was changed elsewhere' }).waitFor(WAIT);
+    await expect.poll(() => queueTexts(second), WAIT).toEqual(['three', 'two', 'one']);
+    await shot(second, 'stale-reorder-refreshed');
+    await second.unroute('**/graphql');
+
+    // Inline edit and remove from the panel.
+    await queueItem(first, 'one').getByRole('button', { name: 'Edit' }).click();
+    await first.getByRole('textbox', { name: 'Edit' }).fill('uno');
+    await first.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => queueTexts(second), WAIT).toEqual(['three', 'two', 'uno']);
+    await queueItem(first, 'three').getByRole('button', { name: 'Remove' }).click();
+    await expect.poll(() => queueTexts(first), WAIT).toEqual(['two', 'uno']);
+    await shot(first, 'edited-removed');
+
+    // Stop: the reply is marked stopped, also after a reload; the queue goes on with the next.
+    const running = replies(first).first();
+    await first.getByRole('button', { name: 'Stop' }).click();
+    await waitForOutcome(running, 'CANCELLED');
+    await running.locator('.badge.stopped').waitFor(WAIT);
+    await first.reload();
+    await waitLive(first);
+    await waitForOutcome(replies(first).first(), 'CANCELLED');
+    expect(await replies(first).first().locator('.badge.stopped').innerText()).toBe('Stopped');
+    await expect.poll(async () => (await replies(first).allInnerTexts()).join('\n'), WAIT).toContain('You said: "uno"');
+    await shot(first, 'stopped-after-reload');
+    await Promise.all([first.close(), second.close()]);
+  }, TEST_TIMEOUT_MS);
+
+  it('steers a queued message into the running reply from the panel', async () => {
+    const threadId = await newThread(server, user.token, user.agentId, 'Steer');
+    const page = await openChat('steer', { threadId });
+    await type(page, '/slow 4');
+    await expect.poll(() => textOf(replies(page).last()), WAIT).toMatch(/^Counting: 1/);
+    await type(page, 'steer me');
+    await queueItem(page, 'steer me').getByRole('button', { name: 'Send into the current reply' }).click();
+    const reply = replies(page).last();
+    await waitForOutcome(reply, 'COMPLETED');
+    await reply.locator('.steered', { hasText: 'steer me' }).waitFor(WAIT);
+    expect(await textOf(reply)).toBe(`${counting(4)}You said: "steer me"`);
+    expect(await replies(page).count()).toBe(1);
+    expect(await page.locator('.queue-item').count()).toBe(0);
+    await shot(page, 'steered');
+    await page.close();
+  }, TEST_TIMEOUT_MS);
+
+  it('shows the card of every ErrorReason the demo model raises, with its affordance', async () => {
+    const page = await openChat('error-cards');
+    const affordances: Record<string, string[]> = {};
+    const advice: Record<string, string> = {};
+    for (const reason of DEMO_FAILURE_REASONS) {
+      const threadId = await newThread(server, user.token, user.agentId, `Fails: ${reason}`);
+      await queue(threadId, `/fail ${reason}`);
+      await page.goto(`${origin}/#thread=${threadId}`);
+      const card = page.locator(`.error-card[data-reason="${reason.toUpperCase()}"]`);
+      await card.waitFor(WAIT);
+      await waitLive(page);
+      affordances[reason] = (await card.getByRole('button').allInnerTexts()).concat(await card.locator('.countdown').allInnerTexts().then((texts) => texts.map(() => 'countdown')));
+      expect(await card.locator('strong').innerText()).not.toBe('');
+      advice[reason] = await card.locator('p').first().innerText();
+      // Details sit behind a disclosure, closed.
+      const details = card.locator('details.error-details');
+      expect(await details.evaluate((element) => (element as HTMLDetailsElement).open)).toBe(false);
+      await details.locator('summary').click();
+      expect(await details.innerText()).toContain('Message');
+      await shot(page, `reason-${reason}`);
+    }
+    expect(affordances).toMatchObject({
+      rate_limit: ['countdown'],
+      provider_internal: ['Retry'],
+      transport: ['Retry'],
+      context_length: ['New chat'],
+      quota_exceeded: [],
+      authentication: [],
+      authorization: [],
+    });
+    for (const reason of ['quota_exceeded', 'authentication', 'authorization']) expect(advice[reason]).toContain('contact the operator');
+    await page.close();
+  }, TEST_TIMEOUT_MS * 2);
+
+  it('counts a RATE_LIMIT down from retryAfterS, right after a reload too, then offers Retry', async () => {
+    const threadId = await newThread(server, user.token, user.agentId, 'Rate limited');
+    const page = await openChat('rate-limit', { threadId });
+    await type(page, '/fail rate_limit');
+    const card = page.locator('.error-card[data-reason="RATE_LIMIT"]');
+    await card.locator('.countdown').waitFor(WAIT);
+    await page.reload();
+    await waitLive(page);
+    await card.locator('.countdown').waitFor(WAIT);
+    // The countdown runs to the failure's occurredAt + retryAfterS, not from the reload.
+    const occurredAt = await page.evaluate(async (thread) => {
+      const token = sessionStorage.getItem('parley:token');
+      const response = await fetch('/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify({
+          query: 'query($t: ID!) { conversation(threadId: $t) { messages { edges { node { parts { ... on ErrorPart { occurredAt retryAfterS } } } } } } }',
+          variables: { t: thread },
+        }),
+      });
+      const body = (await response.json()) as { data: { conversation: { messages: { edges: { node: { parts: { occurredAt?: string; retryAfterS?: number }[] } }[] } } } };
+      const failure = body.data.conversation.messages.edges.flatMap(({ node }) => node.parts).find((part) => part.occurredAt)!;
+      return { at: Date.parse(failure.occurredAt!), retryAfterS: failure.retryAfterS! };
+    }, threadId);
+    expect(occurredAt.retryAfterS).toBe(7);
+    const shown = await page.evaluate(() => ({ text: document.querySelector('.error-card .countdown')?.textContent ?? '', now: Date.now() }));
+    const seconds = Number(/(\d+) s/.exec(shown.text)?.[1]);
+    const expected = Math.ceil((occurredAt.at + occurredAt.retryAfterS * 1000 - shown.now) / 1000);
+    // The page reads the text and the clock in one go; a render may be one tick behind.
+    expect(Math.abs(seconds - expected)).toBeLessThanOrEqual(1);
+    await shot(page, 'countdown-after-reload');
+    await card.getByRole('button', { name: 'Retry' }).waitFor({ timeout: 20_000 });
+    await shot(page, 'retry-offered');
+    await card.getByRole('button', { name: 'Retry' }).click();
+    await expect.poll(() => page.locator('.error-card[data-reason="RATE_LIMIT"]').count(), WAIT).toBe(2);
+    await page.close();
+  }, TEST_TIMEOUT_MS);
+
+  it('nests a delegated child text and error in its card', async () => {
+    const threadId = await newThread(server, user.token, user.agentId, 'Delegation');
+    const page = await openChat('delegation', { threadId });
+    await type(page, '/delegate hello child');
+    const reply = replies(page).last();
+    await waitForOutcome(reply, 'COMPLETED');
+    expect(await reply.locator('.delegation .text').innerText()).toContain('You said: "hello child"');
+    await type(page, '/delegate /fail unknown');
+    await waitForOutcome(replies(page).last(), 'COMPLETED');
+    await replies(page).last().locator('.delegation .error-card[data-reason="UNKNOWN"]').waitFor(WAIT);
+    await shot(page, 'delegation');
+    await page.close();
+  }, TEST_TIMEOUT_MS);
+
+  it('uploads attachments, showing the server’s size and count errors inline and keeping the text', async () => {
+    const threadId = await newThread(server, user.token, user.agentId, 'Attachments');
+    const page = await openChat('attachments', { threadId });
+    const file = (name: string, bytes: number) => ({ name, mimeType: 'text/plain', buffer: Buffer.from('a'.repeat(bytes)) });
+    await page.locator('#composer-text').fill('with files');
+    await page.locator('input[type="file"]').setInputFiles([file('big.txt', 1500)]);
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.locator('.composer .notice', { hasText: 'Not sent' }).waitFor(WAIT);
+    expect(await page.locator('.composer .notice').innerText()).toMatch(/big\.txt/);
+    expect(await page.locator('#composer-text').inputValue()).toBe('with files');
+    await shot(page, 'too-large');
+
+    await page.locator('input[type="file"]').setInputFiles([file('a.txt', 10), file('b.txt', 10), file('c.txt', 10)]);
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.locator('.composer .notice', { hasText: 'at most 2 files' }).waitFor(WAIT);
+    expect(await page.locator('#composer-text').inputValue()).toBe('with files');
+    await shot(page, 'too-many');
+
+    await page.locator('input[type="file"]').setInputFiles([file('notes.txt', 20)]);
+    await page.getByRole('button', { name: 'Send' }).click();
+    await waitForOutcome(replies(page).last(), 'COMPLETED');
+    expect(await page.locator('.message.mine .attachment').innerText()).toContain('notes.txt');
+    expect(await page.locator('#composer-text').inputValue()).toBe('');
+    await shot(page, 'sent');
+    await page.close();
+  }, TEST_TIMEOUT_MS);
+
+  it('answers a question card by typing, and keeps an approval card across a server restart', async () => {
+    const threadId = await newThread(server, user.token, user.agentId, 'Cards');
+    const page = await openChat('cards', { threadId });
+    restartedPages.add(page);
+    await type(page, '/ask What colour?');
+    await page.getByRole('form', { name: 'The assistant asks' }).waitFor(WAIT);
+    expect(await page.locator('.card.question').innerText()).toContain('What colour?');
+    await shot(page, 'question');
+    await type(page, 'blue');
+    await expect.poll(() => textOf(replies(page).last()), WAIT).toBe('You answered: "blue"');
+    expect(await page.locator('.card').count()).toBe(0);
+
+    await type(page, '/approve ship it');
+    const approval = page.getByRole('group', { name: 'Approval needed' });
+    await approval.waitFor(WAIT);
+    await shot(page, 'approval');
+    await restartServer();
+    await waitLive(page);
+    await page.reload();
+    await waitLive(page);
+    await approval.waitFor(WAIT);
+    await shot(page, 'approval-after-restart');
+    await approval.getByRole('button', { name: 'Approve' }).click();
+    await expect.poll(() => textOf(replies(page).last()), WAIT).toBe('Approved: ship it');
+    await page.close();
+  }, TEST_TIMEOUT_MS);
+
+  it('a server restart mid-stream: the page reconnects and the reply ends as recorded', async () => {
+    const threadId = await newThread(server, user.token, user.agentId, 'Restart mid-stream');
+    const page = await openChat('restart-mid-stream', { threadId });
+    restartedPages.add(page);
+    await type(page, '/slow 30');
+    await expect.poll(() => textOf(replies(page).last()), WAIT).toMatch(/^Counting: 1 2/);
+    const reply = page.locator(`.message.reply[data-execution-id="${await replies(page).last().getAttribute('data-execution-id')}"]`);
+    const stopping = restartServer();
+    await page.locator('.connection:not([data-status="live"])').waitFor(WAIT);
+    await shot(page, 'reconnecting');
+    await stopping;
+    await waitLive(page);
+    await expect.poll(() => reply.getAttribute('data-outcome'), WAIT).toMatch(/^(INTERRUPTED|COMPLETED)$/);
+    await send(server, user.token, threadId, 'after the restart');
+    if ((await reply.getAttribute('data-outcome')) === 'INTERRUPTED') {
+      await reply.locator('.error-card').waitFor(WAIT);
+      await reply.locator('.badge.interrupted').waitFor(WAIT);
+    } else {
+      expect(await textOf(reply)).toBe(counting(30));
+    }
+    await shot(page, 'ended-as-recorded');
+    await expect.poll(() => textOf(replies(page).last()), WAIT).toBe('You said: "after the restart"');
+    await page.close();
+  }, TEST_TIMEOUT_MS);
+
+  it('keeps the text while offline and sends it once the connection is back', async () => {
+    const threadId = await newThread(server, user.token, user.agentId, 'Offline');
+    const page = await openChat('offline', { threadId });
+    restartedPages.add(page);
+    await context.setOffline(true);
+    await page.locator('.connection[data-status="offline"]').waitFor(WAIT);
+    await type(page, 'written offline');
+    await page.locator('.composer .notice', { hasText: 'offline' }).waitFor(WAIT);
+    expect(await page.locator('#composer-text').inputValue()).toBe('written offline');
+    await shot(page, 'offline');
+    await context.setOffline(false);
+    await expect.poll(() => textOf(replies(page).last()), WAIT).toBe('You said: "written offline"');
+    expect(await page.locator('#composer-text').inputValue()).toBe('');
+    await shot(page, 'back-online');
+    await page.close();
+  }, TEST_TIMEOUT_MS);
+
+  it('shows a German user German error copy and offers "Neuer Chat"', async () => {
+    const german = await setUpAgent(server, { project: 'Deutsch', locale: 'de' });
+    const threadId = await newThread(server, german.token, german.agentId, 'Zu lang');
+    const page = await openChat('german', { token: german.token, threadId });
+    await type(page, '/fail context_length');
+    const card = page.locator('.error-card[data-reason="CONTEXT_LENGTH"]');
+    await card.waitFor(WAIT);
+    expect(await card.locator('strong').innerText()).toBe('Unterhaltung zu lang');
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('de');
+    await shot(page, 'german-card');
+    await card.getByRole('button', { name: 'Neuer Chat' }).click();
+    await expect.poll(() => new URLSearchParams(new URL(page.url()).hash.slice(1)).get('thread'), WAIT).not.toBe(threadId);
+    await waitLive(page);
+    expect(await replies(page).count()).toBe(0);
+    await page.close();
+  }, TEST_TIMEOUT_MS);
+
+  it('served its pages with the strict policy; no request left the origin and no page logged an error', async () => {
+    const page = await fetch(`${origin}/`);
+    expect(page.headers.get('content-security-policy')).toBe(WEB_APP_CONTENT_SECURITY_POLICY);
+    expect(outsideRequests).toEqual([]);
+    expect(consoleErrors).toEqual([]);
+  });
+});
