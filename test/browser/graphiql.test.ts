@@ -1,28 +1,13 @@
-import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { announceSkip, CHROMIUM, CHROMIUM_ARGS, keepInsideOrigin, requireChromium, skipBrowserSuite } from '../support/chromium.ts';
 import { newThread, setUpAgent } from '../support/scenario.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
 // The README's GraphiQL walkthrough in a real browser with no way out of the server's origin:
 // Debian's Chromium, driven by playwright-core, never a downloaded browser.
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-const inCi = Boolean(process.env.CI) && process.env.CI !== 'false';
-const chromiumMissing = !existsSync(CHROMIUM);
-if (chromiumMissing && !inCi) {
-  console.log(`${CHROMIUM} not found: skipping the GraphiQL browser test (apt-get install chromium; in CI this fails)`);
-}
+announceSkip('the GraphiQL browser test');
 
 /** A browser start and a 9 MB page on a machine busy with other suites. */
 const BROWSER_TIMEOUT_MS = 120_000;
@@ -89,18 +74,18 @@ async function recordResultPane(page: Page) {
   return () => page.evaluate(() => (globalThis as unknown as { shownResults: string[] }).shownResults);
 }
 
-describe.skipIf(chromiumMissing && !inCi)('GraphiQL in Chromium, offline', () => {
+describe.skipIf(skipBrowserSuite)('GraphiQL in Chromium, offline', () => {
   let server: TestServer;
   let browser: Browser;
   let context: BrowserContext;
   let token: string;
   let threadId: string;
-  const outsideRequests: string[] = [];
+  let outsideRequests: string[] = [];
   const refusedByPolicy: string[] = [];
-  const requests: string[] = [];
+  let requests: string[] = [];
 
   beforeAll(async () => {
-    if (chromiumMissing) throw new Error(`${CHROMIUM} is missing: install it with apt-get install chromium`);
+    requireChromium();
     server = await startTestServer();
     const agent = await setUpAgent(server);
     token = agent.token;
@@ -108,18 +93,8 @@ describe.skipIf(chromiumMissing && !inCi)('GraphiQL in Chromium, offline', () =>
     // launch() gives the browser a fresh temporary profile (user-data-dir) of its own.
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     context = await browser.newContext();
-    const origin = new URL(server.url).origin;
-    await context.route('**/*', (route) => {
-      const url = route.request().url();
-      requests.push(url);
-      if (new URL(url).origin === origin) return route.continue();
-      outsideRequests.push(url);
-      return route.abort('internetdisconnected');
-    });
+    ({ outside: outsideRequests, requested: requests } = await keepInsideOrigin(context, new URL(server.url).origin));
     context.on('page', (page) => {
-      page.on('websocket', (socket) => {
-        if (new URL(socket.url()).host !== new URL(origin).host) outsideRequests.push(socket.url());
-      });
       page.on('console', (message) => {
         if (message.text().includes('Content Security Policy')) refusedByPolicy.push(message.text());
       });

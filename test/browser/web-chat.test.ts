@@ -1,10 +1,11 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page, type Route } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_FAILURE_REASONS } from '../../src/models/demo/failures.ts';
 import { WEB_APP_CONTENT_SECURITY_POLICY } from '../../src/server/plugins/use-web-app.ts';
+import { announceSkip, CHROMIUM, CHROMIUM_ARGS, keepInsideOrigin, requireChromium, skipBrowserSuite } from '../support/chromium.ts';
 import { send } from '../support/client.ts';
 import { newThread, setUpAgent } from '../support/scenario.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
@@ -15,22 +16,7 @@ import { ensureWebAppBuilt } from '../support/web-build.ts';
 // test-artifacts/web-chat/ (gitignored). One server (on a data folder of its own, so it can be
 // restarted in place) and one browser serve the whole file.
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-const inCi = Boolean(process.env.CI) && process.env.CI !== 'false';
-const chromiumMissing = !existsSync(CHROMIUM);
-if (chromiumMissing && !inCi) {
-  console.log(`${CHROMIUM} not found: skipping the web chat browser tests (apt-get install chromium; in CI this fails)`);
-}
+announceSkip('the web chat browser tests');
 
 const ARTIFACTS = path.resolve(import.meta.dirname, '../../test-artifacts/web-chat');
 /** A browser start, a build and a server on a machine busy with other suites. */
@@ -44,14 +30,14 @@ const counting = (seconds: number) => `Counting: ${Array.from({ length: seconds 
 /** Connection failures Chromium logs itself while the server is down on purpose (the restart tests). */
 const WHILE_SERVER_DOWN = /ERR_CONNECTION_REFUSED|ERR_CONNECTION_RESET|ERR_EMPTY_RESPONSE|WebSocket connection to .* failed/;
 
-describe.skipIf(chromiumMissing && !inCi)('the web chat in Chromium', () => {
+describe.skipIf(skipBrowserSuite)('the web chat in Chromium', () => {
   let server: TestServer;
   let dataDir: string;
   let browser: Browser;
   let context: BrowserContext;
   let origin: string;
   let user: { token: string; agentId: string; projectId: string };
-  const outsideRequests: string[] = [];
+  let outsideRequests: string[] = [];
   const consoleErrors: { page: string; text: string }[] = [];
   /** Pages whose connection failures while the server was down are expected. */
   const restartedPages = new Set<Page>();
@@ -104,7 +90,7 @@ describe.skipIf(chromiumMissing && !inCi)('the web chat in Chromium', () => {
   }
 
   beforeAll(async () => {
-    if (chromiumMissing) throw new Error(`${CHROMIUM} is missing: install it with apt-get install chromium`);
+    requireChromium();
     rmSync(ARTIFACTS, { recursive: true, force: true });
     mkdirSync(ARTIFACTS, { recursive: true });
     dataDir = mkdtempSync(path.join(tmpdir(), 'parley-web-chat-'));
@@ -125,16 +111,8 @@ describe.skipIf(chromiumMissing && !inCi)('the web chat in Chromium', () => {
     user = await setUpAgent(server, { project: 'Web chat' });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     context = await browser.newContext();
-    await context.route('**/*', (route) => {
-      const url = route.request().url();
-      if (new URL(url).origin === origin) return route.continue();
-      outsideRequests.push(url);
-      return route.abort('internetdisconnected');
-    });
+    ({ outside: outsideRequests } = await keepInsideOrigin(context, origin));
     context.on('page', (page) => {
-      page.on('websocket', (socket) => {
-        if (new URL(socket.url()).host !== new URL(origin).host) outsideRequests.push(socket.url());
-      });
       page.on('console', (message) => {
         if (message.type() !== 'error') return;
         if (restartedPages.has(page) && WHILE_SERVER_DOWN.test(message.text())) return;

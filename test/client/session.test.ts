@@ -10,6 +10,7 @@ import {
   type ThreadSession,
   type ThreadState,
 } from '../../packages/client/src/index.ts';
+import { ThreadQueueDocument } from '../../packages/client/src/documents.ts';
 import { describeEachBackend } from '../support/backends.ts';
 import { recordedReply, send } from '../support/client.ts';
 import { newThread, setUpAgent } from '../support/scenario.ts';
@@ -100,6 +101,25 @@ describeEachBackend('the shipped client against a real server', (backend) => {
     expect(state.executions[executionId!]!.text).toContain('hello there');
     expect(state.activeExecutionId).toBeNull();
     expect(state.connection.status).toBe('live');
+  });
+
+  it('sends attachments as a GraphQL multipart request; files over the limit are refused and nothing is queued', async () => {
+    const threadId = await newThread(server, token, agentId);
+    const session = await open(threadId);
+    const notes = new File(['some notes'], 'notes.txt', { type: 'text/plain' });
+    const tooMany = Array.from({ length: 11 }, (_, index) => new File(['x'], `f${index}.txt`, { type: 'text/plain' }));
+    const refused = await session.send('too many', { attachments: tooMany });
+    expect(refused).toMatchObject({ __typename: 'InvalidInputError', field: 'attachments' });
+    expect((await client.request(ThreadQueueDocument, { threadId })) as unknown).toMatchObject({ queue: { items: [] } });
+
+    expect((await session.send('with notes', { attachments: [notes] })).__typename).toBe('MessageQueued');
+    await until(session, (s) => finished(s, 'with notes'));
+    // The finished turn's record (read on ExecutionFinished) carries the attachment.
+    const state = await until(session, (s) => s.messages.some((message) => message.parts.some((part) => part.__typename === 'AttachmentPart')));
+    const question = state.messages.find((message) => message.role === 'USER')!;
+    expect(question.parts).toContainEqual(
+      expect.objectContaining({ __typename: 'AttachmentPart', filename: 'notes.txt', mediaType: 'text/plain', size: 10 }),
+    );
   });
 
   it('a session opened mid-stream (a reload) ends with the same text as the one that saw it all', async () => {
