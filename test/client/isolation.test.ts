@@ -4,7 +4,8 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 // The shipped client runs in browsers and other people's servers: it may import graphql,
-// graphql-ws, React (for its hooks only) and its own files, and nothing of the server.
+// graphql-ws, React (for its hooks only) and its own files, and nothing of the server. The
+// reference web chat (web/) may import only that client, React and its own files.
 
 const packageRoot = path.resolve(import.meta.dirname, '../../packages/client');
 const sourceRoot = path.join(packageRoot, 'src');
@@ -14,7 +15,7 @@ function sourceFiles(directory: string): string[] {
   return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
     const full = path.join(directory, entry.name);
     if (entry.isDirectory()) return sourceFiles(full);
-    return entry.name.endsWith('.ts') ? [full] : [];
+    return /\.tsx?$/.test(entry.name) ? [full] : [];
   });
 }
 
@@ -86,5 +87,29 @@ describe('the client package stands alone', () => {
       peerDependenciesMeta: { react: { optional: true } },
     });
     expect(Object.keys(manifest.peerDependencies).sort()).toEqual(['graphql', 'graphql-ws', 'react']);
+  });
+});
+
+describe('the web chat uses only what a customer installs', () => {
+  const webRoot = path.resolve(import.meta.dirname, '../../web/src');
+  const files = sourceFiles(webRoot);
+  // The client through its package names (as a customer imports it), React, and its own files.
+  const allowed = new Set(['react', 'react-dom/client', '@parley/client', '@parley/client/react', '@graphql-typed-document-node/core']);
+
+  it('imports the client package, React and its own files, nothing of the server', () => {
+    expect(files.map((file) => path.relative(webRoot, file))).toEqual(expect.arrayContaining(['main.tsx', 'App.tsx', 'documents.ts', 'gql/graphql.ts']));
+    const outside: string[] = [];
+    for (const file of files) {
+      for (const { specifier } of importsOf(file)) {
+        const where = path.relative(webRoot, file);
+        if (specifier.startsWith('.')) {
+          const target = path.resolve(path.dirname(file), specifier);
+          if (!target.startsWith(webRoot + path.sep)) outside.push(`${where}: ${specifier}`);
+        } else if (!allowed.has(specifier)) {
+          outside.push(`${where}: ${specifier}`);
+        }
+      }
+    }
+    expect(outside).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { childrenOf, type MessagePart, type Suspension, type ThreadMessage, type ThreadSession, type ThreadState } from '@parley/client';
 import { useThread } from '@parley/client/react';
-import { useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { ErrorCard, type ErrorActions } from './ErrorCard.tsx';
 import { useOnline, useSecondsUntil, whenOnline } from './hooks.ts';
 import type { Messages } from './i18n.ts';
@@ -18,6 +18,7 @@ export function Chat({ threadId, t, onNewChat }: ChatProps) {
   const { state, session } = useThread(threadId);
   const online = useOnline();
   const [notice, setNotice] = useState<string | null>(null);
+  useFollowTheEnd(state.messages);
   const errorActions: ErrorActions | undefined =
     session && state.error
       ? {
@@ -54,6 +55,21 @@ export function Chat({ threadId, t, onNewChat }: ChatProps) {
       <Composer threadId={threadId} state={state} session={session} online={online} t={t} />
     </section>
   );
+}
+
+/** Keeps the page at its end as replies grow, unless the reader has scrolled up. */
+function useFollowTheEnd(content: unknown) {
+  const atEnd = useRef(true);
+  useEffect(() => {
+    const update = () => {
+      atEnd.current = window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 80;
+    };
+    window.addEventListener('scroll', update, { passive: true });
+    return () => window.removeEventListener('scroll', update);
+  }, []);
+  useLayoutEffect(() => {
+    if (atEnd.current) window.scrollTo({ top: document.documentElement.scrollHeight });
+  }, [content]);
 }
 
 function ConnectionBanner({ state, online, t }: { state: ThreadState; online: boolean; t: Messages }) {
