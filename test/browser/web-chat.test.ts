@@ -161,6 +161,25 @@ describe.skipIf(skipBrowserSuite)('the web chat in Chromium', () => {
     await page.close();
   }, TEST_TIMEOUT_MS);
 
+  it('signs in with a pasted token; a refused token says so and keeps nothing', async () => {
+    const page = await context.newPage();
+    pageNames.set(page, `${String(++pageCount).padStart(2, '0')}-sign-in`);
+    await page.goto(`${origin}/`);
+    const tokenField = page.getByLabel('API token');
+    await tokenField.fill('pky_not-a-real-token');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('alert').filter({ hasText: 'This token was not accepted' }).waitFor(WAIT);
+    expect(await page.evaluate(() => sessionStorage.getItem('parley:token'))).toBeNull();
+    await shot(page, 'refused');
+    await tokenField.fill(user.token);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'New thread' }).waitFor(WAIT);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await tokenField.waitFor(WAIT);
+    expect(await page.evaluate(() => sessionStorage.getItem('parley:token'))).toBeNull();
+    await page.close();
+  }, TEST_TIMEOUT_MS);
+
   it('works at 360 px wide and with the keyboard alone', async () => {
     const page = await openChat('keyboard-360', { width: 360 });
     await page.getByRole('button', { name: 'New thread' }).waitFor(WAIT);

@@ -27,6 +27,7 @@ export function Chat({ threadId, t, onNewChat }: ChatProps) {
             setNotice(result.__typename === 'MessageQueued' ? null : (result as { message: string }).message);
           },
           newChat: onNewChat,
+          retryAt: state.error.retryAt,
         }
       : undefined;
 

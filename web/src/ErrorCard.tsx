@@ -1,27 +1,23 @@
-import type { MessagePart } from '@parley/client';
+import type { FailureFields } from '@parley/client';
 import { useSecondsUntil } from './hooks.ts';
 import { ERROR_AFFORDANCE, type Messages } from './i18n.ts';
 
-export type Failure = Omit<Extract<MessagePart, { __typename: 'ErrorPart' }>, '__typename'>;
-
+/** What the thread's current failure lets the user do. */
 export interface ErrorActions {
   retry: () => void;
   newChat?: () => void;
-}
-
-/** When a RATE_LIMIT failure may be retried: `occurredAt + retryAfterS`, the same after a reload. */
-function retryAtOf(failure: Failure): number | null {
-  return failure.retryAfterS == null ? null : Date.parse(failure.occurredAt) + failure.retryAfterS * 1000;
+  /** The session's `error.retryAt`: `occurredAt + retryAfterS`, the same after a reload. */
+  retryAt: number | null;
 }
 
 /**
  * A failed reply, in the user's language, with what the user can do about it. `actions` is given
  * only for the thread's current failure: an old failure further up is history, not a button.
  */
-export function ErrorCard({ failure, t, actions }: { failure: Failure; t: Messages; actions?: ErrorActions }) {
+export function ErrorCard({ failure, t, actions }: { failure: FailureFields; t: Messages; actions?: ErrorActions }) {
   const copy = t.errors[failure.reason];
   const affordance = ERROR_AFFORDANCE[failure.reason];
-  const secondsLeft = useSecondsUntil(affordance === 'countdown' ? retryAtOf(failure) : null);
+  const secondsLeft = useSecondsUntil(affordance === 'countdown' ? (actions?.retryAt ?? null) : null);
   const details: [string, string | number | null | undefined][] = [
     [t.serverMessage, failure.message],
     [t.provider, failure.provider],

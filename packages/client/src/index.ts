@@ -7,6 +7,7 @@ export type {
   ConnectionStatus,
   CurrentError,
   ExecutionView,
+  FailureFields,
   MessagePart,
   Queue,
   RetryCountdown,
