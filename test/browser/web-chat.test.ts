@@ -356,7 +356,8 @@ describe.skipIf(skipBrowserSuite)('the web chat in Chromium', () => {
     const page = await openChat('rate-limit', { threadId });
     await type(page, '/fail rate_limit');
     const card = page.locator('.error-card[data-reason="RATE_LIMIT"]');
-    await card.locator('.countdown').waitFor(WAIT);
+    // The demo's retry-after is 7 s: reload as soon as the card is there, while it counts down.
+    await card.waitFor(WAIT);
     await page.reload();
     await waitLive(page);
     await card.locator('.countdown').waitFor(WAIT);

@@ -1,5 +1,6 @@
 import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { buildWebApp } from '../../scripts/build-web.ts';
 import { WEB_APP_DIRECTORY } from '../../src/server/plugins/use-web-app.ts';
 
 // The suites that load the web chat build it when the build is missing or older than its sources
@@ -43,8 +44,7 @@ export async function ensureWebAppBuilt(): Promise<void> {
   }
   try {
     if (!isStale()) return;
-    const { build } = await import('vite');
-    await build({ configFile: path.join(ROOT, 'web/vite.config.ts'), logLevel: 'warn' });
+    await buildWebApp();
   } finally {
     rmSync(LOCK, { recursive: true, force: true });
   }

@@ -75,9 +75,12 @@ function useFollowTheEnd(content: unknown) {
 
 function ConnectionBanner({ state, online, t }: { state: ThreadState; online: boolean; t: Messages }) {
   const status = online ? state.connection.status : 'offline';
+  // A session that gave up (an unknown thread, a revoked token) says why.
+  const why = status === 'closed' ? state.connection.error?.message : undefined;
   return (
     <p className={`connection connection-${status}`} role="status" data-status={status}>
       {t.connection[status]}
+      {why && `: ${why}`}
     </p>
   );
 }
