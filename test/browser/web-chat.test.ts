@@ -431,7 +431,7 @@ describe.skipIf(skipBrowserSuite)('the web chat in Chromium', () => {
     await page.close();
   }, TEST_TIMEOUT_MS);
 
-  it('answers a question card by typing, and keeps an approval card across a server restart', async () => {
+  it('answers a question card by typing and inline, and keeps an approval card across a server restart', async () => {
     const threadId = await newThread(server, user.token, user.agentId, 'Cards');
     const page = await openChat('cards', { threadId });
     restartedPages.add(page);
@@ -441,6 +441,13 @@ describe.skipIf(skipBrowserSuite)('the web chat in Chromium', () => {
     await shot(page, 'question');
     await type(page, 'blue');
     await expect.poll(() => textOf(replies(page).last()), WAIT).toBe('You answered: "blue"');
+    expect(await page.locator('.card').count()).toBe(0);
+
+    await type(page, '/ask Which city?');
+    const question = page.getByRole('form', { name: 'The assistant asks' });
+    await question.getByRole('textbox', { name: 'Your answer' }).fill('Lisbon');
+    await question.getByRole('button', { name: 'Answer' }).click();
+    await expect.poll(() => textOf(replies(page).last()), WAIT).toBe('You answered: "Lisbon"');
     expect(await page.locator('.card').count()).toBe(0);
 
     await type(page, '/approve ship it');
