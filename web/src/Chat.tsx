@@ -53,7 +53,7 @@ export function Chat({ threadId, t, onNewChat }: ChatProps) {
         </p>
       )}
       <QueuePanel state={state} session={session} t={t} />
-      <Composer threadId={threadId} state={state} session={session} online={online} t={t} />
+      <Composer threadId={threadId} state={state} session={session} t={t} />
     </section>
   );
 }
@@ -220,7 +220,7 @@ const draftKey = (threadId: string) => `parley:draft:${threadId}`;
  * The composer keeps its text until the server has the message: offline, sending waits for the
  * connection; a refused send (e.g. an attachment over the server's limits) says why and keeps it.
  */
-function Composer({ threadId, state, session, online, t }: { threadId: string; state: ThreadState; session: ThreadSession | null; online: boolean; t: Messages }) {
+function Composer({ threadId, state, session, t }: { threadId: string; state: ThreadState; session: ThreadSession | null; t: Messages }) {
   const [draft, setDraftState] = useState(() => sessionStorage.getItem(draftKey(threadId)) ?? '');
   const [files, setFiles] = useState<File[]>([]);
   const [sending, setSending] = useState(false);
@@ -281,7 +281,7 @@ function Composer({ threadId, state, session, online, t }: { threadId: string; s
             {t.stop}
           </button>
         )}
-        <button type="submit" disabled={!session || sending} aria-disabled={!online || undefined}>
+        <button type="submit" disabled={!session || sending}>
           {t.send}
         </button>
       </div>
