@@ -9,6 +9,7 @@ import { send } from '../support/client.ts';
 import { follow } from '../support/follower.ts';
 import { ofKind } from '../support/run-events.ts';
 import { sendAndFollow, newThread, setUpAgent } from '../support/scenario.ts';
+import { describeWithServices } from '../support/backends.ts';
 import { eventually, startTestServer, type TestServer } from '../support/server.ts';
 import { declaredMetrics, valueOf } from './prometheus.ts';
 
@@ -277,5 +278,42 @@ describe('protecting /metrics', () => {
     });
     expect(metricsEndpoint(loadConfig({ ...postgres, PARLEY_METRICS: 'true' }))).toEqual({ enabled: true, token: null });
     expect(() => loadConfig({ PARLEY_METRICS_TOKEN: 'short' })).toThrow(/PARLEY_METRICS_TOKEN/);
+  });
+});
+
+describeWithServices('metrics on PostgreSQL and Redis', () => {
+  let server: TestServer;
+  let token: string;
+  let agentId: string;
+
+  beforeAll(async () => {
+    server = await startTestServer({ backend: 'postgres', env: { PARLEY_METRICS_TOKEN: 'postgres-metrics-token' } });
+    ({ token, agentId } = await setUpAgent(server));
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('reads the pool, Redis, the leases and the queue from the live services', async () => {
+    const { parley } = server;
+    await parley.consumer.stop();
+    try {
+      const threadId = await newThread(server, token, agentId);
+      await send(server, token, threadId, 'waits in the queue');
+      const { QueueStateReader } = await import('../../src/observability/queue-state.ts');
+      const fresh = await new QueueStateReader(parley.db.prisma, parley.logger, 0).read();
+      expect(fresh).toMatchObject({ pending: 1, steeringReservations: 0, liveLeases: 1 });
+      // Stored in UTC without a zone: the age is small whatever the session's time zone.
+      const ageS = (Date.now() - fresh.oldestPendingAt!.getTime()) / 1000;
+      expect(ageS).toBeGreaterThanOrEqual(-1);
+      expect(ageS).toBeLessThan(60);
+    } finally {
+      parley.consumer.start();
+    }
+    const text = await (await scrape(server, 'postgres-metrics-token')).text();
+    expect(valueOf(text, 'parley_redis_connected')).toBe(1);
+    expect(valueOf(text, 'parley_instance_leases_held')).toBe(1);
+    expect(text).toMatch(/^parley_db_pool_connections_in_use \d+$/m);
+    expect(text).toMatch(/^parley_db_pool_waiting_requests 0$/m);
   });
 });
