@@ -10,6 +10,7 @@ import { follow } from '../support/follower.ts';
 import { ofKind } from '../support/run-events.ts';
 import { sendAndFollow, newThread, setUpAgent } from '../support/scenario.ts';
 import { describeWithServices } from '../support/backends.ts';
+import { startTcpProxy } from '../support/tcp-proxy.ts';
 import { eventually, startTestServer, type TestServer } from '../support/server.ts';
 import { declaredMetrics, valueOf } from './prometheus.ts';
 
@@ -315,5 +316,32 @@ describeWithServices('metrics on PostgreSQL and Redis', () => {
     expect(valueOf(text, 'parley_instance_leases_held')).toBe(1);
     expect(text).toMatch(/^parley_db_pool_connections_in_use \d+$/m);
     expect(text).toMatch(/^parley_db_pool_waiting_requests 0$/m);
+  });
+});
+
+describeWithServices('the Redis gauges through an outage', () => {
+  it('parley_redis_connected drops to 0 while Redis is unreachable; the reconnect is counted', { timeout: 60_000 }, async () => {
+    const redis = new URL(process.env.TEST_REDIS_URL!);
+    const proxy = await startTcpProxy({ host: redis.hostname, port: Number(redis.port || 6379) });
+    const server = await startTestServer({ backend: 'postgres', env: { REDIS_URL: proxy.url('redis:'), PARLEY_METRICS: 'true' } });
+    try {
+      const gauges = async () => {
+        const text = await metricsText(server);
+        return { connected: valueOf(text, 'parley_redis_connected'), reconnects: valueOf(text, 'parley_redis_reconnects_total') };
+      };
+      await eventually(async () => (await gauges()).connected === 1, 15_000, 'Redis to be connected');
+      proxy.refuse();
+      proxy.cut();
+      await eventually(async () => (await gauges()).connected === 0, 15_000, 'the gauge to see the outage');
+      proxy.accept();
+      const back = await eventually(async () => {
+        const now = await gauges();
+        return now.connected === 1 && now;
+      }, 30_000, 'the gauge to see Redis back');
+      expect(back.reconnects).toBe(1);
+    } finally {
+      await server.stop();
+      await proxy.close();
+    }
   });
 });
