@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { loadConfig, type Config } from '../config.ts';
-import { printLine, type Command } from './command.ts';
+import { describeError, printLine, type Command } from './command.ts';
 
 export const doctorCommand: Command = {
   name: 'doctor',
@@ -98,12 +98,6 @@ async function bounded(
   } finally {
     clearTimeout(timer);
   }
-}
-
-function describeError(error: unknown): string {
-  if (error instanceof AggregateError && error.errors.length > 0) return describeError(error.errors[0]);
-  if (error instanceof Error) return error.message || (error as NodeJS.ErrnoException).code || error.name;
-  return String(error);
 }
 
 async function checkDatabase(config: Config): Promise<Omit<CheckResult, 'check'>> {

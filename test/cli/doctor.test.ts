@@ -1,37 +1,12 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeWithServices } from '../support/backends.ts';
+import { runCli } from '../support/cli.ts';
 import { startFakeProvider, type FakeProvider } from '../support/fake-provider.ts';
 import { dropSchema, isolatedEnv } from '../support/server.ts';
-
-const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
-
-interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function runCli(args: string[], env: Record<string, string>): Promise<CliResult> {
-  const child = spawn(process.execPath, ['bin/parley.js', ...args], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '', PARLEY_PROVIDERS: '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => (stdout += chunk));
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 /** The rows of the doctor's table, by check: [result, detail]. */
 function rows(stdout: string): Map<string, { result: string; detail: string }> {
