@@ -4,7 +4,7 @@ import WebSocket from 'ws';
 import { loadConfig } from '../../src/config.ts';
 import { metricsEndpoint } from '../../src/server/yoga.ts';
 import { randomUUID } from 'node:crypto';
-import { encodeId } from '../../src/schema/ids.ts';
+import { decodeId, encodeId } from '../../src/schema/ids.ts';
 import { send } from '../support/client.ts';
 import { follow } from '../support/follower.ts';
 import { ofKind } from '../support/run-events.ts';
@@ -130,6 +130,30 @@ describe('metrics at /metrics (embedded mode)', () => {
     } finally {
       parley.consumer.start();
     }
+  });
+
+  it('an execution whose instance died is swept: counted as swept, finished INTERRUPTED and failed', async () => {
+    const before = await metricsText(server);
+    const threadId = await newThread(server, token, agentId);
+    const { prisma } = server.parley.db;
+    const thread = await prisma.thread.findUniqueOrThrow({ where: { id: decodeId('threadId', threadId, 'Thread') } });
+    const orphan = await prisma.execution.create({
+      data: {
+        threadId: thread.id,
+        agentId: thread.agentId,
+        userId: thread.ownerId,
+        acceptedText: 'left behind',
+        status: 'RUNNING',
+        ownerInstanceId: 'an-instance-that-died',
+        startedAt: new Date(),
+      },
+    });
+    await eventually(async () => (await prisma.execution.findUniqueOrThrow({ where: { id: orphan.id } })).status === 'INTERRUPTED');
+    const after = await metricsText(server);
+    const moved = (name: string, labels: Record<string, string> = {}) => valueOf(after, name, labels) - valueOf(before, name, labels);
+    expect(moved('parley_interrupted_executions_swept_total')).toBe(1);
+    expect(moved('parley_runs_finished_total', { status: 'INTERRUPTED', provider: 'demo' })).toBe(1);
+    expect(moved('parley_run_failures_total', { reason: 'APPLICATION_ERROR', provider: 'demo' })).toBe(1);
   });
 
   it('a WebSocket subscription raises the subscription gauge and lowers it when closed', async () => {
