@@ -18,8 +18,13 @@ import { CancellationService } from './execution/cancellation.ts';
 import { InstanceLease, Interruptions } from './execution/recovery.ts';
 import { Steering } from './execution/steering.ts';
 import { SuspensionService } from './execution/suspensions.ts';
-import { ModelRegistry, parseProvidersJson, type ProviderSettings } from './models/registry.ts';
+import { ModelRegistry, parseModelId, parseProvidersJson, type ProviderSettings } from './models/registry.ts';
 import { QueueService } from './queue/queue-service.ts';
+import { ParleyMetrics } from './observability/metrics.ts';
+import { QueueStateReader } from './observability/queue-state.ts';
+import { RunMetricsListener } from './observability/run-metrics.ts';
+import { ParleyTracing } from './observability/tracing.ts';
+import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
 
 /** Everything one Parley instance consists of, wired once; GraphQL and the CLI both use it. */
 export interface Parley {
@@ -42,6 +47,9 @@ export interface Parley {
   running: RunningExecutions;
   consumer: QueueConsumer;
   rateLimits: RateLimits;
+  /** The Prometheus metrics served at /metrics. */
+  metrics: ParleyMetrics;
+  tracing: ParleyTracing;
   /** Takes this instance's lease, interrupts executions of dead instances, starts consuming. */
   startWork(): Promise<void>;
   close(): Promise<void>;
@@ -71,6 +79,11 @@ export function rateLimitScope(config: Config): string {
   return `${url.host}${url.pathname}:${url.searchParams.get('schema') ?? 'public'}`;
 }
 
+/** `openai:gpt-4.1-mini` → `gpt-4.1-mini`: the model label of the metrics. */
+function modelNameOf(modelId: string): string {
+  return parseModelId(modelId).model;
+}
+
 export function retryPolicyFrom(config: Config): RetryPolicy {
   return {
     maxAttempts: config.PARLEY_RETRY_MAX_ATTEMPTS,
@@ -83,6 +96,8 @@ export function retryPolicyFrom(config: Config): RetryPolicy {
 export interface ParleyOverrides {
   /** Replaces the agent loop (tests make it fail the way a broken loop would). */
   runtime?: RunLauncherDeps['runtime'];
+  /** Receives the spans (tests: an in-memory exporter) instead of OTEL_EXPORTER_OTLP_ENDPOINT. */
+  spanExporter?: SpanExporter;
 }
 
 export async function openParley(config: Config, logger: Logger, overrides: ParleyOverrides = {}): Promise<Parley> {
@@ -97,6 +112,28 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
   const bus = createLiveBus(config.REDIS_URL, logger);
   const instanceId = config.PARLEY_INSTANCE_ID ?? `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
   const prisma = db.prisma;
+  const metrics = new ParleyMetrics();
+  const tracing = new ParleyTracing({
+    exporter: overrides.spanExporter,
+    otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
+    instanceId,
+  });
+  const countPublished = bus.publishThreadEvents.bind(bus);
+  bus.publishThreadEvents = (events) => {
+    for (const event of events) metrics.eventsPublished.inc({ kind: event.seq === null ? 'live' : 'durable' });
+    countPublished(events);
+  };
+  let liveDeliveryUp = true;
+  bus.onOutage(() => {
+    liveDeliveryUp = false;
+  });
+  bus.onResync(() => {
+    liveDeliveryUp = true;
+    metrics.redisReconnects.inc();
+  });
+  const runListeners = (model: string, queuedAt?: Date) => [
+    new RunMetricsListener(metrics, { provider: models.providerName(model), model: modelNameOf(model), queuedAt }),
+  ];
   const access = new AccessPolicy(prisma);
   const authenticator = new TokenAuthenticator(prisma, new TokenUsageRecorder(prisma), (error) =>
     logger.warn({ err: error }, 'recording a token’s last use failed'),
@@ -127,6 +164,8 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
     instanceId,
     steering,
     runtime: overrides.runtime,
+    tracing,
+    runListeners,
   });
   const consumer = new QueueConsumer(
     prisma,
@@ -140,7 +179,10 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
   );
   const kick = (threadId: string) => consumer.kick(threadId);
   const lease = new InstanceLease(prisma, instanceId, config.PARLEY_LEASE_MS, logger);
-  const interruptions = new Interruptions(prisma, bus, flushPolicy, kick, logger);
+  const interruptions = new Interruptions(prisma, bus, flushPolicy, kick, logger, (execution) =>
+    runListeners(execution.agent.model),
+  );
+  const sweepInterruptions = async () => metrics.interruptionsSwept.inc(await interruptions.sweep());
   const suspensions = new SuspensionService(
     prisma,
     access,
@@ -165,6 +207,13 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
   // Its own connection: a count must not wait behind the thousands of PUBLISHes a fast run queues
   // on the bus's connection.
   const rateLimitClient = bus.commandClient?.duplicate() ?? null;
+  const queueState = new QueueStateReader(prisma, logger);
+  metrics.observe({
+    runningExecutions: () => running.all().length,
+    queue: () => queueState.read(),
+    databasePool: () => db.poolUsage?.() ?? null,
+    redisConnected: () => bus.kind === 'memory' || (liveDeliveryUp && bus.commandClient?.status === 'ready'),
+  });
   return {
     config,
     logger,
@@ -188,13 +237,13 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
       scope: rateLimitScope(config),
       redis: rateLimitClient,
     }),
+    metrics,
+    tracing,
     async startWork() {
       await lease.start(hostname());
       if (db.kind === 'pglite') await lease.dropOthers();
-      await interruptions.sweep();
-      consumer.onSweep = async () => {
-        await interruptions.sweep();
-      };
+      await sweepInterruptions();
+      consumer.onSweep = sweepInterruptions;
       consumer.start();
     },
     async close() {
@@ -206,6 +255,7 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
       rateLimitClient?.disconnect();
       await bus.close();
       await db.close();
+      await tracing.shutdown().catch((error) => logger.warn({ err: error }, 'exporting the last spans failed'));
     },
   };
 }

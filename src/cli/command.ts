@@ -26,3 +26,14 @@ export interface Command {
 export function printLine(text: string): void {
   process.stdout.write(`${text}\n`);
 }
+
+/** An error as one line: its message, or its code (a refused connection's AggregateError: each one's). */
+export function describeError(error: unknown): string {
+  if (error instanceof AggregateError && !error.message) {
+    return error.errors.map((inner: unknown) => describeError(inner)).join('; ');
+  }
+  if (error instanceof Error) {
+    return error.message || (error as NodeJS.ErrnoException).code || error.name;
+  }
+  return String(error);
+}

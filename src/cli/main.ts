@@ -1,19 +1,9 @@
 import { ConfigError } from '../config.ts';
 import { DataDirInUseError } from '../db/embedded-lock.ts';
 import { DomainError } from '../domain/errors.ts';
-import { printLine, UsageError } from './command.ts';
+import { describeError, printLine, UsageError } from './command.ts';
 import { parseFlags } from './flags.ts';
 import { findCommand, usage } from './registry.ts';
-
-function describeError(error: unknown): string {
-  if (error instanceof AggregateError && !error.message) {
-    return error.errors.map((inner: unknown) => describeError(inner)).join('; ');
-  }
-  if (error instanceof Error) {
-    return error.message || (error as NodeJS.ErrnoException).code || error.name;
-  }
-  return String(error);
-}
 
 async function main(args: string[]): Promise<number> {
   let commandName: string | null = null;

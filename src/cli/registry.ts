@@ -1,5 +1,6 @@
 import { agentCommands } from './agent.ts';
 import { UsageError, type Command } from './command.ts';
+import { doctorCommand } from './doctor.ts';
 import { memberCommands } from './member.ts';
 import { migrateCommand } from './migrate.ts';
 import { projectCommands } from './project.ts';
@@ -11,6 +12,7 @@ import { userCommands } from './user.ts';
 const COMMANDS: readonly Command[] = [
   serveCommand,
   migrateCommand,
+  doctorCommand,
   ...userCommands,
   ...tokenCommands,
   ...projectCommands,

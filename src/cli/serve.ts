@@ -11,13 +11,14 @@ export const serveCommand: Command = {
 };
 
 async function serve(config: Config): Promise<number> {
-  const [{ default: pino }, { buildApp }, { webAppBuilt }] = await Promise.all([
+  const [{ default: pino }, { buildApp }, { webAppBuilt }, { createLogger }] = await Promise.all([
     import('pino'),
     import('../server/app.ts'),
     import('../server/plugins/use-web-app.ts'),
+    import('../observability/logging.ts'),
   ]);
   // stdout carries the banner for people; logs go to stderr.
-  const logger = pino({ level: config.PARLEY_LOG_LEVEL, base: { service: 'parley' } }, pino.destination({ fd: 2 }));
+  const logger = createLogger(config.PARLEY_LOG_LEVEL, pino.destination({ fd: 2 }));
   const app = await buildApp(config, { bootstrapDemo: !config.DATABASE_URL, logger });
   let url: string;
   try {

@@ -15,6 +15,8 @@ export interface Database {
   withConnection<T>(work: (connection: MigrationConnection) => Promise<T>): Promise<T>;
   migrate(): Promise<string[]>;
   ping(): Promise<void>;
+  /** The PostgreSQL pool's connections checked out and queries waiting for one (PGlite has no pool). */
+  poolUsage?(): { inUse: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -84,6 +86,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
       ping: async () => {
         await withConnection((connection) => connection.query('SELECT 1'));
       },
+      poolUsage: () => ({ inUse: pool.totalCount - pool.idleCount, waiting: pool.waitingCount }),
       close: async () => {
         await prisma.$disconnect();
         await pool.end();

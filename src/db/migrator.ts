@@ -46,6 +46,30 @@ export async function readMigrations(dir = DEFAULT_MIGRATIONS_DIR): Promise<Migr
  * Applies pending migrations in name order, one transaction per file, under an advisory lock so
  * that concurrent starts are safe. Returns the names applied by this call.
  */
+export interface MigrationStatus {
+  applied: number;
+  /** Files not applied yet. */
+  pending: string[];
+  /** Applied files whose content has changed since. */
+  changed: string[];
+}
+
+/** What `migrate` would do, without doing it (or taking its lock). */
+export async function migrationStatus(connection: MigrationConnection, migrations: Migration[]): Promise<MigrationStatus> {
+  const [table] = await connection.query<{ exists: boolean }>(`SELECT to_regclass('"_parley_migrations"') IS NOT NULL AS "exists"`);
+  const appliedRows = table?.exists
+    ? await connection.query<{ name: string; checksum: string }>('SELECT "name", "checksum" FROM "_parley_migrations"')
+    : [];
+  const applied = new Map(appliedRows.map((row) => [row.name, row.checksum]));
+  return {
+    applied: applied.size,
+    pending: migrations.filter((migration) => !applied.has(migration.name)).map((migration) => migration.name),
+    changed: migrations
+      .filter((migration) => applied.has(migration.name) && applied.get(migration.name) !== migration.checksum)
+      .map((migration) => migration.name),
+  };
+}
+
 export async function migrate(connection: MigrationConnection, migrations: Migration[]): Promise<string[]> {
   await connection.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
   try {

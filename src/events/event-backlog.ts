@@ -12,11 +12,16 @@ export class EventBacklog {
   constructor(
     readonly maxBytes: number,
     private readonly inTransport: () => number = () => 0,
+    /** Told each time an event is refused (its subscription then drops what waits for it). */
+    private readonly onOverflow: () => void = () => {},
   ) {}
 
   /** Takes room for an arrived event; false when it would pass the bound (nothing is taken then). */
   tryHold(bytes: number): boolean {
-    if (this.held + this.inTransport() + bytes > this.maxBytes) return false;
+    if (this.held + this.inTransport() + bytes > this.maxBytes) {
+      this.onOverflow();
+      return false;
+    }
     this.held += bytes;
     return true;
   }

@@ -12,6 +12,8 @@ export interface AdmittedRun {
   agent: Agent;
   user: User;
   handle: RunningExecution;
+  /** When its message was queued (a resumed run has none). */
+  queuedAt?: Date;
 }
 
 export type AdmissionResult =
@@ -112,7 +114,7 @@ export class Admission {
 
         registered = this.running.register(execution.id, threadId);
         const events = await appendThreadEvents(tx, threadId, [started, queueUpdated]);
-        return { kind: 'admitted', run: { execution, agent, user: head.user, handle: registered }, events } as const;
+        return { kind: 'admitted', run: { execution, agent, user: head.user, handle: registered, queuedAt: head.createdAt }, events } as const;
       });
     } catch (error) {
       // The transaction did not commit: no execution exists, so its handle must not either.

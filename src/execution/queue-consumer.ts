@@ -90,6 +90,7 @@ export class QueueConsumer {
           return;
         }
         this.admitting += 1;
+        const admissionStartedAt = new Date();
         let result: Awaited<ReturnType<Admission['admitNext']>>;
         try {
           result = await this.admission.admitNext(threadId);
@@ -99,7 +100,7 @@ export class QueueConsumer {
         if (result.kind === 'idle') return;
         this.bus.publishThreadEvents(result.events);
         if (result.kind === 'admitted') {
-          this.launch(result.run);
+          this.launch(result.run, undefined, admissionStartedAt);
           return;
         }
       }
@@ -116,9 +117,9 @@ export class QueueConsumer {
   }
 
   /** Runs an admitted (or resumed) execution; when it ends, the thread's next message may start. */
-  launch(run: AdmittedRun, resumeWith?: ModelMessage[]): void {
+  launch(run: AdmittedRun, resumeWith?: ModelMessage[], admissionStartedAt?: Date): void {
     const threadId = run.execution.threadId;
-    const promise = this.launcher.run(run, resumeWith).finally(() => {
+    const promise = this.launcher.run(run, resumeWith, admissionStartedAt).finally(() => {
       this.runs.delete(promise);
       // Threads that waited for a slot go before this thread's next message.
       this.offerFreedSlot();

@@ -3,6 +3,7 @@ import type { Execution, PrismaClient } from '../generated/prisma/client.ts';
 import type { LiveBus } from '../events/live-bus.ts';
 import type { Locale } from '../i18n/catalog.ts';
 import type { FlushPolicy } from '../recording/conversation-log.ts';
+import type { RunListener } from '../recording/run-listener.ts';
 import { rootRunRecording } from '../recording/root-run-recording.ts';
 
 /** This instance's lease: a row renewed by a heartbeat. An expired lease means the instance died. */
@@ -56,6 +57,8 @@ export class Interruptions {
     private readonly flushPolicy: FlushPolicy,
     private readonly kick: (threadId: string) => void,
     private readonly logger: Logger,
+    /** Observers of each interrupted run (its metrics), after the listeners that record it. */
+    private readonly observers: (execution: { agent: { model: string } }) => RunListener[] = () => [],
   ) {}
 
   async sweep(): Promise<number> {
@@ -66,14 +69,14 @@ export class Interruptions {
         parentExecutionId: null,
         OR: [{ ownerInstanceId: null }, { ownerInstanceId: { notIn: live.map((instance) => instance.id) } }],
       },
-      include: { user: true },
+      include: { user: true, agent: { select: { model: true } } },
       take: 100,
     });
     for (const execution of orphans) await this.interrupt(execution);
     return orphans.length;
   }
 
-  private async interrupt(execution: Execution & { user: { locale: string } }): Promise<void> {
+  private async interrupt(execution: Execution & { user: { locale: string }; agent: { model: string } }): Promise<void> {
     const { recording } = rootRunRecording({ prisma: this.prisma, bus: this.bus, flushPolicy: this.flushPolicy }, execution, {
       locale: execution.user.locale as Locale,
       onFlushError: (error) =>
@@ -89,6 +92,7 @@ export class Interruptions {
             });
           },
         },
+        ...this.observers(execution),
       ],
     });
     await recording.interrupt(`instance ${execution.ownerInstanceId ?? '(none)'} stopped while running this execution`);

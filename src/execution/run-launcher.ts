@@ -24,6 +24,9 @@ import type { AdmittedRun } from './admission.ts';
 import { ServerShutdown, TokenBudgetSpent, type RunningExecution, type RunningExecutions } from './running-executions.ts';
 import { tokenBudgetSpentError, tokensUsedToday } from './token-budget.ts';
 import type { Steering } from './steering.ts';
+import { outsideRequestScope } from '../observability/request-id.ts';
+import type { ParleyTracing, TurnTrace } from '../observability/tracing.ts';
+import type { RunListener } from '../recording/run-listener.ts';
 
 export interface RunLauncherDeps {
   prisma: PrismaClient;
@@ -37,6 +40,9 @@ export interface RunLauncherDeps {
   steering: Steering;
   /** The agent loop; replaceable so tests can make it fail the way a broken loop would. */
   runtime?: typeof runAgent;
+  tracing: ParleyTracing;
+  /** Observers of each run (its metrics), after the listeners that record it; `queuedAt` only for a fresh turn. */
+  runListeners?: (model: string, queuedAt?: Date) => RunListener[];
 }
 
 /** What a suspended run needs to go on: its conversation so far and the call it waits for. */
@@ -62,6 +68,8 @@ interface RunSetup {
   afterStart?: RuntimeEvent[];
   /** Counts the tokens of the run and of the children it delegates to, against the daily budget. */
   meter: TokenMeter;
+  /** The turn's trace, shared with the children it delegates to. */
+  turn: TurnTrace;
 }
 
 /**
@@ -79,17 +87,30 @@ export class RunLauncher {
    * Runs an admitted execution; `resumeWith` continues a suspended one from its checkpoint plus
    * the message that resolves it (an approval response or the user's answer).
    */
-  async run(admitted: AdmittedRun, resumeWith?: ModelMessage[]): Promise<void> {
+  async run(admitted: AdmittedRun, resumeWith?: ModelMessage[], admissionStartedAt?: Date): Promise<void> {
+    // A turn is not part of the request that happened to kick it (its trace links to the one that queued it).
+    return outsideRequestScope(() => this.runTurn(admitted, resumeWith, admissionStartedAt));
+  }
+
+  private async runTurn(admitted: AdmittedRun, resumeWith: ModelMessage[] | undefined, admissionStartedAt?: Date): Promise<void> {
     const answered = resumeWith ? answeredQuestion(resumeWith) : null;
     const { running, logger } = this.deps;
     const { execution, agent, user, handle } = admitted;
+    const turn = this.deps.tracing.startTurn({
+      executionId: execution.id,
+      threadId: execution.threadId,
+      queueItemId: resumeWith ? null : execution.queueItemId,
+      admissionStartedAt: resumeWith ? undefined : admissionStartedAt,
+    });
     const { recording, conversationLog } = rootRunRecording(this.deps, execution, {
       locale: user.locale as Locale,
       onFlushError: (error) => logger.error({ err: error, executionId: execution.id }, 'recording streamed text failed'),
+      extraListeners: [turn, ...(this.deps.runListeners?.(agent.model, resumeWith ? undefined : admitted.queuedAt) ?? [])],
     });
     handle.snapshot = () => conversationLog.snapshot();
     try {
-      await this.execute({
+      const meter = await this.tokenMeter(agent, user.id, handle);
+      await turn.run(() => this.execute({
         recording,
         agent,
         user,
@@ -98,10 +119,12 @@ export class RunLauncher {
         delegationLog: conversationLog,
         root: true,
         afterStart: answered ? [answered] : [],
-        meter: await this.tokenMeter(agent, user.id, handle),
-      });
+        meter,
+        turn,
+      }));
     } finally {
       running.unregister(execution.id);
+      turn.end();
     }
   }
 
@@ -120,9 +143,10 @@ export class RunLauncher {
     const { recording, agent, signal } = setup;
     const state = recording.run;
     try {
+      const settle = (work: () => Promise<void>) => setup.turn.inSpan('parley.settlement', work);
       // A Stop that came while the execution was being admitted: it never starts.
       if (signal.aborted) {
-        await finishAborted(recording, signal, { inputTokens: 0, outputTokens: 0 }, setup.root);
+        await settle(() => finishAborted(recording, signal, { inputTokens: 0, outputTokens: 0 }, setup.root));
         return null;
       }
       const model = this.resolveModel(agent.model);
@@ -146,18 +170,23 @@ export class RunLauncher {
         },
         takeSteeringMessages: setup.root ? () => this.takeSteering(state, recording) : undefined,
         meter: setup.meter,
+        tracer: this.deps.tracing.enabled ? this.deps.tracing.tracer : undefined,
       });
       const pending = result.pending;
-      if (signal.aborted) await finishAborted(recording, signal, result.usage, setup.root);
-      else if (result.outcome === 'SUSPENDED' && pending && setup.root) {
-        await recording.finish('SUSPENDED', result.usage, (tx, outcome, settlement) =>
-          this.openCard(tx, settlement, state, { messages: result.messages, pending }),
-        );
-      } else await recording.finish(result.outcome === 'SUSPENDED' ? 'CANCELLED' : result.outcome, result.usage);
+      await settle(async () => {
+        if (signal.aborted) await finishAborted(recording, signal, result.usage, setup.root);
+        else if (result.outcome === 'SUSPENDED' && pending && setup.root) {
+          await recording.finish('SUSPENDED', result.usage, (tx, outcome, settlement) =>
+            this.openCard(tx, settlement, state, { messages: result.messages, pending }),
+          );
+        } else await recording.finish(result.outcome === 'SUSPENDED' ? 'CANCELLED' : result.outcome, result.usage);
+      });
       return result;
     } catch (error) {
-      if (signal.aborted) await finishAborted(recording, signal, { inputTokens: 0, outputTokens: 0 }, setup.root);
-      else await recording.fail(error);
+      await setup.turn.inSpan('parley.settlement', async () => {
+        if (signal.aborted) await finishAborted(recording, signal, { inputTokens: 0, outputTokens: 0 }, setup.root);
+        else await recording.fail(error);
+      });
       return null;
     }
   }
@@ -242,6 +271,7 @@ export class RunLauncher {
         },
       },
       new LiveBroadcaster(prisma, bus),
+      ...(this.deps.runListeners?.(parent.agent.model) ?? []),
     ]);
     const result = await this.execute({
       recording: new RunRecording(this.deps, chain, state, parent.user.locale as Locale),
@@ -252,6 +282,7 @@ export class RunLauncher {
       delegationLog: null,
       root: false,
       meter: parent.meter,
+      turn: parent.turn,
     });
     if (signal.aborted) throw signal.reason ?? new Error('aborted');
     if (failure !== null || !result) return { ok: false, error: failure ?? 'The delegated run failed.' };

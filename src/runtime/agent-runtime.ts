@@ -1,3 +1,4 @@
+import { SpanStatusCode, type Tracer } from '@opentelemetry/api';
 import { stepCountIs, streamText, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
 import { classify } from '../errors/classify.ts';
 import { nextRetryDelayS, sleepCancellable, type RetryPolicy } from '../errors/retry-policy.ts';
@@ -19,6 +20,8 @@ export interface AgentRunInput {
   takeSteeringMessages?(): Promise<ModelMessage[]>;
   /** Counts the run's tokens as they stream (a budget aborts `signal` through it). */
   meter?: TokenMeter;
+  /** With a tracer, each model request and tool call is a span (the AI SDK's), and so is each retry's wait. */
+  tracer?: Tracer;
 }
 
 /** A tool call the run cannot go on without: an approval, or the user's answer to a question. */
@@ -101,12 +104,24 @@ async function runStepWithRetries(
         : nextRetryDelayS(input.retryPolicy, attempt, failure, (Date.now() - startedAt) / 1000);
       if (delayS === null) throw new AgentRunFailure(failure, { cause: error });
       await input.emit({ type: 'retry-scheduled', attempt, delayS, reason: failure.reason });
-      try {
-        await sleepCancellable(delayS * 1000, input.signal);
-      } catch {
-        return 'cancelled';
-      }
+      if (!(await waitToRetry(input, { attempt, delayS, reason: failure.reason }))) return 'cancelled';
     }
+  }
+}
+
+/** The backoff before the next attempt, as a span when traced; false when the run was cancelled meanwhile. */
+async function waitToRetry(input: AgentRunInput, retry: { attempt: number; delayS: number; reason: string }): Promise<boolean> {
+  const span = input.tracer?.startSpan('parley.retry', {
+    attributes: { 'parley.retry.attempt': retry.attempt, 'parley.retry.delay_s': retry.delayS, 'parley.retry.reason': retry.reason },
+  });
+  try {
+    await sleepCancellable(retry.delayS * 1000, input.signal);
+    return true;
+  } catch {
+    span?.setStatus({ code: SpanStatusCode.ERROR, message: 'cancelled' });
+    return false;
+  } finally {
+    span?.end();
   }
 }
 
@@ -137,6 +152,10 @@ async function runStep(
     stopWhen: stepCountIs(1),
     // Errors are read from the stream and classified below; the SDK's default would log them.
     onError: () => {},
+    // Prompts and replies are users' data: spans carry timings, models, token counts and tool names only.
+    experimental_telemetry: input.tracer
+      ? { isEnabled: true, tracer: input.tracer, recordInputs: false, recordOutputs: false }
+      : undefined,
   });
   let finishReason = 'stop';
   let pending: PendingToolCall | null = null;

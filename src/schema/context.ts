@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import type { User } from '../generated/prisma/client.ts';
 import { UnauthenticatedError } from '../domain/errors.ts';
 import type { EventBacklog } from '../events/event-backlog.ts';
@@ -8,6 +9,10 @@ export interface GraphQLContext {
   viewer: User | null;
   /** The connection's bound on events waiting for a slow reader (one per WebSocket, one per SSE request). */
   eventBacklog: EventBacklog;
+  /** The HTTP request's id, or the WebSocket operation's: in its errors, log lines and spans. */
+  requestId: string;
+  /** The server's logger with this request's id on every line. */
+  logger: Logger;
 }
 
 /** The context of a field built with `t.withAuth({ authenticated: true })`. */

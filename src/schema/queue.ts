@@ -87,7 +87,7 @@ builder.mutationField('sendMessage', (t) =>
     },
     // Two success types, so the errors plugin (one success type) cannot build this union; it does
     // the same by hand: expected errors become the union's typed members.
-    resolve: async (_root, args, { parley, viewer }) => {
+    resolve: async (_root, args, { parley, viewer, requestId }) => {
       try {
         const event = await parley.queue.enqueueOrAnswer(viewer, {
           threadId: decodeIdArg(args, 'threadId', 'Thread'),
@@ -101,6 +101,7 @@ builder.mutationField('sendMessage', (t) =>
             })),
           ),
         });
+        if (event.payload.type === 'MessageQueued') parley.tracing.rememberQueued(event.payload.queueId, requestId);
         return { ...event, cursor: String(event.seq) } as never;
       } catch (error) {
         return wrapOrThrow(error, SEND_MESSAGE_ERRORS) as never;

@@ -1,4 +1,5 @@
 import { streamThreadEvents } from '../events/run-event-stream.ts';
+import { observeDelivery } from '../observability/delivery.ts';
 import { parseCursor, resumeAfter, type DeliveredRunEvent } from '../events/subscriber-ledger.ts';
 import type { RunEventPayload, RunEventType } from '../events/run-event.ts';
 import type { MessagePart } from '../conversation/parts.ts';
@@ -178,7 +179,7 @@ builder.subscriptionField('runEvents', (t) =>
       );
       if (args.after != null) resumeAfter(args.after, thread.lastEventSeq);
       return endingAsResult(
-        streamThreadEvents({
+        observeDelivery(streamThreadEvents({
           prisma: context.parley.db.prisma,
           bus: context.parley.bus,
           running: context.parley.running,
@@ -186,7 +187,7 @@ builder.subscriptionField('runEvents', (t) =>
           after: args.after ?? null,
           liveChannelTimeoutMs: context.parley.config.PARLEY_LIVE_CHANNEL_TIMEOUT_MS,
           backlog: context.eventBacklog,
-        }),
+        }), context.parley.metrics),
       );
     },
     resolve: (event: DeliveredRunEvent | DomainError) => {

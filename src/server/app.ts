@@ -1,13 +1,15 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import pino, { type Logger } from 'pino';
+import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import { bootstrapDemo, type DemoBootstrap } from './bootstrap.ts';
 import { serveGraphQLOverWebSocket } from './graphql-ws.ts';
 import { ServerShutdown } from '../execution/running-executions.ts';
 import { openParley, type Parley, type ParleyOverrides } from '../parley.ts';
+import { createLogger } from '../observability/logging.ts';
+import { inRequestScope, REQUEST_ID_HEADER, requestIdFrom } from '../observability/request-id.ts';
 import { limitRequestBody } from './request-body-limit.ts';
-import { createParleyYoga, maxMultipartBytes } from './yoga.ts';
+import { createParleyYoga, maxMultipartBytes, slowReaderDropped } from './yoga.ts';
 
 export interface App {
   /** Listens on config.PORT (0 = a free port) and starts this instance's queue consumer. */
@@ -26,7 +28,7 @@ export interface BuildAppOptions {
 }
 
 export async function buildApp(config: Config, options: BuildAppOptions = {}): Promise<App> {
-  const logger = options.logger ?? pino({ level: config.PARLEY_LOG_LEVEL, base: { service: 'parley' } });
+  const logger = options.logger ?? createLogger(config.PARLEY_LOG_LEVEL);
   const parley = await openParley(config, logger, options.overrides);
   const demo = options.bootstrapDemo ? await bootstrapDemo(parley) : null;
 
@@ -34,7 +36,10 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   const yoga = createParleyYoga({ parley, config, logger, isAccepting: () => accepting });
   const bodyLimits = { maxBytes: config.PARLEY_MAX_REQUEST_BYTES, maxMultipartBytes: maxMultipartBytes(config) };
   const server: Server = createServer((req, res) => {
-    if (limitRequestBody(req, res, bodyLimits)) void yoga.handle(req, res);
+    // Every answer names its request, the refusal of a body over the limit included.
+    const requestId = requestIdFrom(req.headers[REQUEST_ID_HEADER]);
+    res.setHeader(REQUEST_ID_HEADER, requestId);
+    if (limitRequestBody(req, res, bodyLimits)) inRequestScope(requestId, () => void yoga.handle(req, res));
   });
   const webSocket = serveGraphQLOverWebSocket(server, yoga, {
     maxPayloadBytes: config.PARLEY_MAX_REQUEST_BYTES,
@@ -44,6 +49,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     maxBufferedBytes: config.PARLEY_MAX_BUFFERED_EVENT_BYTES,
     tokens: parley.authenticator,
     logger,
+    onSlowReaderDrop: slowReaderDropped(parley),
   });
 
   return {

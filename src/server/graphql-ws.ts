@@ -5,6 +5,8 @@ import type { Logger } from 'pino';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { authorizationFromConnectionParams, type TokenAuthenticator } from '../auth/tokens.ts';
 import { EventBacklog } from '../events/event-backlog.ts';
+import { inRequestScope, requestIdFrom } from '../observability/request-id.ts';
+import { errorWithRequestId, withRequestId } from './plugins/use-request-id.ts';
 import type { ParleyYoga } from './yoga.ts';
 
 /** The close code of a `connection_init` refused because its user has as many sockets open as allowed. */
@@ -25,6 +27,8 @@ export interface GraphQLWebSocketOptions {
   maxBufferedBytes: number;
   tokens: TokenAuthenticator;
   logger: Logger;
+  /** Told when a subscription on a socket passes maxBufferedBytes and drops what waits for it. */
+  onSlowReaderDrop?: () => void;
 }
 
 export interface GraphQLWebSocket {
@@ -49,9 +53,20 @@ export function serveGraphQLOverWebSocket(
     {
       // closeUnlessInitialised does this, without closing a socket whose connection_init is already here.
       connectionInitWaitTimeout: 0,
-      execute: (args: ExecutionArgs) => (args.rootValue as { execute: (a: ExecutionArgs) => unknown }).execute(args) as never,
+      // Each operation runs in its request scope, so that what it logs carries its id.
+      execute: (args: ExecutionArgs) =>
+        inRequestScope(requestIdOf(args), () =>
+          (args.rootValue as { execute: (a: ExecutionArgs) => unknown }).execute(args),
+        ) as never,
       subscribe: (args: ExecutionArgs) =>
-        (args.rootValue as { subscribe: (a: ExecutionArgs) => unknown }).subscribe(args) as never,
+        inRequestScope(requestIdOf(args), () =>
+          (args.rootValue as { subscribe: (a: ExecutionArgs) => unknown }).subscribe(args),
+        ) as never,
+      onNext: (_ctx, _id, _payload, args, result) => withRequestId(result, requestIdOf(args)),
+      onError: (_ctx, _id, payload, errors) => {
+        const requestId = requestIdFrom(payload.extensions?.requestId);
+        return errors.map((error) => errorWithRequestId(error, requestId));
+      },
       // A token that is there but wrong is refused here, before any operation; no token at all is
       // an anonymous client (its operations then answer as any anonymous request does).
       onConnect: async (ctx) => {
@@ -67,18 +82,20 @@ export function serveGraphQLOverWebSocket(
         return true;
       },
       onSubscribe: async (ctx, _id, payload) => {
+        // One id per operation: the client's (`extensions.requestId` of its subscribe message) or a new one.
+        const requestId = requestIdFrom(payload.extensions?.requestId);
         // graphql-ws has already registered this operation when it asks.
         if (Object.keys(ctx.subscriptions).length > maxOperationsPerSocket) {
           return [
             new GraphQLError(`At most ${maxOperationsPerSocket} operations may run at once on one socket.`, {
-              extensions: { code: TOO_MANY_SUBSCRIPTIONS_CODE },
+              extensions: { code: TOO_MANY_SUBSCRIPTIONS_CODE, requestId },
             }),
           ];
         }
         const socket = ctx.extra.socket;
         let eventBacklog = backlogs.get(socket);
         if (!eventBacklog) {
-          eventBacklog = new EventBacklog(options.maxBufferedBytes, () => socket.bufferedAmount);
+          eventBacklog = new EventBacklog(options.maxBufferedBytes, () => socket.bufferedAmount, options.onSlowReaderDrop);
           backlogs.set(socket, eventBacklog);
         }
         const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
@@ -88,12 +105,13 @@ export function serveGraphQLOverWebSocket(
           params: payload,
           connectionParams: ctx.connectionParams ?? {},
           eventBacklog,
+          requestId,
         });
         let document;
         try {
           document = parse(payload.query);
         } catch (error) {
-          return [error as GraphQLError];
+          return [errorWithRequestId(error as GraphQLError, requestId)];
         }
         const args: ExecutionArgs = {
           schema,
@@ -104,7 +122,7 @@ export function serveGraphQLOverWebSocket(
           rootValue: { execute, subscribe },
         };
         const errors = validate(args.schema, args.document);
-        if (errors.length) return errors;
+        if (errors.length) return errors.map((error: GraphQLError) => errorWithRequestId(error, requestId));
         return args;
       },
     },
@@ -116,6 +134,10 @@ export function serveGraphQLOverWebSocket(
       for (const client of wsServer.clients) client.terminate();
     },
   };
+}
+
+function requestIdOf(args: ExecutionArgs): string {
+  return (args.contextValue as { requestId: string }).requestId;
 }
 
 /** Which sockets each authenticated user holds open, to refuse one beyond the cap. */

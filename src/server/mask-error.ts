@@ -11,6 +11,17 @@ function rootCause(error: unknown): unknown {
   return current;
 }
 
+/** The `extensions.code` the client gets for an error, before or after masking. */
+export function clientErrorCode(error: unknown): string {
+  const cause = rootCause(error);
+  if (cause instanceof DomainError) return cause.code;
+  if (cause instanceof Error && 'extensions' in cause) {
+    const code = (cause as GraphQLError).extensions?.code;
+    return typeof code === 'string' ? code : 'GRAPHQL_ERROR';
+  }
+  return 'INTERNAL_SERVER_ERROR';
+}
+
 /** Domain errors reach the client with their code; unexpected ones are logged and masked. */
 export function maskError(logger: Logger) {
   return (error: unknown): Error => {

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Transform, type TransformCallback } from 'node:stream';
 import { GraphQLError } from 'graphql';
+import { REQUEST_ID_HEADER } from '../observability/request-id.ts';
 
 export interface RequestBodyLimits {
   maxBytes: number;
@@ -44,6 +45,12 @@ function bodyTooLarge(limit: number): GraphQLError {
 
 function refuse(res: ServerResponse, limit: number): void {
   if (res.headersSent || res.writableEnded) return;
+  // The HTTP server named the request in its response header before reading the body.
+  const requestId = res.getHeader(REQUEST_ID_HEADER);
   res.writeHead(413, { 'content-type': 'application/json; charset=utf-8', connection: 'close' });
-  res.end(JSON.stringify({ errors: [{ message: bodyTooLarge(limit).message, extensions: { code: 'BAD_USER_INPUT' } }] }));
+  res.end(
+    JSON.stringify({
+      errors: [{ message: bodyTooLarge(limit).message, extensions: { code: 'BAD_USER_INPUT', ...(requestId ? { requestId } : {}) } }],
+    }),
+  );
 }

@@ -18,6 +18,10 @@ import { useRateLimits } from './plugins/use-rate-limits.ts';
 import { useReadiness } from './plugins/use-readiness.ts';
 import { useSchemaDisclosure } from './plugins/use-schema-disclosure.ts';
 import { useWebApp } from './plugins/use-web-app.ts';
+import { useMetrics, type MetricsEndpoint } from './plugins/use-metrics.ts';
+import { useRequestId } from './plugins/use-request-id.ts';
+import { useTracing } from './plugins/use-tracing.ts';
+import { currentRequestId, requestIdFrom } from '../observability/request-id.ts';
 
 /** What the HTTP server (req) or the WebSocket server (connectionParams) hands to Yoga. */
 export interface ServerContext {
@@ -25,6 +29,8 @@ export interface ServerContext {
   connectionParams?: Record<string, unknown>;
   /** A WebSocket's bound, shared by its operations; an HTTP request gets one of its own. */
   eventBacklog?: EventBacklog;
+  /** A WebSocket operation's own id (an HTTP request's comes from the request scope). */
+  requestId?: string;
 }
 
 export type ParleyYoga = YogaServerInstance<ServerContext, GraphQLContext>;
@@ -59,6 +65,9 @@ export function createParleyYoga({ parley, config, logger, isAccepting }: Parley
     },
     maskedErrors: { maskError: maskError(logger) },
     plugins: [
+      useRequestId(),
+      useMetrics(parley.metrics, metricsEndpoint(config)),
+      useTracing(parley.tracing),
       useHealth(),
       ...(config.PARLEY_WEB ? [useWebApp()] : []),
       useGraphiQLContentSecurityPolicy(),
@@ -79,17 +88,35 @@ export function createParleyYoga({ parley, config, logger, isAccepting }: Parley
       }),
       useInputHygiene(),
     ],
-    context: async ({ request, connectionParams, eventBacklog }) => {
+    context: async ({ request, connectionParams, eventBacklog, requestId: operationRequestId }) => {
+      const requestId = operationRequestId ?? currentRequestId() ?? requestIdFrom(undefined);
       const authorization = connectionParams
         ? authorizationFromConnectionParams(connectionParams)
         : request.headers.get('authorization');
       return {
         parley,
         viewer: await parley.authenticator.authenticate(authorization),
-        eventBacklog: eventBacklog ?? new EventBacklog(config.PARLEY_MAX_BUFFERED_EVENT_BYTES),
+        eventBacklog: eventBacklog ?? new EventBacklog(config.PARLEY_MAX_BUFFERED_EVENT_BYTES, undefined, slowReaderDropped(parley)),
+        requestId,
+        logger: logger.child({ requestId }),
       };
     },
   });
+}
+
+/**
+ * `/metrics` is on by default in the embedded mode; with PostgreSQL (a deployment, reachable by
+ * others) it is served only with PARLEY_METRICS_TOKEN set, or when PARLEY_METRICS=true says so.
+ */
+export function metricsEndpoint(config: Config): MetricsEndpoint {
+  const token = config.PARLEY_METRICS_TOKEN ?? null;
+  const enabled = config.PARLEY_METRICS ?? (!config.DATABASE_URL || token !== null);
+  return { enabled, token };
+}
+
+/** Counts a subscription whose reader fell past the bound and had its waiting events dropped. */
+export function slowReaderDropped(parley: Parley): () => void {
+  return () => parley.metrics.slowReadersDropped.inc();
 }
 
 /** The largest page a connection serves (Conversation.messages) and what an unpaged list counts as. */

@@ -206,7 +206,7 @@ describeWithServices('live delivery through a misbehaving Redis, past the bound'
       await send(threadId, 'while the channel is unconfirmed');
       await expect(following.waitUntil(() => false)).rejects.toThrow(/SERVICE_UNAVAILABLE/);
       const [error] = following.errors as { extensions?: { code?: string; retryAfterS?: number } }[];
-      expect(error?.extensions).toEqual({ code: 'SERVICE_UNAVAILABLE', retryAfterS: 1 });
+      expect(error?.extensions).toEqual({ code: 'SERVICE_UNAVAILABLE', retryAfterS: 1, requestId: expect.any(String) });
     } finally {
       proxy.release();
       await following.close();

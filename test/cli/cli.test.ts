@@ -1,45 +1,22 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { userForToken } from '../../src/auth/tokens.ts';
 import { openDatabase } from '../../src/db/database.ts';
 import { decodeId } from '../../src/schema/ids.ts';
 import { ensureWebAppBuilt } from '../support/web-build.ts';
+import { runCli as runParleyCli, startCli as startParleyCli, type CliResult } from '../support/cli.ts';
 
-const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const TOKEN_LINE = /^pky_[A-Za-z0-9_-]+\n$/;
 
-interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function cliEnv(dataDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  return { ...process.env, PARLEY_DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', ...extra };
-}
-
 function startCli(args: string[], dataDir: string, extraEnv: Record<string, string> = {}): ChildProcess {
-  return spawn(process.execPath, ['bin/parley.js', ...args], {
-    cwd: REPO_ROOT,
-    env: cliEnv(dataDir, extraEnv),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  return startParleyCli(args, { PARLEY_DATA_DIR: dataDir, ...extraEnv });
 }
 
 function runCli(args: string[], dataDir: string, extraEnv: Record<string, string> = {}): Promise<CliResult> {
-  const child = startCli(args, dataDir, extraEnv);
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (chunk) => (stdout += chunk));
-  child.stderr!.on('data', (chunk) => (stderr += chunk));
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runParleyCli(args, { PARLEY_DATA_DIR: dataDir, ...extraEnv });
 }
 
 /** Opens the data folder in this process after the CLI has exited, to check what it stored. */

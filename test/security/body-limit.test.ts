@@ -99,7 +99,7 @@ describe('request bodies counted as they stream', () => {
     );
     expect(answer.status).toBe(413);
     expect(JSON.parse(answer.body)).toEqual({
-      errors: [{ message: `Request body over ${MAX_REQUEST_BYTES} bytes.`, extensions: { code: 'BAD_USER_INPUT' } }],
+      errors: [{ message: `Request body over ${MAX_REQUEST_BYTES} bytes.`, extensions: { code: 'BAD_USER_INPUT', requestId: expect.any(String) } }],
     });
     // Refused after about the limit (plus what the socket buffers held), not after 20 MB.
     expect(answer.sentBeforeAnswer).toBeLessThan(TWENTY_MB / 2);
@@ -124,7 +124,7 @@ describe('request bodies counted as they stream', () => {
     expect(answer.status).toBe(413);
     expect(JSON.parse(answer.body).errors[0]).toEqual({
       message: `Request body over ${MAX_MULTIPART_BYTES} bytes.`,
-      extensions: { code: 'BAD_USER_INPUT' },
+      extensions: { code: 'BAD_USER_INPUT', requestId: expect.any(String) },
     });
     expect(answer.sentBeforeAnswer).toBeLessThan(TWENTY_MB / 2);
     expect(await typename()).toEqual({ data: { __typename: 'Query' } });

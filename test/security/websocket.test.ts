@@ -156,7 +156,7 @@ describe('WebSocket caps', () => {
     const refused = await eventually(() => busy.messagesOf('4')[0]);
     expect(refused.type).toBe('error');
     expect(refused.payload).toEqual([
-      expect.objectContaining({ extensions: { code: 'TOO_MANY_SUBSCRIPTIONS' }, message: expect.stringContaining('3') }),
+      expect.objectContaining({ extensions: { code: 'TOO_MANY_SUBSCRIPTIONS', requestId: expect.any(String) }, message: expect.stringContaining('3') }),
     ]);
     expect(busy.closed).toBeNull();
 

@@ -121,6 +121,11 @@ export interface StartFakeProviderOptions {
   defaultBehaviour?: FakeBehaviour;
   /** Model name echoed in responses when the request names none. */
   model?: string;
+  /**
+   * The only key `GET …/models` accepts (as `Authorization: Bearer` or Anthropic's `x-api-key`);
+   * any other gets 401 in the provider's error shape. Without it every key is accepted.
+   */
+  apiKey?: string;
 }
 
 export async function startFakeProvider(options: StartFakeProviderOptions = {}): Promise<FakeProvider> {
@@ -148,6 +153,10 @@ export async function startFakeProvider(options: StartFakeProviderOptions = {}):
     const rawBody = await readBody(req);
     const path = (req.url ?? '/').split('?')[0];
     const protocol = protocolOf(path);
+    if (req.method === 'GET' && path.endsWith('/models')) {
+      listModels(req, res, options);
+      return;
+    }
     // Only model requests consume a scripted behaviour; a stray GET /v1/models must not shift the script.
     const behaviour = protocol === 'unknown' ? null : (queue.shift() ?? defaultBehaviour);
     requests.push({
@@ -675,6 +684,25 @@ function completeReply(session: Session, text: string, calls: Array<FakeToolCall
 
 // ---------------------------------------------------------------------------
 // Plumbing
+
+/** The cheap authenticated call (`parley doctor` makes it): the model list, or 401 for a wrong key. */
+function listModels(req: IncomingMessage, res: ServerResponse, options: StartFakeProviderOptions): void {
+  const anthropic = typeof req.headers['x-api-key'] === 'string';
+  const sent = anthropic ? String(req.headers['x-api-key']) : (req.headers.authorization ?? '').replace(/^Bearer /, '');
+  if (options.apiKey !== undefined && sent !== options.apiKey) {
+    res.writeHead(401, { 'content-type': 'application/json', 'x-request-id': 'req_fake_models' });
+    res.end(
+      JSON.stringify(
+        anthropic
+          ? { type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } }
+          : { error: { message: 'Incorrect API key provided.', type: 'invalid_request_error', code: 'invalid_api_key', param: null } },
+      ),
+    );
+    return;
+  }
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ object: 'list', data: [{ id: options.model ?? 'fake-model', object: 'model' }] }));
+}
 
 function protocolOf(path: string): FakeProtocol | 'unknown' {
   if (path.endsWith('/chat/completions')) return 'openai-chat';

@@ -1,0 +1,35 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * `parley <args>` in a child process, with the services and providers of the test's own
+ * environment cleared (the embedded database unless `env` names one).
+ */
+export function startCli(args: string[], env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, ['bin/parley.js', ...args], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '', PARLEY_PROVIDERS: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+/** Runs `parley <args>` to its end. */
+export function runCli(args: string[], env: Record<string, string>): Promise<CliResult> {
+  const child = startCli(args, env);
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk) => (stdout += chunk));
+  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
