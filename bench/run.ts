@@ -18,7 +18,10 @@ const ROWS: Record<string, () => Promise<Row>> = {
   P5: async () => (await import('./rows/p5.ts')).p5,
   P6: async () => (await import('./rows/p6.ts')).p6,
   P7: async () => (await import('./rows/p7.ts')).p7,
+  P8: async () => (await import('./rows/p8.ts')).p8,
   P9: async () => (await import('./rows/p9.ts')).p9,
+  P10: async () => (await import('./rows/p10.ts')).p10,
+  P11: async () => (await import('./rows/p11.ts')).p11,
 };
 
 const args = process.argv.slice(2);

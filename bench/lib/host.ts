@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { AgentRunInput } from '../../src/runtime/agent-runtime.ts';
 import { nowMs } from './stats.ts';
+import { closedLoop, FLOOR_TABLE_SQL } from './floor.ts';
 
 const serverEnv = JSON.parse(process.env.BENCH_ENV ?? '{}') as Record<string, string>;
 
@@ -111,8 +112,34 @@ async function setupThreads(args: { count: number; threadsPerUser?: number }) {
   });
 }
 
+/** The raw write floor on this host's own database (used for PGlite, whose one connection lives here). */
+async function floorLoop(args: { workers: number; durationMs?: number; count?: number }) {
+  await parley.db.withConnection((connection) => connection.exec(FLOOR_TABLE_SQL));
+  let n = 0;
+  const insert = () =>
+    parley.db.withConnection((connection) =>
+      connection.exec(`BEGIN; INSERT INTO bench_floor_insert (thread_id, text, position) VALUES ('thread-${n}', 'hello from the benchmark', ${n++}); COMMIT`),
+    );
+  if (args.count !== undefined) {
+    const latencies: number[] = [];
+    for (let i = 0; i < args.count; i++) {
+      const started = performance.now();
+      await insert();
+      latencies.push(performance.now() - started);
+    }
+    return latencies;
+  }
+  return closedLoop(args.workers, args.durationMs ?? 1_000, insert);
+}
+
 const commands: Record<string, (args: never) => unknown> = {
   setupThreads,
+  floorLoop,
+  /** CPU time of this process so far (user + system), in ms. */
+  cpuMs: () => {
+    const usage = process.cpuUsage();
+    return (usage.user + usage.system) / 1000;
+  },
   fixture: () => ensureFixture(),
   emits: () => {
     const taken = emits;
