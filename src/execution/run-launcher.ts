@@ -85,6 +85,7 @@ export class RunLauncher {
     const { execution, agent, user, handle } = admitted;
     const { recording, conversationLog } = rootRunRecording(this.deps, execution, {
       locale: user.locale as Locale,
+      assistantMessageId: admitted.assistantMessageId,
       onFlushError: (error) => logger.error({ err: error, executionId: execution.id }, 'recording streamed text failed'),
     });
     handle.snapshot = () => conversationLog.snapshot();

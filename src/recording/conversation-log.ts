@@ -149,6 +149,11 @@ export class ConversationLog implements RunListener {
   /** Opens the run's reply, or reopens it when a suspended run resumes, so it stays one message. */
   private async openTurn(run: RunState, db: Prisma.TransactionClient): Promise<void> {
     if (this.messageId) return;
+    if (run.assistantMessageId) {
+      // Admission created the reply's message (empty) with the execution.
+      this.messageId = run.assistantMessageId;
+      return;
+    }
     const existing = await db.message.findFirst({
       where: { executionId: run.executionId, role: 'ASSISTANT' },
       select: { id: true, parts: true },

@@ -90,7 +90,7 @@ export class LiveBroadcaster implements RunListener {
       settlement.publish.push(...(await appendThreadEvents(settlement.tx, run.threadId, event)));
       return;
     }
-    const records = await this.prisma.$transaction((tx) => appendThreadEvents(tx, run.threadId, event));
+    const records = await appendThreadEvents(this.prisma, run.threadId, event);
     this.bus.publishThreadEvents(records);
   }
 }
