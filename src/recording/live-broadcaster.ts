@@ -87,7 +87,7 @@ export class LiveBroadcaster implements RunListener {
   private async appendDurable(run: RunState, payload: RunEventPayload, settlement?: Settlement): Promise<void> {
     const event = [{ executionId: run.executionId, parentExecutionId: run.parentExecutionId, payload }];
     if (settlement) {
-      settlement.publish.push(...(await appendThreadEvents(settlement.tx, run.threadId, event)));
+      settlement.events.push(...event);
       return;
     }
     const records = await appendThreadEvents(this.prisma, run.threadId, event);

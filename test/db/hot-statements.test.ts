@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ForbiddenError, NotFoundError } from '../../src/domain/errors.ts';
 import { appendThreadEvents } from '../../src/events/event-log.ts';
+import { Admission } from '../../src/execution/admission.ts';
+import { RunningExecutions } from '../../src/execution/running-executions.ts';
+import { rootRunRecording } from '../../src/recording/root-run-recording.ts';
+import type { RunEventRecord } from '../../src/events/run-event.ts';
+import { translate } from '../../src/i18n/catalog.ts';
 import { describeEachBackend } from '../support/backends.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
@@ -162,6 +167,156 @@ describeEachBackend('hot SQL statements', (backend) => {
       await queue.enqueueOrAnswer(user, { threadId: thread.id, text: 'tail' });
       const items = await db.prisma.queueItem.findMany({ where: { threadId: thread.id }, orderBy: { position: 'asc' } });
       expect(items.map((item) => item.text)).toEqual(['at the head', 'tail']);
+    });
+  });
+
+  async function admitted(text = 'question') {
+    const context = await newThread();
+    const { queue, db } = server.parley;
+    await queue.enqueueOrAnswer(context.user, {
+      threadId: context.thread.id,
+      text,
+      attachments: [{ filename: 'a.txt', mediaType: 'text/plain', data: new TextEncoder().encode('file') }],
+    });
+    const admission = new Admission(db.prisma, new RunningExecutions(), 'hot-statements');
+    const result = await admission.admitNext(context.thread.id);
+    return { ...context, admission, result };
+  }
+
+  describe('admission', () => {
+    it('creates the execution, the user message with its files, the empty reply, consumes the item and appends the events', async () => {
+      const { thread, user, agent, admission, result } = await admitted();
+      if (result.kind !== 'admitted') throw new Error(`expected an admission, got ${result.kind}`);
+      const prisma = server.parley.db.prisma;
+      const execution = await prisma.execution.findUniqueOrThrow({ where: { id: result.run.execution.id } });
+      expect(execution).toEqual(result.run.execution);
+      expect([execution.status, execution.ownerInstanceId, execution.acceptsSteering, execution.userId, execution.agentId]).toEqual([
+        'RUNNING',
+        'hot-statements',
+        true,
+        user.id,
+        agent.id,
+      ]);
+      const messages = await prisma.message.findMany({ where: { threadId: thread.id }, orderBy: { seq: 'asc' }, include: { attachments: true } });
+      expect(messages.map((message) => [message.role, message.executionId])).toEqual([
+        ['USER', execution.id],
+        ['ASSISTANT', execution.id],
+      ]);
+      expect(messages[1]!.id).toBe(result.run.assistantMessageId);
+      expect(messages[1]!.parts).toEqual([]);
+      const file = messages[0]!.attachments[0]!;
+      expect([file.filename, file.queueItemId]).toEqual(['a.txt', null]);
+      expect(messages[0]!.parts).toEqual([
+        { type: 'text', text: 'question' },
+        { type: 'attachment', attachmentId: file.id, filename: 'a.txt', mediaType: 'text/plain', size: 4 },
+      ]);
+      expect(await prisma.queueItem.count({ where: { threadId: thread.id } })).toBe(0);
+      expect(result.events.map((event) => [event.seq, event.payload.type])).toEqual([
+        [2, 'ExecutionStarted'],
+        [3, 'QueueUpdated'],
+      ]);
+      expect(result.events[0]!.payload).toEqual({ type: 'ExecutionStarted', acceptedText: 'question', userMessageId: messages[0]!.id, queueId: execution.queueItemId });
+      expect((await prisma.thread.findUniqueOrThrow({ where: { id: thread.id } })).lastEventSeq).toBe(3);
+      expect(result.run.user).toEqual(await prisma.user.findUniqueOrThrow({ where: { id: user.id } }));
+      expect(result.run.agent).toEqual(await prisma.agent.findUniqueOrThrow({ where: { id: agent.id } }));
+      // One execution at a time: the next message waits.
+      await server.parley.queue.enqueueOrAnswer(user, { threadId: thread.id, text: 'next' });
+      expect((await admission.admitNext(thread.id)).kind).toBe('idle');
+    });
+
+    it('refuses a turn over the agent’s run limit with its reason as the reply, in the same statement', async () => {
+      const context = await newThread();
+      const prisma = server.parley.db.prisma;
+      await prisma.agent.update({ where: { id: context.agent.id }, data: { maxConcurrentExecutions: 0 } });
+      await server.parley.queue.enqueueOrAnswer(context.user, { threadId: context.thread.id, text: 'too many' });
+      const result = await new Admission(prisma, new RunningExecutions(), 'hot-statements').admitNext(context.thread.id);
+      expect(result.kind).toBe('refused');
+      expect(result.kind !== 'idle' && result.events.map((event) => event.payload)).toEqual([
+        expect.objectContaining({ type: 'ExecutionStarted', acceptedText: 'too many' }),
+        { type: 'QueueUpdated' },
+        { type: 'ExecutionFinished', status: 'REFUSED' },
+      ]);
+      const execution = await prisma.execution.findFirstOrThrow({ where: { threadId: context.thread.id } });
+      expect([execution.status, execution.refusalKey, execution.ownerInstanceId, execution.finishedAt !== null]).toEqual([
+        'REFUSED',
+        'refusal.concurrency',
+        null,
+        true,
+      ]);
+      const reply = await prisma.message.findFirstOrThrow({ where: { executionId: execution.id, role: 'ASSISTANT' } });
+      expect(reply.parts).toEqual([{ type: 'text', text: translate('en', 'refusal.concurrency', { limit: 0 }) }]);
+    });
+  });
+
+  describe('the settlement', () => {
+    function recordingOf(run: { execution: Parameters<typeof rootRunRecording>[1]; assistantMessageId?: string }, published: RunEventRecord[]) {
+      // Durable events only: the live deltas are not the settlement's.
+      const bus = {
+        ...server.parley.bus,
+        publishThreadEvents: (events: RunEventRecord[]) => published.push(...events.filter((event) => event.seq !== null)),
+      };
+      return rootRunRecording({ prisma: server.parley.db.prisma, bus, flushPolicy: { flushMs: 60_000, flushChars: 1_000_000 } }, run.execution, {
+        locale: 'en',
+        assistantMessageId: run.assistantMessageId,
+        onFlushError: (error) => {
+          throw error;
+        },
+      }).recording;
+    }
+
+    it('writes the final text, the execution’s end and ExecutionFinished in one transaction, published after commit', async () => {
+      const { thread, result } = await admitted();
+      if (result.kind !== 'admitted') throw new Error('expected an admission');
+      const published: RunEventRecord[] = [];
+      const recording = recordingOf(result.run, published);
+      await recording.emit({ type: 'run-started' } as never);
+      await recording.emit({ type: 'text-delta', text: 'Hello ' } as never);
+      await recording.emit({ type: 'text-delta', text: 'world' } as never);
+      await recording.finish('COMPLETED', { inputTokens: 3, outputTokens: 2 });
+      const prisma = server.parley.db.prisma;
+      const execution = await prisma.execution.findUniqueOrThrow({ where: { id: result.run.execution.id } });
+      expect([execution.status, execution.acceptsSteering, execution.inputTokens, execution.outputTokens, execution.finishedAt !== null]).toEqual([
+        'COMPLETED',
+        false,
+        3,
+        2,
+        true,
+      ]);
+      const reply = await prisma.message.findUniqueOrThrow({ where: { id: result.run.assistantMessageId! } });
+      expect(reply.parts).toEqual([{ type: 'text', text: 'Hello world' }]);
+      expect(published.map((event) => [event.seq, event.payload])).toEqual([[4, { type: 'ExecutionFinished', status: 'COMPLETED' }]]);
+      const stored = await prisma.threadEvent.findMany({ where: { threadId: thread.id, seq: { gt: 3 } } });
+      expect(stored.map((event) => event.type)).toEqual(['ExecutionFinished']);
+    });
+
+    it('records a failure (error part, error and reason, ErrorEvent before ExecutionFinished) once, also when called again after a failed attempt', async () => {
+      const { result } = await admitted();
+      if (result.kind !== 'admitted') throw new Error('expected an admission');
+      const published: RunEventRecord[] = [];
+      const recording = recordingOf(result.run, published);
+      await recording.emit({ type: 'run-started' } as never);
+      await recording.emit({ type: 'text-delta', text: 'partial' } as never);
+      let attempts = 0;
+      const outage = async () => {
+        attempts++;
+        throw new Error('the database went away');
+      };
+      // A settlement whose transaction fails commits nothing; the same call made again records the end once.
+      await expect((recording as unknown as { settle: (...args: unknown[]) => Promise<void> }).settle('FAILED', { inputTokens: 1, outputTokens: 1 }, null, outage)).rejects.toThrow(
+        'the database went away',
+      );
+      expect(attempts).toBe(1);
+      const prisma = server.parley.db.prisma;
+      expect((await prisma.execution.findUniqueOrThrow({ where: { id: result.run.execution.id } })).status).toBe('RUNNING');
+      await recording.fail(new Error('model exploded'), { inputTokens: 1, outputTokens: 1 });
+      await recording.fail(new Error('model exploded'), { inputTokens: 1, outputTokens: 1 });
+      const execution = await prisma.execution.findUniqueOrThrow({ where: { id: result.run.execution.id } });
+      expect([execution.status, execution.errorReason, execution.inputTokens]).toEqual(['FAILED', (execution.error as { reason: string }).reason, 1]);
+      const reply = await prisma.message.findUniqueOrThrow({ where: { id: result.run.assistantMessageId! } });
+      const parts = reply.parts as { type: string }[];
+      expect(parts.map((part) => part.type)).toEqual(['text', 'error']);
+      expect(published.map((event) => event.payload.type)).toEqual(['ErrorEvent', 'ExecutionFinished']);
+      expect(published.map((event) => event.seq)).toEqual([4, 5]);
     });
   });
 });
