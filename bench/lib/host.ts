@@ -25,9 +25,13 @@ if (process.env.BENCH_COUNT_SQL === '1') {
     sql.total++;
     if (sql.all.length < 120) sql.all.push(text.replace(/\s+/g, ' ').slice(0, 140));
     const write = /^(INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+(?:"?\w+"?\.)?"?(\w+)"?/i.exec(text);
-    if (write) {
+    // A WITH statement whose parts write is one write statement; its key lists the tables it writes.
+    const parts = /^WITH\b/i.test(text)
+      ? [...text.matchAll(/\b(INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+(?:"?\w+"?\.)?"?(\w+)"?/gi)].map((m) => `${m[1]!.split(/\s+/)[0]!.toUpperCase()} ${m[2]}`)
+      : [];
+    if (write || parts.length > 0) {
       sql.writes++;
-      const key = `${write[1]!.split(/\s+/)[0]!.toUpperCase()} ${write[2]}`;
+      const key = write ? `${write[1]!.split(/\s+/)[0]!.toUpperCase()} ${write[2]}` : `WITH(${parts.join(', ')})`;
       sql.byTable[key] = (sql.byTable[key] ?? 0) + 1;
       if (sql.texts.length < 200) sql.texts.push(text.slice(0, 160));
     } else if (/^BEGIN\b/i.test(text)) sql.begins++;

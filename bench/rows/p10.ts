@@ -118,7 +118,7 @@ export const p10: Row = async ({ profileDir }) => {
 
     for (const scale of SCALES) {
       await grow(scale);
-      for (let i = 0; i < 3; i++) await Promise.all([sendOnce(), pageOnce()]);
+      for (let i = 0; i < (scale === SCALES[0] ? 30 : 5); i++) await Promise.all([sendOnce(), pageOnce()]);
       await replayOnce();
       const level = { send: [] as number[], page: [] as number[], replay: [] as number[] };
       for (let r = 0; r < ROUNDS; r++) {
