@@ -78,7 +78,15 @@ response (MessageQueued) comes after the COMMIT. Latency per request; p50/p99 pe
 *Floor:* 50 loops doing \`BEGIN; INSERT one row (uuid, thread id, text, position, timestamp); COMMIT\`
 through \`pg\` on the same database, on a pool of 10 connections — the size of the server's own pool
 (src/db/database.ts \`max: 10\`), so both sides have the same number of connections. Parley and floor
-rounds alternate. The number of SQL statements one \`sendMessage\` costs is counted on the server.`,
+rounds alternate. The number of SQL statements one \`sendMessage\` costs is counted on the server (one
+client sending 10 in a row, its token already in the authenticator's 5-second cache).
+*PGlite, beside it:* the same on an embedded host; its floor is the same transaction run inside the host
+process on its one PGlite connection (bench/lib/floor.ts), so it has no HTTP in it at all.`,
+  P8: `Turn start. One host with its consumer running (PostgreSQL + Redis; then PGlite), one thread, one
+client subscribed to \`runEvents\`. A turn: note the time, send \`sendMessage('/tokens 1 turnN')\`, take the
+receive time of that turn's ExecutionStarted on the subscription (the time is taken first thing in the
+socket's message handler), wait for its ExecutionFinished. 3 warm-up turns, then 3 rounds of 10 turns
+(median per round). *Floor:* 10 sequential \`BEGIN; INSERT; COMMIT\` (bench/lib/floor.ts) after each round.`,
   P4: `One thread seeded by SQL in a fresh schema: 5,000 turns = 10,000 messages of 500 characters (5 MB of
 text), 5,000 COMPLETED executions, and 20,000 durable events — the four a real turn appends
 (MessageQueued, ExecutionStarted, QueueUpdated, ExecutionFinished: src/queue/queue-service.ts,
@@ -96,7 +104,8 @@ statements counted in the server's pg client. A round: reset the counters, \`sen
 (1,000 chunks \`t1 \` … \`t1000 \`, 5,893 characters, streamed as fast as the runtime pulls), wait for
 ExecutionFinished on the subscription, wait 500 ms more, read the counters; then an idle window of
 the same length is counted and subtracted (it was 0). The window includes the whole turn: the
-sendMessage, admission, streaming and finishing.`,
+sendMessage, admission, streaming and finishing. A write is one data-modifying statement: a \`WITH\` statement
+whose parts write several tables counts once, and its tables are listed in the notes.`,
   P6: `A \`node bin/parley.js serve\` child (PostgreSQL + Redis), threads seeded by SQL (100 users × 100 threads,
 users through the directory service). The bench process opens one WebSocket per subscription
 (\`runEvents\` on its own idle thread), 50 at a time, in four steps; after each step it waits 2.5 s and
@@ -119,6 +128,21 @@ ExecutionFinished), with the stalled sockets still open. The figure with the bud
 (heap + external after a full collection): (stalled growth − reading growth) ÷ 4; RSS is reported too. Then 1,000 \`subscribe\` messages are sent on one socket; the server's answers are
 counted (the ones beyond \`PARLEY_WS_MAX_SUBSCRIPTIONS\` are refused with \`TOO_MANY_SUBSCRIPTIONS\`) and
 the retained memory is read with the accepted subscriptions still open.`,
+  P10: `Growth. One host (PostgreSQL, consumer stopped) and one measured thread; the database grows by SQL
+in four steps, 1× → 10× → 100× → 1,000×: 1× = 50 other threads (each with one queued message) and 100
+turns of history on the measured thread (200 messages of 100 characters, 400 events, 100 executions);
+1,000× = 50,000 threads and 100,000 turns (200,000 messages, 400,000 events). At each step (after
+ANALYZE): 3 rounds of 10 sequential \`sendMessage\` and 10 first pages (median per round) and one replay
+of the last 200 events. The figure is the cost at 1,000× over the cost at 1× (flat = 1; budget ≤ 1.5×);
+the notes give every step and the factor per decade. One client at a time: the cost per request, not
+contention. Seeding 1,000× takes ≈ 30 s, the whole row ≈ 70–90 s.`,
+  P11: `Turns with the consumer running. One host (PostgreSQL + Redis), 20 threads with one user each; 20
+client loops each send \`sendMessage('/tokens 1')\` to their own thread back to back for 4 s, and every
+message is a turn the same instance runs meanwhile (admission, a one-token reply, the settlement). After
+the 4 s the row waits until every sent turn has finished. Reported per round: sendMessage p50 against
+the floor (20 loops of \`BEGIN; INSERT; COMMIT\` on a pool of 10, alternating), sustained turns per
+second (turns finished ÷ time from the first send to the last turn's end), and per turn the server's CPU
+(process.cpuUsage) and its SQL statements and writes (sendMessage included; counted in its pg client).`,
 };
 
 export const FINDINGS = `## Budgets missed: what stands in the way, and what to change in src/

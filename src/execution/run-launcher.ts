@@ -287,8 +287,9 @@ export class RunLauncher {
         if (text.length > 0) messages.push({ role: 'assistant', content: text });
         continue;
       }
+      // Only this turn's own message hands its files to the model, and only when it has any.
       const files =
-        row.executionId === executionId
+        row.executionId === executionId && (row.parts as MessagePart[]).some((part) => part.type === 'attachment')
           ? await this.deps.prisma.attachment.findMany({ where: { messageId: row.id }, orderBy: { createdAt: 'asc' } })
           : [];
       if (files.length === 0) {
