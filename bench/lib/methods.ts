@@ -169,26 +169,41 @@ bench/profile-summary.ts).
   \`conversation\` read can be behind. With it P1 p50 went from ~10× to ~3.5× and p99 from ~16× to ~10× the
   raw Redis hop (also a quieter machine).
 
+### The hot SQL (the database half of the performance issue)
+
+The hot paths now leave Prisma's query compiler and run as few statements as their rules allow
+(\`$queryRaw\` tagged templates; docs/architecture.md "The hot SQL" says where each lives and why):
+
+| path | before | after |
+|---|---|---|
+| sendMessage (token cached) | 11 statements: access check 3, open question 1, BEGIN, \`FOR UPDATE\`, tail position, INSERT item, UPDATE thread, INSERT event, COMMIT | 3: access check (one join), open question, the enqueue (one statement: lock via the thread row's UPDATE, item, files, event) |
+| admission | BEGIN, lock, active check, head (+ user, thread, agent, files: Prisma includes), run limits, INSERT execution, INSERT message, DELETE item, UPDATE thread, INSERT events, COMMIT | BEGIN, lock, one read, one write statement (execution, user message *and the reply's empty message*, files, item, events), COMMIT |
+| settlement | BEGIN, lock, status, UPDATE execution, reservation count, UPDATE message, UPDATE thread, INSERT event, COMMIT | BEGIN, lock, one read (status and reservations), one write statement (execution's end, final parts, events), COMMIT |
+| one \`/tokens 1\` turn (bench/turn-statements.ts) | 51 statements, 13 writes (P11 before) | 26, 4 writes (incl. the consumer's idle re-check and a periodic sweep) |
+| P5: 1,000-token reply | 15 writes, 52 statements, 4 transactions | 6 writes, 24–29 statements, 3 transactions |
+
+P10 shows the indexes hold: from 1× to 1,000× (50 → 50,000 threads, 100 → 100,000 turns of history)
+the cost per sendMessage, first page and replay stays flat within the machine's noise (the enqueue's
+idempotency lookup is now an index probe, migration 0006, instead of a JSON scan of the thread's events).
+
 ### Still standing in the way
 
-1. **Prisma round trips and the query compiler on the hot paths (P3, P4 page, P2's run start rate).** An
-   enqueue is still a 7-round-trip transaction (BEGIN, \`SELECT … FOR UPDATE\`, tail position, INSERT
-   queue_item, UPDATE thread, INSERT thread_event, COMMIT) plus access checks (thread, agent, membership:
-   3 statements; one join would do), and every statement pays Prisma's WebAssembly query compiler
-   (≈11–14 % of server CPU in the profiles). Each sendMessage also starts a run in the same process
-   (admission, the demo reply, the settlement), which competes for the same 2 cores. What would remove
-   it: \`src/auth/access.ts\` \`thread()\` as one joined query; \`src/events/event-log.ts\`
-   \`appendThreadEvents\` and \`src/queue/queue-service.ts\` \`insert\` as one CTE statement through
-   \`$queryRaw\` (lock, bump \`lastEventSeq\`, insert item and event): 7 → 3–4 round trips; the same CTE
-   for admission. Expected p50 ≈ 2–3× lower; reaching 3× a bare INSERT also needs the hot paths off the
-   query compiler (TypedSQL / \`$queryRaw\`).
-2. **P5: 15 writes per reply, only 2–3 of them the 1,000 tokens** (the batched text flushes work). The rest
-   are per turn: INSERT queue_item, UPDATE thread + INSERT thread_event for each of the three event
-   appends (MessageQueued; ExecutionStarted + QueueUpdated; ExecutionFinished), INSERT execution,
-   INSERT message ×2, DELETE queue_item, UPDATE execution, the final UPDATE message. What would remove
-   it: \`appendThreadEvents\` as one CTE statement (−3), the assistant message inserted with the user
-   message at admission (−1), the final text flush and the execution's final UPDATE as one statement in
-   the settlement (−1): 15 → 10.
+1. **sendMessage, the first page and turn start are still far above their floors (P3, P4, P8, P11).**
+   The database work per request is now about the floor's (3 round trips for a sendMessage, like
+   BEGIN/INSERT/COMMIT); what remains is in the process. The P11 profile (\`npm run bench -- P11
+   --profile\`, 20 clients, runs going on) shows: ≈ 19 % Prisma (its client runtime 10 % and its
+   WebAssembly 9 %: the reads still built with Prisma — the open-question check, the history of a
+   run, the batched text flushes, Pothos' \`prismaConnection\` page — and the request pipeline even
+   \`$queryRaw\` goes through), ≈ 16 % socket writes (\`writev\`, \`writeBuffer\`, \`writeUtf8String\`:
+   HTTP answers, pg and Redis), ≈ 4 % GC, the AI SDK's web streams ≈ 3 %; the rest idle (waiting on
+   PostgreSQL, which shares the 2 cores). With 50 clients on 2 cores shared with PostgreSQL and the
+   consumer, a request waits behind the others in the event loop: p50 is a queueing figure. What it would
+   take: the remaining per-turn reads as raw statements too (history, open question, the conversation
+   page without Pothos' Prisma plugin), batching the consumer's admissions of many threads, and a
+   machine where PostgreSQL does not compete with the server for the same 2 cores.
+2. **P4 page and replay (≈ 8–9×).** The page is 3 statements (the joined access check, the active
+   execution, the Prisma page); the replay 4. The rest is GraphQL execution and serialization of 50 ×
+   500-character messages / 1,000 events through Yoga and graphql-ws, against a floor that only reads rows.
 3. **P6 (~40 KB per idle subscription; 37–44 KB across runs).** Per subscription the server holds the WebSocket and its
    buffers, graphql-ws and Yoga contexts (with the authenticated \`User\` row), the stream's generator,
    buffer and pump, and one pub/sub listener (with Redis one channel per thread). Next step: a heap
