@@ -42,7 +42,7 @@ const profileDir = profile ? fileURLToPath(new URL(`./profiles/${RUN_ID}`, impor
 if (profileDir) mkdirSync(profileDir, { recursive: true });
 
 // A hard stop for the whole run: bounded in time whatever happens.
-const HARD_LIMIT_MS = Number(process.env.BENCH_TIME_LIMIT_MS ?? 9.5 * 60_000);
+const HARD_LIMIT_MS = Number(process.env.BENCH_TIME_LIMIT_MS ?? 14 * 60_000);
 const hardStop = setTimeout(async () => {
   console.error(`bench: time limit of ${HARD_LIMIT_MS / 1000} s reached, stopping`);
   await killAllChildren().catch(() => {});

@@ -10,7 +10,7 @@ average above), so absolute figures are noisy; the ratios are far more stable th
 ## Reproduce
 
 \`\`\`sh
-npm run bench                 # all rows (≈ 6–9 min on a busy 2-core machine), writes BENCHMARKS.md and bench/results.json
+npm run bench                 # all rows (≈ 9–13 min on a busy 2-core machine), writes BENCHMARKS.md and bench/results.json
 npm run bench -- P3           # one row (or several: P1 P4); the other rows keep their last results
 npm run bench -- P1 --profile # also writes --cpu-prof profiles of the server processes to bench/profiles/<run>/
 node --import tsx bench/profile-summary.ts bench/profiles/<run>/<file>.cpuprofile   # self time by package and function
@@ -19,7 +19,7 @@ npm run bench -- --render     # re-render BENCHMARKS.md from bench/results.json
 
 It needs PostgreSQL on 127.0.0.1:5432 (database \`test\`, user postgres) and Redis on 127.0.0.1:6379
 (override with \`BENCH_DATABASE_URL\`, \`BENCH_REDIS_URL\`). Each row uses a fresh schema
-\`bench_<run>_<row>\`, dropped at the end (also on failure, Ctrl-C and the 9.5-minute hard limit). Every
+\`bench_<run>_<row>\`, dropped at the end (also on failure, Ctrl-C and the 14-minute hard limit, \`BENCH_TIME_LIMIT_MS\`). Every
 load is bounded in count and time and runs on loopback only. Server processes are the real server:
 \`bench/lib/host.ts\` is \`startTestServer\` (test/support/server.ts → \`buildApp\`) in a child process with
 the production values of the flush policy and consumer sweep (the test helper's defaults are test
@@ -34,7 +34,8 @@ Bench-only instrumentation lives in \`bench/\` and never in \`src/\`:
   in every process (one machine, one clock).
 - **SQL statements** — \`pg.Client.prototype.query\` is patched in the server process before the pool
   exists (Prisma's \`$on('query')\` does not fire with driver adapters); statements are classified as
-  writes (INSERT/UPDATE/DELETE), BEGIN and COMMIT, by table.
+  writes (INSERT/UPDATE/DELETE, and a WITH statement whose parts write: one write, its tables listed),
+  BEGIN and COMMIT, by table. \`node --import tsx bench/turn-statements.ts\` prints every statement of one turn.
 - **clients** — a minimal graphql-ws (\`graphql-transport-ws\`) client on \`ws\`, one WebSocket per
   subscription (as browser tabs would), receive time taken first thing in the \`message\` handler;
   HTTP via \`fetch\` (keep-alive).`;
