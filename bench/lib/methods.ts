@@ -183,6 +183,18 @@ The hot paths now leave Prisma's query compiler and run as few statements as the
 | one \`/tokens 1\` turn (bench/turn-statements.ts) | 51 statements, 13 writes (P11 before) | 26, 4 writes (incl. the consumer's idle re-check and a periodic sweep) |
 | P5: 1,000-token reply | 15 writes, 52 statements, 4 transactions | 6 writes, 24–29 statements, 3 transactions |
 
+Measured back to back (the old code, then this one, P8 and P11 only, \`BENCH_NO_WRITE=1\`, load average
+≈ 9–15 from other work on the machine), twice:
+
+| figure | before | after |
+|---|---|---|
+| P11 server CPU per turn | 45.5 / 38.9 ms | 20.8 / 18.5 ms |
+| P11 sustained turns per second | 10.4 / 15.2 | 19.4 / 22.6 |
+| P11 SQL statements (writes) per turn | 53 (13) / 52 (13) | 25 (4) / 24 (4) |
+| P11 sendMessage p50 ÷ floor | 207× / 189× | 126× / 107× |
+| P8 turn start, PGlite | 402 / 42 ms | 34 / 27 ms |
+| P8 turn start, PostgreSQL + Redis | 289 / 48 ms | 78 / 64 ms (inconclusive: its floor moved from 1.2 to 4 ms between the runs) |
+
 P10 shows the indexes hold: from 1× to 1,000× (50 → 50,000 threads, 100 → 100,000 turns of history)
 the cost per sendMessage, first page and replay stays flat within the machine's noise (the enqueue's
 idempotency lookup is now an index probe, migration 0006, instead of a JSON scan of the thread's events).
