@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { AgentRunInput } from '../../src/runtime/agent-runtime.ts';
 import { nowMs } from './stats.ts';
+import { closedLoop, FLOOR_TABLE_SQL } from './floor.ts';
 
 const serverEnv = JSON.parse(process.env.BENCH_ENV ?? '{}') as Record<string, string>;
 
@@ -24,9 +25,13 @@ if (process.env.BENCH_COUNT_SQL === '1') {
     sql.total++;
     if (sql.all.length < 120) sql.all.push(text.replace(/\s+/g, ' ').slice(0, 140));
     const write = /^(INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+(?:"?\w+"?\.)?"?(\w+)"?/i.exec(text);
-    if (write) {
+    // A WITH statement whose parts write is one write statement; its key lists the tables it writes.
+    const parts = /^WITH\b/i.test(text)
+      ? [...text.matchAll(/\b(INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+(?:"?\w+"?\.)?"?(\w+)"?/gi)].map((m) => `${m[1]!.split(/\s+/)[0]!.toUpperCase()} ${m[2]}`)
+      : [];
+    if (write || parts.length > 0) {
       sql.writes++;
-      const key = `${write[1]!.split(/\s+/)[0]!.toUpperCase()} ${write[2]}`;
+      const key = write ? `${write[1]!.split(/\s+/)[0]!.toUpperCase()} ${write[2]}` : `WITH(${parts.join(', ')})`;
       sql.byTable[key] = (sql.byTable[key] ?? 0) + 1;
       if (sql.texts.length < 200) sql.texts.push(text.slice(0, 160));
     } else if (/^BEGIN\b/i.test(text)) sql.begins++;
@@ -111,8 +116,34 @@ async function setupThreads(args: { count: number; threadsPerUser?: number }) {
   });
 }
 
+/** The raw write floor on this host's own database (used for PGlite, whose one connection lives here). */
+async function floorLoop(args: { workers: number; durationMs?: number; count?: number }) {
+  await parley.db.withConnection((connection) => connection.exec(FLOOR_TABLE_SQL));
+  let n = 0;
+  const insert = () =>
+    parley.db.withConnection((connection) =>
+      connection.exec(`BEGIN; INSERT INTO bench_floor_insert (thread_id, text, position) VALUES ('thread-${n}', 'hello from the benchmark', ${n++}); COMMIT`),
+    );
+  if (args.count !== undefined) {
+    const latencies: number[] = [];
+    for (let i = 0; i < args.count; i++) {
+      const started = performance.now();
+      await insert();
+      latencies.push(performance.now() - started);
+    }
+    return latencies;
+  }
+  return closedLoop(args.workers, args.durationMs ?? 1_000, insert);
+}
+
 const commands: Record<string, (args: never) => unknown> = {
   setupThreads,
+  floorLoop,
+  /** CPU time of this process so far (user + system), in ms. */
+  cpuMs: () => {
+    const usage = process.cpuUsage();
+    return (usage.user + usage.system) / 1000;
+  },
   fixture: () => ensureFixture(),
   emits: () => {
     const taken = emits;

@@ -10,7 +10,7 @@ average above), so absolute figures are noisy; the ratios are far more stable th
 ## Reproduce
 
 \`\`\`sh
-npm run bench                 # all rows (≈ 6–9 min on a busy 2-core machine), writes BENCHMARKS.md and bench/results.json
+npm run bench                 # all rows (≈ 9–13 min on a busy 2-core machine), writes BENCHMARKS.md and bench/results.json
 npm run bench -- P3           # one row (or several: P1 P4); the other rows keep their last results
 npm run bench -- P1 --profile # also writes --cpu-prof profiles of the server processes to bench/profiles/<run>/
 node --import tsx bench/profile-summary.ts bench/profiles/<run>/<file>.cpuprofile   # self time by package and function
@@ -19,7 +19,7 @@ npm run bench -- --render     # re-render BENCHMARKS.md from bench/results.json
 
 It needs PostgreSQL on 127.0.0.1:5432 (database \`test\`, user postgres) and Redis on 127.0.0.1:6379
 (override with \`BENCH_DATABASE_URL\`, \`BENCH_REDIS_URL\`). Each row uses a fresh schema
-\`bench_<run>_<row>\`, dropped at the end (also on failure, Ctrl-C and the 9.5-minute hard limit). Every
+\`bench_<run>_<row>\`, dropped at the end (also on failure, Ctrl-C and the 14-minute hard limit, \`BENCH_TIME_LIMIT_MS\`). Every
 load is bounded in count and time and runs on loopback only. Server processes are the real server:
 \`bench/lib/host.ts\` is \`startTestServer\` (test/support/server.ts → \`buildApp\`) in a child process with
 the production values of the flush policy and consumer sweep (the test helper's defaults are test
@@ -34,7 +34,8 @@ Bench-only instrumentation lives in \`bench/\` and never in \`src/\`:
   in every process (one machine, one clock).
 - **SQL statements** — \`pg.Client.prototype.query\` is patched in the server process before the pool
   exists (Prisma's \`$on('query')\` does not fire with driver adapters); statements are classified as
-  writes (INSERT/UPDATE/DELETE), BEGIN and COMMIT, by table.
+  writes (INSERT/UPDATE/DELETE, and a WITH statement whose parts write: one write, its tables listed),
+  BEGIN and COMMIT, by table. \`node --import tsx bench/turn-statements.ts\` prints every statement of one turn.
 - **clients** — a minimal graphql-ws (\`graphql-transport-ws\`) client on \`ws\`, one WebSocket per
   subscription (as browser tabs would), receive time taken first thing in the \`message\` handler;
   HTTP via \`fetch\` (keep-alive).`;
@@ -78,7 +79,15 @@ response (MessageQueued) comes after the COMMIT. Latency per request; p50/p99 pe
 *Floor:* 50 loops doing \`BEGIN; INSERT one row (uuid, thread id, text, position, timestamp); COMMIT\`
 through \`pg\` on the same database, on a pool of 10 connections — the size of the server's own pool
 (src/db/database.ts \`max: 10\`), so both sides have the same number of connections. Parley and floor
-rounds alternate. The number of SQL statements one \`sendMessage\` costs is counted on the server.`,
+rounds alternate. The number of SQL statements one \`sendMessage\` costs is counted on the server (one
+client sending 10 in a row, its token already in the authenticator's 5-second cache).
+*PGlite, beside it:* the same on an embedded host; its floor is the same transaction run inside the host
+process on its one PGlite connection (bench/lib/floor.ts), so it has no HTTP in it at all.`,
+  P8: `Turn start. One host with its consumer running (PostgreSQL + Redis; then PGlite), one thread, one
+client subscribed to \`runEvents\`. A turn: note the time, send \`sendMessage('/tokens 1 turnN')\`, take the
+receive time of that turn's ExecutionStarted on the subscription (the time is taken first thing in the
+socket's message handler), wait for its ExecutionFinished. 3 warm-up turns, then 3 rounds of 10 turns
+(median per round). *Floor:* 10 sequential \`BEGIN; INSERT; COMMIT\` (bench/lib/floor.ts) after each round.`,
   P4: `One thread seeded by SQL in a fresh schema: 5,000 turns = 10,000 messages of 500 characters (5 MB of
 text), 5,000 COMPLETED executions, and 20,000 durable events — the four a real turn appends
 (MessageQueued, ExecutionStarted, QueueUpdated, ExecutionFinished: src/queue/queue-service.ts,
@@ -96,7 +105,8 @@ statements counted in the server's pg client. A round: reset the counters, \`sen
 (1,000 chunks \`t1 \` … \`t1000 \`, 5,893 characters, streamed as fast as the runtime pulls), wait for
 ExecutionFinished on the subscription, wait 500 ms more, read the counters; then an idle window of
 the same length is counted and subtracted (it was 0). The window includes the whole turn: the
-sendMessage, admission, streaming and finishing.`,
+sendMessage, admission, streaming and finishing. A write is one data-modifying statement: a \`WITH\` statement
+whose parts write several tables counts once, and its tables are listed in the notes.`,
   P6: `A \`node bin/parley.js serve\` child (PostgreSQL + Redis), threads seeded by SQL (100 users × 100 threads,
 users through the directory service). The bench process opens one WebSocket per subscription
 (\`runEvents\` on its own idle thread), 50 at a time, in four steps; after each step it waits 2.5 s and
@@ -119,6 +129,21 @@ ExecutionFinished), with the stalled sockets still open. The figure with the bud
 (heap + external after a full collection): (stalled growth − reading growth) ÷ 4; RSS is reported too. Then 1,000 \`subscribe\` messages are sent on one socket; the server's answers are
 counted (the ones beyond \`PARLEY_WS_MAX_SUBSCRIPTIONS\` are refused with \`TOO_MANY_SUBSCRIPTIONS\`) and
 the retained memory is read with the accepted subscriptions still open.`,
+  P10: `Growth. One host (PostgreSQL, consumer stopped) and one measured thread; the database grows by SQL
+in four steps, 1× → 10× → 100× → 1,000×: 1× = 50 other threads (each with one queued message) and 100
+turns of history on the measured thread (200 messages of 100 characters, 400 events, 100 executions);
+1,000× = 50,000 threads and 100,000 turns (200,000 messages, 400,000 events). At each step (after
+ANALYZE): 3 rounds of 10 sequential \`sendMessage\` and 10 first pages (median per round) and one replay
+of the last 200 events. The figure is the cost at 1,000× over the cost at 1× (flat = 1; budget ≤ 1.5×);
+the notes give every step and the factor per decade. One client at a time: the cost per request, not
+contention. Seeding 1,000× takes ≈ 30 s, the whole row ≈ 70–90 s.`,
+  P11: `Turns with the consumer running. One host (PostgreSQL + Redis), 20 threads with one user each; 20
+client loops each send \`sendMessage('/tokens 1')\` to their own thread back to back for 4 s, and every
+message is a turn the same instance runs meanwhile (admission, a one-token reply, the settlement). After
+the 4 s the row waits until every sent turn has finished. Reported per round: sendMessage p50 against
+the floor (20 loops of \`BEGIN; INSERT; COMMIT\` on a pool of 10, alternating), sustained turns per
+second (turns finished ÷ time from the first send to the last turn's end), and per turn the server's CPU
+(process.cpuUsage) and its SQL statements and writes (sendMessage included; counted in its pg client).`,
 };
 
 export const FINDINGS = `## Budgets missed: what stands in the way, and what to change in src/
@@ -145,26 +170,53 @@ bench/profile-summary.ts).
   \`conversation\` read can be behind. With it P1 p50 went from ~10× to ~3.5× and p99 from ~16× to ~10× the
   raw Redis hop (also a quieter machine).
 
+### The hot SQL (the database half of the performance issue)
+
+The hot paths now leave Prisma's query compiler and run as few statements as their rules allow
+(\`$queryRaw\` tagged templates; docs/architecture.md "The hot SQL" says where each lives and why):
+
+| path | before | after |
+|---|---|---|
+| sendMessage (token cached) | 11 statements: access check 3, open question 1, BEGIN, \`FOR UPDATE\`, tail position, INSERT item, UPDATE thread, INSERT event, COMMIT | 3: access check (one join), open question, the enqueue (one statement: lock via the thread row's UPDATE, item, files, event) |
+| admission | BEGIN, lock, active check, head (+ user, thread, agent, files: Prisma includes), run limits, INSERT execution, INSERT message, DELETE item, UPDATE thread, INSERT events, COMMIT | BEGIN, lock, one read, one write statement (execution, user message *and the reply's empty message*, files, item, events), COMMIT |
+| settlement | BEGIN, lock, status, UPDATE execution, reservation count, UPDATE message, UPDATE thread, INSERT event, COMMIT | BEGIN, lock, one read (status and reservations), one write statement (execution's end, final parts, events), COMMIT |
+| one \`/tokens 1\` turn (bench/turn-statements.ts) | 51 statements, 13 writes (P11 before) | 26, 4 writes (incl. the consumer's idle re-check and a periodic sweep) |
+| P5: 1,000-token reply | 15 writes, 52 statements, 4 transactions | 6 writes, 24–29 statements, 3 transactions |
+
+Measured back to back (the old code, then this one, P8 and P11 only, \`BENCH_NO_WRITE=1\`, load average
+≈ 9–15 from other work on the machine), twice:
+
+| figure | before | after |
+|---|---|---|
+| P11 server CPU per turn | 45.5 / 38.9 ms | 20.8 / 18.5 ms |
+| P11 sustained turns per second | 10.4 / 15.2 | 19.4 / 22.6 |
+| P11 SQL statements (writes) per turn | 53 (13) / 52 (13) | 25 (4) / 24 (4) |
+| P11 sendMessage p50 ÷ floor | 207× / 189× | 126× / 107× |
+| P8 turn start, PGlite | 402 / 42 ms | 34 / 27 ms |
+| P8 turn start, PostgreSQL + Redis | 289 / 48 ms | 78 / 64 ms (inconclusive: its floor moved from 1.2 to 4 ms between the runs) |
+
+P10 shows the indexes hold: from 1× to 1,000× (50 → 50,000 threads, 100 → 100,000 turns of history)
+the cost per sendMessage, first page and replay stays flat within the machine's noise (the enqueue's
+idempotency lookup is now an index probe, migration 0006, instead of a JSON scan of the thread's events).
+
 ### Still standing in the way
 
-1. **Prisma round trips and the query compiler on the hot paths (P3, P4 page, P2's run start rate).** An
-   enqueue is still a 7-round-trip transaction (BEGIN, \`SELECT … FOR UPDATE\`, tail position, INSERT
-   queue_item, UPDATE thread, INSERT thread_event, COMMIT) plus access checks (thread, agent, membership:
-   3 statements; one join would do), and every statement pays Prisma's WebAssembly query compiler
-   (≈11–14 % of server CPU in the profiles). Each sendMessage also starts a run in the same process
-   (admission, the demo reply, the settlement), which competes for the same 2 cores. What would remove
-   it: \`src/auth/access.ts\` \`thread()\` as one joined query; \`src/events/event-log.ts\`
-   \`appendThreadEvents\` and \`src/queue/queue-service.ts\` \`insert\` as one CTE statement through
-   \`$queryRaw\` (lock, bump \`lastEventSeq\`, insert item and event): 7 → 3–4 round trips; the same CTE
-   for admission. Expected p50 ≈ 2–3× lower; reaching 3× a bare INSERT also needs the hot paths off the
-   query compiler (TypedSQL / \`$queryRaw\`).
-2. **P5: 15 writes per reply, only 2–3 of them the 1,000 tokens** (the batched text flushes work). The rest
-   are per turn: INSERT queue_item, UPDATE thread + INSERT thread_event for each of the three event
-   appends (MessageQueued; ExecutionStarted + QueueUpdated; ExecutionFinished), INSERT execution,
-   INSERT message ×2, DELETE queue_item, UPDATE execution, the final UPDATE message. What would remove
-   it: \`appendThreadEvents\` as one CTE statement (−3), the assistant message inserted with the user
-   message at admission (−1), the final text flush and the execution's final UPDATE as one statement in
-   the settlement (−1): 15 → 10.
+1. **sendMessage, the first page and turn start are still far above their floors (P3, P4, P8, P11).**
+   The database work per request is now about the floor's (3 round trips for a sendMessage, like
+   BEGIN/INSERT/COMMIT); what remains is in the process. The P11 profile (\`npm run bench -- P11
+   --profile\`, 20 clients, runs going on) shows: ≈ 19 % Prisma (its client runtime 10 % and its
+   WebAssembly 9 %: the reads still built with Prisma — the open-question check, the history of a
+   run, the batched text flushes, Pothos' \`prismaConnection\` page — and the request pipeline even
+   \`$queryRaw\` goes through), ≈ 16 % socket writes (\`writev\`, \`writeBuffer\`, \`writeUtf8String\`:
+   HTTP answers, pg and Redis), ≈ 4 % GC, the AI SDK's web streams ≈ 3 %; the rest idle (waiting on
+   PostgreSQL, which shares the 2 cores). With 50 clients on 2 cores shared with PostgreSQL and the
+   consumer, a request waits behind the others in the event loop: p50 is a queueing figure. What it would
+   take: the remaining per-turn reads as raw statements too (history, open question, the conversation
+   page without Pothos' Prisma plugin), batching the consumer's admissions of many threads, and a
+   machine where PostgreSQL does not compete with the server for the same 2 cores.
+2. **P4 page and replay (≈ 8–9×).** The page is 3 statements (the joined access check, the active
+   execution, the Prisma page); the replay 4. The rest is GraphQL execution and serialization of 50 ×
+   500-character messages / 1,000 events through Yoga and graphql-ws, against a floor that only reads rows.
 3. **P6 (~40 KB per idle subscription; 37–44 KB across runs).** Per subscription the server holds the WebSocket and its
    buffers, graphql-ws and Yoga contexts (with the authenticated \`User\` row), the stream's generator,
    buffer and pump, and one pub/sub listener (with Redis one channel per thread). Next step: a heap

@@ -2,108 +2,114 @@
  * P3: sendMessage round trip (committed: MessageQueued comes back only after COMMIT) at 50
  * concurrent clients, each sending in a loop over HTTP keep-alive. The instance's consumer is
  * stopped so that no run competes (the queue just grows). Floor: BEGIN; one-row INSERT; COMMIT
- * through `pg` on the same database, 50 concurrent workers on a pool of 10 connections (the size of
- * the server's own pool).
+ * (bench/lib/floor.ts), 50 concurrent workers. On PostgreSQL and, beside it, on PGlite.
  */
-import pg from 'pg';
 import { benchDatabaseUrl, startHost, type BenchThread } from '../lib/hosts.ts';
 import { sendMessage } from '../lib/clients.ts';
+import { closedLoop, pgliteFloor, postgresFloor } from '../lib/floor.ts';
 import { percentile, spread, sleep } from '../lib/stats.ts';
 import { log } from '../lib/log.ts';
-import type { Metric, RowResult, Row } from '../lib/types.ts';
+import type { Metric, Row } from '../lib/types.ts';
 
 const CLIENTS = 50;
 const ROUND_MS = 3_000;
 const ROUNDS = 3;
 
-async function closedLoop(durationMs: number, work: (worker: number) => Promise<void>): Promise<number[]> {
-  const latencies: number[] = [];
-  const end = performance.now() + durationMs;
-  await Promise.all(
-    Array.from({ length: CLIENTS }, async (_, worker) => {
-      while (performance.now() < end) {
-        const started = performance.now();
-        await work(worker);
-        latencies.push(performance.now() - started);
-      }
-    }),
-  );
-  return latencies;
+export interface SqlCounts {
+  total: number;
+  writes: number;
+  begins: number;
+  commits: number;
+  byTable: Record<string, number>;
+  all: string[];
 }
 
-export const p3: Row = async ({ profileDir }) => {
-  const databaseUrl = benchDatabaseUrl('p3');
-  const host = await startHost({ DATABASE_URL: databaseUrl }, { noConsumer: true, countSql: true, cpuProf: profileDir });
-  const parley: { p50: number; p99: number; count: number }[] = [];
-  const floor: { p50: number; p99: number; count: number }[] = [];
+interface Round {
+  p50: number;
+  p99: number;
+  count: number;
+}
+
+async function measure(backend: 'postgres' | 'pglite', profileDir: string | undefined) {
+  const databaseUrl = backend === 'postgres' ? benchDatabaseUrl('p3') : null;
+  const host = await startHost(databaseUrl ? { DATABASE_URL: databaseUrl } : {}, { noConsumer: true, countSql: true, cpuProf: profileDir });
+  const floorOf = databaseUrl ? await postgresFloor(databaseUrl) : pgliteFloor(host);
+  const parley: Round[] = [];
+  const floor: Round[] = [];
   let statements: Record<string, unknown> = {};
-  const url = new URL(databaseUrl);
-  const schema = url.searchParams.get('schema')!;
-  url.searchParams.delete('schema');
-  const pool = new pg.Pool({ connectionString: url.toString(), max: 10, options: `-c search_path="${schema}"` });
   try {
     const threads = await host.call<BenchThread[]>('setupThreads', { count: CLIENTS });
-    await pool.query(
-      `CREATE TABLE IF NOT EXISTS bench_floor_insert (id uuid PRIMARY KEY DEFAULT gen_random_uuid(), thread_id text NOT NULL, text text NOT NULL, position int NOT NULL, created_at timestamptz NOT NULL DEFAULT now())`,
-    );
     const send = (worker: number) => sendMessage(host.url, threads[worker]!.token, threads[worker]!.threadId, 'hello from the benchmark');
-    const insert = async (worker: number) => {
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
-        await client.query('INSERT INTO bench_floor_insert (thread_id, text, position) VALUES ($1, $2, $3)', [
-          threads[worker]!.threadId,
-          'hello from the benchmark',
-          worker,
-        ]);
-        await client.query('COMMIT');
-      } finally {
-        client.release();
-      }
-    };
-    await closedLoop(1_000, send);
-    await closedLoop(1_000, insert);
-    // Statements per sendMessage (counted in the server's pg client, host.ts BENCH_COUNT_SQL).
-    await host.call('sqlCounts', { reset: true });
-    for (let i = 0; i < 10; i++) await send(i);
-    const counted = await host.call<{ total: number; writes: number; begins: number; commits: number; byTable: Record<string, number> }>('sqlCounts', { reset: true });
-    statements = { perRequest: counted.total / 10, writesPerRequest: counted.writes / 10, transactionsPerRequest: counted.commits / 10, byTable: counted.byTable };
+    await closedLoop(CLIENTS, 1_000, send);
+    await floorOf.closedLoop(CLIENTS, 1_000);
+    if (backend === 'postgres') {
+      // Statements per sendMessage (counted in the server's pg client, host.ts BENCH_COUNT_SQL).
+      // One client, its token already looked up (the authenticator caches it for 5 s): the steady state.
+      await send(0);
+      await host.call('sqlCounts', { reset: true });
+      for (let i = 0; i < 10; i++) await send(0);
+      const counted = await host.call<SqlCounts>('sqlCounts', { reset: true });
+      statements = {
+        perRequest: counted.total / 10,
+        writesPerRequest: counted.writes / 10,
+        transactionsPerRequest: counted.commits / 10,
+        byTable: counted.byTable,
+        oneRequest: counted.all.slice(0, Math.round(counted.total / 10)),
+      };
+    }
     // Rounds alternate so that both see the same machine noise.
     for (let r = 0; r < ROUNDS; r++) {
-      const a = await closedLoop(ROUND_MS, send);
+      const a = await closedLoop(CLIENTS, ROUND_MS, send);
       parley.push({ p50: percentile(a, 50), p99: percentile(a, 99), count: a.length });
       await sleep(200);
-      const b = await closedLoop(ROUND_MS, insert);
+      const b = await floorOf.closedLoop(CLIENTS, ROUND_MS);
       floor.push({ p50: percentile(b, 50), p99: percentile(b, 99), count: b.length });
-      log(`P3 round ${r}: sendMessage p50 ${parley[r]!.p50.toFixed(1)} p99 ${parley[r]!.p99.toFixed(1)} (n=${a.length}); insert p50 ${floor[r]!.p50.toFixed(1)} p99 ${floor[r]!.p99.toFixed(1)} (n=${b.length})`);
+      log(`P3 ${backend} round ${r}: sendMessage p50 ${parley[r]!.p50.toFixed(1)} p99 ${parley[r]!.p99.toFixed(1)} (n=${a.length}); insert p50 ${floor[r]!.p50.toFixed(1)} p99 ${floor[r]!.p99.toFixed(1)} (n=${b.length})`);
     }
   } finally {
-    await pool.end();
+    await floorOf.close();
     await host.kill();
   }
-  const metric = (name: 'p50' | 'p99', factor: number | null): Metric => {
-    const measured = spread(parley.map((x) => x[name]));
-    const floorSpread = spread(floor.map((x) => x[name]));
-    const ratio = { ...spread(parley.map((x, i) => x[name] / floor[i]![name])), median: measured.median / floorSpread.median };
-    return {
-      name: `sendMessage ${name}`,
-      unit: 'ms',
-      measured,
-      floor: floorSpread,
-      ratio,
-      budget: factor === null ? 'report' : `≤ ${factor}× floor`,
-      pass: factor === null ? null : ratio.median <= factor,
-    };
+  return { parley, floor, statements };
+}
+
+/** A latency metric of Parley rounds against floor rounds measured alternately with them. */
+export function ratioMetric(name: string, parley: number[], floor: number[], factor: number | null, unit = 'ms'): Metric {
+  const measured = spread(parley);
+  const floorSpread = spread(floor);
+  const ratio = { ...spread(parley.map((x, i) => x / floor[i]!)), median: measured.median / floorSpread.median };
+  return {
+    name,
+    unit,
+    measured,
+    floor: floorSpread,
+    ratio,
+    budget: factor === null ? 'report' : `≤ ${factor}× floor`,
+    pass: factor === null ? null : ratio.median <= factor,
   };
+}
+
+const perSecond = (rounds: Round[]) => rounds.map((x) => `${Math.round(x.count / (ROUND_MS / 1000))}/s`).join(', ');
+
+export const p3: Row = async ({ profileDir }) => {
+  const pgRun = await measure('postgres', profileDir);
+  const liteRun = await measure('pglite', profileDir);
+  const { statements } = pgRun;
   return {
     id: 'P3',
     what: `sendMessage round trip (committed) at ${CLIENTS} concurrent clients`,
-    metrics: [metric('p50', 3), metric('p99', null)],
+    metrics: [
+      ratioMetric('sendMessage p50', pgRun.parley.map((x) => x.p50), pgRun.floor.map((x) => x.p50), 3),
+      ratioMetric('sendMessage p99', pgRun.parley.map((x) => x.p99), pgRun.floor.map((x) => x.p99), null),
+      ratioMetric('PGlite: sendMessage p50', liteRun.parley.map((x) => x.p50), liteRun.floor.map((x) => x.p50), 3),
+      ratioMetric('PGlite: sendMessage p99', liteRun.parley.map((x) => x.p99), liteRun.floor.map((x) => x.p99), null),
+    ],
     notes: [
       `SQL statements per sendMessage (server side, sequential): ${statements.perRequest} (writes ${statements.writesPerRequest}, transactions ${statements.transactionsPerRequest}); the floor transaction is 3 statements`,
-      `requests per ${ROUND_MS / 1000} s round: ${parley.map((x) => x.count).join(', ')} (floor: ${floor.map((x) => x.count).join(', ')})`,
-      'throughput: ' + parley.map((x) => `${Math.round(x.count / (ROUND_MS / 1000))}/s`).join(', ') + ' vs floor ' + floor.map((x) => `${Math.round(x.count / (ROUND_MS / 1000))}/s`).join(', '),
+      `one sendMessage's statements: ${JSON.stringify(statements.oneRequest)}`,
+      `PostgreSQL requests per ${ROUND_MS / 1000} s round: ${pgRun.parley.map((x) => x.count).join(', ')} (floor: ${pgRun.floor.map((x) => x.count).join(', ')}); throughput ${perSecond(pgRun.parley)} vs floor ${perSecond(pgRun.floor)}`,
+      `PGlite throughput ${perSecond(liteRun.parley)} vs floor ${perSecond(liteRun.floor)} (PGlite floor: the raw transaction inside the server process on its one connection, no HTTP)`,
     ],
-    details: { parley, floor, statements },
+    details: { postgres: pgRun, pglite: liteRun },
   };
 };

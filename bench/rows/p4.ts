@@ -21,7 +21,7 @@ const ROUNDS = 3;
 const PER_ROUND = 15;
 const REPLAYS_PER_ROUND = 3;
 
-const CONVERSATION = /* GraphQL */ `
+export const CONVERSATION = /* GraphQL */ `
   query BenchConversation($threadId: ID!) {
     conversation(threadId: $threadId) {
       eventCursor
@@ -33,7 +33,7 @@ const CONVERSATION = /* GraphQL */ `
     }
   }
 `;
-const REPLAY_QUERY = /* GraphQL */ `
+export const REPLAY_QUERY = /* GraphQL */ `
   subscription BenchReplay($threadId: ID!, $after: String) {
     runEvents(threadId: $threadId, after: $after) {
       __typename

@@ -1,4 +1,5 @@
 import type { Agent, Prisma, PrismaClient, ProjectRole, Thread, User } from '../generated/prisma/client.ts';
+import { agentOf, AGENT_COLUMNS, type AgentRow } from '../db/agent-row.ts';
 import { ForbiddenError, NotFoundError } from '../domain/errors.ts';
 
 export type Scope = 'agent:read' | 'agent:execute' | 'agent:manage';
@@ -74,14 +75,41 @@ export class AccessPolicy {
     scope: Scope,
     askedFor: AskedFor = { entity: 'Thread', id: threadId },
   ): Promise<ThreadWithAgent> {
-    const thread = await this.prisma.thread.findFirst({
-      where: { id: threadId, ...visibleThreadsWhere(user.id) },
-      include: { agent: true },
-    });
-    if (!thread) throw notFound(askedFor);
-    await this.projectRole(user, thread.agent.projectId, scope, askedFor);
-    return thread;
+    // One joined statement: the thread, its agent and the caller's role in the agent's project.
+    const [row] = await this.prisma.$queryRaw<ThreadAccessRow[]>`
+      SELECT t."id", t."ownerId", t."kind"::text AS "kind", t."title", t."lastEventSeq", t."queueTailPosition",
+             t."createdAt", t."updatedAt", m."role"::text AS "role", ${AGENT_COLUMNS}
+      FROM "thread" t
+      JOIN "agent" a ON a."id" = t."agentId"
+      JOIN "membership" m ON m."projectId" = a."projectId" AND m."userId" = ${user.id}
+      WHERE t."id" = ${threadId} AND (t."kind" = 'SHARED' OR t."ownerId" = ${user.id})`;
+    if (!row) throw notFound(askedFor);
+    if (!hasScope(row.role, scope)) throw new ForbiddenError(scope);
+    return {
+      id: row.id,
+      agentId: row.agentId,
+      ownerId: row.ownerId,
+      kind: row.kind,
+      title: row.title,
+      lastEventSeq: row.lastEventSeq,
+      queueTailPosition: row.queueTailPosition,
+      createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
+      agent: agentOf(row),
+    };
   }
+}
+
+interface ThreadAccessRow extends AgentRow {
+  id: string;
+  ownerId: string;
+  kind: Thread['kind'];
+  title: string;
+  lastEventSeq: number;
+  queueTailPosition: number;
+  createdAt: Date;
+  updatedAt: Date;
+  role: ProjectRole;
 }
 
 function notFound(askedFor: AskedFor): NotFoundError {

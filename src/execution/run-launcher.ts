@@ -104,6 +104,7 @@ export class RunLauncher {
     });
     const { recording, conversationLog } = rootRunRecording(this.deps, execution, {
       locale: user.locale as Locale,
+      assistantMessageId: admitted.assistantMessageId,
       onFlushError: (error) => logger.error({ err: error, executionId: execution.id }, 'recording streamed text failed'),
       extraListeners: [turn, ...(this.deps.runListeners?.(agent.model, resumeWith ? undefined : admitted.queuedAt) ?? [])],
     });
@@ -317,8 +318,9 @@ export class RunLauncher {
         if (text.length > 0) messages.push({ role: 'assistant', content: text });
         continue;
       }
+      // Only this turn's own message hands its files to the model, and only when it has any.
       const files =
-        row.executionId === executionId
+        row.executionId === executionId && (row.parts as MessagePart[]).some((part) => part.type === 'attachment')
           ? await this.deps.prisma.attachment.findMany({ where: { messageId: row.id }, orderBy: { createdAt: 'asc' } })
           : [];
       if (files.length === 0) {

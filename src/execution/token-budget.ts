@@ -27,7 +27,7 @@ export function tokenBudgetSpentError(budget: number, now = new Date()): Reasone
   });
 }
 
-function startOfUtcDay(now: Date): Date {
+export function startOfUtcDay(now: Date): Date {
   const start = new Date(now);
   start.setUTCHours(0, 0, 0, 0);
   return start;

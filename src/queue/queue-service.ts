@@ -1,7 +1,8 @@
 import type { PrismaClient, QueueItem, User } from '../generated/prisma/client.ts';
 import type { AccessPolicy } from '../auth/access.ts';
 import { ConflictError, InvalidInputError, NotFoundError, QueueChangedError } from '../domain/errors.ts';
-import { appendThreadEvents } from '../events/event-log.ts';
+import { randomUUID } from 'node:crypto';
+import { appendThreadEvents, eventRecords } from '../events/event-log.ts';
 import type { LiveBus } from '../events/live-bus.ts';
 import type { NewRunEvent, RunEventRecord } from '../events/run-event.ts';
 import { withSessionLock, type Tx } from '../db/session-lock.ts';
@@ -75,10 +76,71 @@ export class QueueService {
     if (idempotencyKey !== null && (idempotencyKey.length === 0 || idempotencyKey.length > MAX_IDEMPOTENCY_KEY_CHARS)) {
       throw new InvalidInputError('idempotencyKey', `must be 1 to ${MAX_IDEMPOTENCY_KEY_CHARS} characters.`);
     }
-    const thread = { id: threadId };
     // Keys are namespaced by who chose them, so a client's key can never pose as a retry's.
     const storedKey = idempotencyKey === null ? null : `client:${idempotencyKey}`;
-    return this.commit(thread.id, (tx) => this.insert(tx, thread.id, user.id, text, storedKey, 'tail', attachments));
+    const outcome = await this.enqueueAtTail(threadId, user.id, text, storedKey, attachments);
+    if (outcome.isNew) {
+      this.bus.publishThreadEvents([outcome.event]);
+      this.kick(threadId);
+    }
+    return outcome.event;
+  }
+
+  /**
+   * The enqueue as one statement (it commits on its own): locks the thread row (the session lock)
+   * while bumping its event counter and tail position, inserts the item, its files and its
+   * MessageQueued event. A key sent before fails on its unique index, whatever this statement's
+   * snapshot saw, and is answered with the first send's event.
+   */
+  private async enqueueAtTail(
+    threadId: string,
+    userId: string,
+    text: string,
+    idempotencyKey: string | null,
+    attachments: readonly NewAttachment[],
+  ): Promise<{ event: RunEventRecord; isNew: boolean }> {
+    const queueId = randomUUID();
+    const createdAt = new Date();
+    const payload = { type: 'MessageQueued' as const, queueId, text, idempotencyKey };
+    const files = attachments.map((attachment) => ({
+      id: randomUUID(),
+      filename: attachment.filename,
+      mediaType: attachment.mediaType,
+      size: attachment.data.byteLength,
+      dataBase64: Buffer.from(attachment.data).toString('base64'),
+    }));
+    let rows: { seq: number }[];
+    try {
+      rows = await this.prisma.$queryRaw<{ seq: number }[]>`
+        WITH locked AS (
+          UPDATE "thread"
+          SET "lastEventSeq" = "lastEventSeq" + 1, "queueTailPosition" = "queueTailPosition" + 1, "updatedAt" = ${createdAt}::timestamp(3)
+          WHERE "id" = ${threadId}
+          RETURNING "lastEventSeq", "queueTailPosition"
+        ), item AS (
+          INSERT INTO "queue_item" ("id", "threadId", "userId", "text", "position", "idempotencyKey", "createdAt", "updatedAt")
+          SELECT ${queueId}::text, ${threadId}::text, ${userId}::text, ${text}::text, locked."queueTailPosition", ${idempotencyKey}::text,
+                 ${createdAt}::timestamp(3), ${createdAt}::timestamp(3)
+          FROM locked
+          RETURNING "id"
+        ), files AS (
+          INSERT INTO "attachment" ("id", "queueItemId", "filename", "mediaType", "size", "dataBase64", "createdAt")
+          SELECT f->>'id', item."id", f->>'filename', f->>'mediaType', (f->>'size')::int, f->>'dataBase64', ${createdAt}::timestamp(3)
+          FROM item, jsonb_array_elements(${JSON.stringify(files)}::jsonb) AS f
+        )
+        INSERT INTO "thread_event" ("threadId", "seq", "type", "payload", "createdAt")
+        SELECT ${threadId}::text, locked."lastEventSeq", 'MessageQueued', ${JSON.stringify(payload)}::jsonb, ${createdAt}::timestamp(3)
+        FROM locked, item
+        RETURNING "seq"`;
+    } catch (error) {
+      if (idempotencyKey === null || !isUniqueViolation(error)) throw error;
+      const previous = await this.queuedEventForKey(this.prisma, threadId, idempotencyKey);
+      if (!previous) throw error;
+      return { event: previous, isNew: false };
+    }
+    const [row] = rows;
+    if (!row) throw new NotFoundError('Thread', threadId);
+    return { event: eventRecords(threadId, row.seq, createdAt, [{ executionId: null, payload }])[0]!, isNew: true };
   }
 
   /** sendMessage: answers the open question card if there is one, else queues the message. */
@@ -125,7 +187,7 @@ export class QueueService {
       if (later) {
         throw new ConflictError('A later turn has run since; send the message again instead of retrying this one.');
       }
-      return this.insert(tx, thread.id, user.id, current.acceptedText, retryKey, 'head');
+      return this.insertAtHead(tx, thread.id, user.id, current.acceptedText, retryKey);
     });
   }
 
@@ -245,37 +307,11 @@ export class QueueService {
     return outcome.event;
   }
 
-  private async insert(
-    tx: Tx,
-    threadId: string,
-    userId: string,
-    text: string,
-    idempotencyKey: string | null,
-    where: 'head' | 'tail',
-    attachments: readonly NewAttachment[] = [],
-  ): Promise<{ event: RunEventRecord; isNew: boolean }> {
-    if (idempotencyKey !== null) {
-      const previous = await this.queuedEventForKey(tx, threadId, idempotencyKey);
-      if (previous) return { event: previous, isNew: false };
-    }
-    const edge = await tx.queueItem.findFirst({
-      where: { threadId },
-      orderBy: { position: where === 'tail' ? 'desc' : 'asc' },
-      select: { position: true },
-    });
-    const position = where === 'tail' ? (edge?.position ?? 0) + 1 : (edge?.position ?? 1) - 1;
+  /** Queues the input of a failed turn at the head, inside the caller's session-locked transaction. */
+  private async insertAtHead(tx: Tx, threadId: string, userId: string, text: string, idempotencyKey: string): Promise<{ event: RunEventRecord; isNew: boolean }> {
+    const head = await tx.queueItem.findFirst({ where: { threadId }, orderBy: { position: 'asc' }, select: { position: true } });
+    const position = (head?.position ?? 1) - 1;
     const item = await tx.queueItem.create({ data: { threadId, userId, text, idempotencyKey, position } });
-    if (attachments.length > 0) {
-      await tx.attachment.createMany({
-        data: attachments.map((attachment) => ({
-          queueItemId: item.id,
-          filename: attachment.filename,
-          mediaType: attachment.mediaType,
-          size: attachment.data.byteLength,
-          dataBase64: Buffer.from(attachment.data).toString('base64'),
-        })),
-      });
-    }
     const [event] = await appendThreadEvents(tx, threadId, [
       { executionId: null, payload: { type: 'MessageQueued', queueId: item.id, text, idempotencyKey } },
     ]);
@@ -283,10 +319,13 @@ export class QueueService {
   }
 
   /** A retried send answers with what the first one recorded, whether its item is pending or started. */
-  private async queuedEventForKey(tx: Tx, threadId: string, idempotencyKey: string): Promise<RunEventRecord | null> {
-    const row = await tx.threadEvent.findFirst({
-      where: { threadId, type: 'MessageQueued', payload: { path: ['idempotencyKey'], equals: idempotencyKey } },
-    });
+  private async queuedEventForKey(db: Pick<Tx, '$queryRaw'>, threadId: string, idempotencyKey: string): Promise<RunEventRecord | null> {
+    // Matches the partial unique index on the key (migration 0006), so it is one index probe.
+    const [row] = await db.$queryRaw<
+      { seq: number; executionId: string | null; parentExecutionId: string | null; createdAt: Date; payload: unknown }[]
+    >`
+      SELECT "seq", "executionId", "parentExecutionId", "createdAt", "payload" FROM "thread_event"
+      WHERE "threadId" = ${threadId} AND "type" = 'MessageQueued' AND "payload"->>'idempotencyKey' = ${idempotencyKey}`;
     if (!row) return null;
     return {
       threadId,
@@ -294,9 +333,16 @@ export class QueueService {
       executionId: row.executionId,
       parentExecutionId: row.parentExecutionId,
       createdAt: row.createdAt.toISOString(),
-      payload: row.payload as unknown as RunEventRecord['payload'],
+      payload: row.payload as RunEventRecord['payload'],
     };
   }
+}
+
+/** A unique index refused the write (as Prisma reports it for raw statements, on either adapter). */
+function isUniqueViolation(error: unknown): boolean {
+  const cause = (error as { meta?: { driverAdapterError?: { cause?: { code?: string; originalCode?: string; kind?: string } } } }).meta
+    ?.driverAdapterError?.cause;
+  return (error as { code?: string }).code === 'P2002' || cause?.code === '23505' || cause?.originalCode === '23505' || cause?.kind === 'UniqueConstraintViolation';
 }
 
 function queueUpdated(): NewRunEvent {

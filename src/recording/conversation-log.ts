@@ -26,6 +26,7 @@ export class ConversationLog implements RunListener {
   private timer: NodeJS.Timeout | null = null;
   private writing: Promise<void> = Promise.resolve();
   private messageId: string | null = null;
+  private recordedFailure: RecordedFailure | null = null;
 
   constructor(
     private readonly prisma: PrismaClient,
@@ -75,12 +76,18 @@ export class ConversationLog implements RunListener {
       case 'run-failed':
         // A failure before the run started still leaves the question and its error in the conversation.
         await this.openTurn(run, settlement?.tx ?? this.prisma);
-        this.parts.push({ type: 'error', ...event.failure });
-        this.dirty = true;
-        await this.flush(settlement?.tx);
+        // A settlement tried again after its transaction failed must not add the error twice.
+        if (this.recordedFailure !== event.failure) {
+          this.recordedFailure = event.failure;
+          this.parts.push({ type: 'error', ...event.failure });
+          this.dirty = true;
+        }
+        if (settlement) this.settleInto(settlement);
+        else await this.flush();
         break;
       case 'run-completed':
-        await this.flush(settlement?.tx);
+        if (settlement) this.settleInto(settlement);
+        else await this.flush();
         break;
       default:
         break;
@@ -149,6 +156,11 @@ export class ConversationLog implements RunListener {
   /** Opens the run's reply, or reopens it when a suspended run resumes, so it stays one message. */
   private async openTurn(run: RunState, db: Prisma.TransactionClient): Promise<void> {
     if (this.messageId) return;
+    if (run.assistantMessageId) {
+      // Admission created the reply's message (empty) with the execution.
+      this.messageId = run.assistantMessageId;
+      return;
+    }
     const existing = await db.message.findFirst({
       where: { executionId: run.executionId, role: 'ASSISTANT' },
       select: { id: true, parts: true },
@@ -192,20 +204,29 @@ export class ConversationLog implements RunListener {
   }
 
   /**
-   * Writes the current parts; writes are chained so an older snapshot never overwrites a newer
-   * one. With `tx` (the settlement) it writes inside that transaction, after `drain()`.
+   * The reply's final parts, written by the settlement's statement (after `drain()`); always the
+   * whole reply, so a settlement tried again after a failed transaction writes it again too.
    */
-  flush(tx?: Prisma.TransactionClient): Promise<void> {
+  settleInto(settlement: Settlement): void {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
+    if (!this.messageId) return;
+    settlement.reply = { messageId: this.messageId, parts: structuredClone(this.parts) };
+  }
+
+  /** Writes the current parts; writes are chained so an older snapshot never overwrites a newer one. */
+  flush(): Promise<void> {
     if (this.timer) {
       clearTimeout(this.timer);
       this.timer = null;
     }
     const messageId = this.messageId;
-    if (!messageId || !this.dirty) return tx ? Promise.resolve() : this.writing;
+    if (!messageId || !this.dirty) return this.writing;
     this.dirty = false;
     this.unflushedChars = 0;
     const parts = structuredClone(this.parts) as unknown as Prisma.InputJsonValue;
-    if (tx) return tx.message.update({ where: { id: messageId }, data: { parts } }).then(() => {});
     this.writing = this.writing
       .catch(() => {})
       .then(async () => {

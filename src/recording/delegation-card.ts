@@ -33,13 +33,15 @@ export class DelegationCard implements RunListener {
       case 'run-failed':
         this.parentLog.openDelegation(this.toolCallId, run.executionId);
         this.parentLog.setDelegationError(run.executionId, event.failure);
-        await this.parentLog.flush(settlement?.tx);
+        if (settlement) this.parentLog.settleInto(settlement);
+        else await this.parentLog.flush();
         break;
       case 'boundary':
         await this.parentLog.flush();
         break;
       case 'run-completed':
-        await this.parentLog.flush(settlement?.tx);
+        if (settlement) this.parentLog.settleInto(settlement);
+        else await this.parentLog.flush();
         break;
       default:
         break;

@@ -1,38 +1,29 @@
-import type { Prisma } from '../generated/prisma/client.ts';
 import type { RuntimeEvent } from '../runtime/runtime-event.ts';
 import type { RunListener, RunState, Settlement } from './run-listener.ts';
 
-/** Keeps the execution row in step with the run: the failure taxonomy, the final status and usage. */
+/**
+ * Keeps the execution row in step with the run: the failure taxonomy, the final status and usage,
+ * written by the settlement's one statement.
+ */
 export class ExecutionRecorder implements RunListener {
   async handle(event: RuntimeEvent, run: RunState, settlement?: Settlement): Promise<void> {
     if (!settlement) return;
-    const { tx } = settlement;
     switch (event.type) {
       case 'run-failed':
         await ensureExecution(settlement, run);
-        await tx.execution.update({
-          where: { id: run.executionId },
-          data: { error: event.failure as unknown as Prisma.InputJsonValue, errorReason: event.failure.reason },
-        });
+        settlement.end = { outcome: settlement.end?.outcome ?? 'FAILED', usage: settlement.end?.usage ?? NO_USAGE, failure: event.failure };
         break;
       case 'run-completed':
         await ensureExecution(settlement, run);
-        await tx.execution.update({
-          where: { id: run.executionId },
-          data: {
-            status: event.outcome,
-            acceptsSteering: false,
-            finishedAt: event.outcome === 'SUSPENDED' ? null : new Date(),
-            inputTokens: { increment: event.usage.inputTokens },
-            outputTokens: { increment: event.usage.outputTokens },
-          },
-        });
+        settlement.end = { outcome: event.outcome, usage: event.usage, failure: settlement.end?.failure ?? null };
         break;
       default:
         break;
     }
   }
 }
+
+const NO_USAGE = { inputTokens: 0, outputTokens: 0 };
 
 /** A failure can come before the run started (a backend that refuses it): the row must exist then too. */
 async function ensureExecution(settlement: Settlement, run: RunState): Promise<void> {

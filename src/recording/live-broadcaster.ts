@@ -87,10 +87,10 @@ export class LiveBroadcaster implements RunListener {
   private async appendDurable(run: RunState, payload: RunEventPayload, settlement?: Settlement): Promise<void> {
     const event = [{ executionId: run.executionId, parentExecutionId: run.parentExecutionId, payload }];
     if (settlement) {
-      settlement.publish.push(...(await appendThreadEvents(settlement.tx, run.threadId, event)));
+      settlement.events.push(...event);
       return;
     }
-    const records = await this.prisma.$transaction((tx) => appendThreadEvents(tx, run.threadId, event));
+    const records = await appendThreadEvents(this.prisma, run.threadId, event);
     this.bus.publishThreadEvents(records);
   }
 }

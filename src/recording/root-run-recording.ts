@@ -20,6 +20,8 @@ export interface RootRunRecordingOptions {
   locale: Locale;
   /** Reports a batched text write that failed; such a failure does not end the run. */
   onFlushError: (error: unknown) => void;
+  /** The reply's message when admission created it already (empty). */
+  assistantMessageId?: string;
   /** Listeners after the standard ones, which then see everything those recorded. */
   extraListeners?: RunListener[];
 }
@@ -48,7 +50,9 @@ export function rootRunRecording(
     new LiveBroadcaster(deps.prisma, deps.bus),
     ...(options.extraListeners ?? []),
   ]);
-  const recording = new RunRecording(deps, chain, runStateOf(execution), options.locale);
+  const state = runStateOf(execution);
+  state.assistantMessageId = options.assistantMessageId ?? null;
+  const recording = new RunRecording(deps, chain, state, options.locale);
   return { recording, conversationLog };
 }
 

@@ -1,6 +1,8 @@
 import type { Prisma } from '../generated/prisma/client.ts';
-import type { RunEventRecord } from '../events/run-event.ts';
-import type { RuntimeEvent } from '../runtime/runtime-event.ts';
+import type { MessagePart } from '../conversation/parts.ts';
+import type { RecordedFailure } from '../errors/recorded-failure.ts';
+import type { NewRunEvent, RunEventRecord } from '../events/run-event.ts';
+import type { RunOutcome, RunUsage, RuntimeEvent } from '../runtime/runtime-event.ts';
 
 /** Shared, mutable facts about one run that listeners fill in for the ones after them. */
 export interface RunState {
@@ -18,13 +20,24 @@ export interface RunState {
 
 /**
  * The end of a run (its failure and its completion) is recorded in one transaction under the
- * thread's session lock: listeners write through `tx` and leave events to publish after commit.
+ * thread's session lock. Listeners say what the end writes — the execution's final state, the
+ * reply's final parts, the events — and the settlement writes it in one statement
+ * (src/recording/run-recording.ts); rarer writes (a returned reservation, a row a failure before
+ * the start never wrote) go through `tx`. Events in `publish` are published after commit.
  */
 export interface Settlement {
   tx: Prisma.TransactionClient;
   publish: RunEventRecord[];
   /** False when the run failed before its execution row was written (a backend refusing it). */
   executionExists: boolean;
+  /** Whether queue items are still reserved for steering into this run (read with its status). */
+  reserved: boolean;
+  /** The execution's final state; the failure, when there is one, too. */
+  end: { outcome: RunOutcome; usage: RunUsage; failure: RecordedFailure | null } | null;
+  /** The reply's message and its final parts. */
+  reply: { messageId: string; parts: MessagePart[] } | null;
+  /** Durable events the end appends, in order (after any already in `publish`). */
+  events: NewRunEvent[];
 }
 
 export interface RunListener {

@@ -2,7 +2,9 @@ import type { PrismaClient } from '../generated/prisma/client.ts';
 import { withSessionLock, type Tx } from '../db/session-lock.ts';
 import { recordedFailureOf, type RecordedFailure } from '../errors/recorded-failure.ts';
 import { ReasonedError } from '../errors/taxonomy.ts';
+import { eventAppendCtes, eventRecords, firstSeqOf } from '../events/event-log.ts';
 import type { LiveBus } from '../events/live-bus.ts';
+import type { RunEventRecord } from '../events/run-event.ts';
 import type { Locale } from '../i18n/catalog.ts';
 import type { RunOutcome, RunUsage, RuntimeEvent } from '../runtime/runtime-event.ts';
 import type { ListenerChain, RunState, Settlement } from './run-listener.ts';
@@ -26,7 +28,11 @@ export type BeforeSettle = (tx: Tx, outcome: RunOutcome, settlement: Settlement)
  * claim, a reconnecting subscriber, another instance) ever sees half an ending.
  */
 export class RunRecording {
+  /** The run has ended: later runtime events are ignored. */
   private completed = false;
+  /** The settlement committed. */
+  private settled = false;
+  private settling: Promise<void> | null = null;
   private reportedFailure: RecordedFailure | null = null;
 
   constructor(
@@ -87,27 +93,80 @@ export class RunRecording {
     await this.settle(outcome, usage, this.reportedFailure, beforeSettle);
   }
 
-  private async settle(
+  /**
+   * The settlement: one transaction (BEGIN, the session lock, a read of the run's status, the
+   * listeners' rare writes, one statement with the execution's end, the reply's final parts and
+   * the events, COMMIT). Safe to call again after it failed (a database outage): nothing was
+   * committed then, and it records the same end again; once it committed, calls return at once.
+   */
+  private settle(outcome: RunOutcome, usage: RunUsage, failure: RecordedFailure | null, beforeSettle?: BeforeSettle): Promise<void> {
+    if (this.settled) return Promise.resolve();
+    this.completed = true;
+    this.settling ??= this.settleOnce(outcome, usage, failure, beforeSettle).then(
+      () => {
+        this.settled = true;
+      },
+      (error: unknown) => {
+        this.settling = null;
+        throw error;
+      },
+    );
+    return this.settling;
+  }
+
+  private async settleOnce(
     outcome: RunOutcome,
     usage: RunUsage,
     failure: RecordedFailure | null,
     beforeSettle?: BeforeSettle,
   ): Promise<void> {
-    if (this.completed) return;
-    this.completed = true;
     await this.chain.drain();
-    const publish = await withSessionLock(this.deps.prisma, this.run.threadId, async (tx) => {
-      const current = await tx.execution.findUnique({ where: { id: this.run.executionId }, select: { status: true } });
+    const { executionId, threadId } = this.run;
+    const publish = await withSessionLock(this.deps.prisma, threadId, async (tx) => {
+      const [current] = await tx.$queryRaw<{ status: string | null; reserved: boolean }[]>`
+        SELECT (SELECT "status"::text FROM "execution" WHERE "id" = ${executionId}) AS "status",
+               EXISTS (SELECT 1 FROM "queue_item" WHERE "steeringExecutionId" = ${executionId}) AS "reserved"`;
       // Someone else already ended it (an interruption by another instance, a Stop of a suspension).
-      if (current && current.status !== 'RUNNING') return [];
-      const settlement: Settlement = { tx, publish: [], executionExists: current !== null };
+      if (current!.status !== null && current!.status !== 'RUNNING') return [];
+      const settlement: Settlement = {
+        tx,
+        publish: [],
+        executionExists: current!.status !== null,
+        reserved: current!.reserved,
+        end: null,
+        reply: null,
+        events: [],
+      };
       const final = beforeSettle ? await beforeSettle(tx, outcome, settlement) : outcome;
       if (failure) await this.chain.emit({ type: 'run-failed', failure }, this.run, settlement);
       await this.chain.emit({ type: 'run-completed', outcome: final, usage }, this.run, settlement);
-      return settlement.publish;
+      return [...settlement.publish, ...(await writeEnd(tx, threadId, executionId, settlement))];
     });
     this.deps.bus.publishThreadEvents(publish);
   }
+}
+
+/** The settlement's one statement: the execution's final state, the reply's final parts, the events. */
+async function writeEnd(tx: Tx, threadId: string, executionId: string, settlement: Settlement): Promise<RunEventRecord[]> {
+  const { end, reply, events } = settlement;
+  const now = new Date();
+  const finishedAt = end && end.outcome !== 'SUSPENDED' ? now : null;
+  const [row] = await tx.$queryRaw<{ firstSeq: number | null }[]>`
+    WITH ended AS (
+      UPDATE "execution"
+      SET "status" = ${end?.outcome ?? 'RUNNING'}::"ExecutionStatus", "acceptsSteering" = false, "finishedAt" = ${finishedAt}::timestamp(3),
+          "error" = COALESCE(${end?.failure ? JSON.stringify(end.failure) : null}::jsonb, "error"),
+          "errorReason" = COALESCE(${end?.failure?.reason ?? null}::text, "errorReason"),
+          "inputTokens" = "inputTokens" + ${end?.usage.inputTokens ?? 0}::int,
+          "outputTokens" = "outputTokens" + ${end?.usage.outputTokens ?? 0}::int,
+          "updatedAt" = ${now}::timestamp(3)
+      WHERE "id" = ${executionId} AND ${end !== null}::boolean
+    ), reply AS (
+      UPDATE "message" SET "parts" = ${JSON.stringify(reply?.parts ?? [])}::jsonb, "updatedAt" = ${now}::timestamp(3)
+      WHERE "id" = ${reply?.messageId ?? null}::text
+    ), ${eventAppendCtes(threadId, events, now)}
+    SELECT min("seq")::int AS "firstSeq" FROM appended`;
+  return events.length === 0 ? [] : eventRecords(threadId, firstSeqOf(threadId, row?.firstSeq), now, events);
 }
 
 const NO_USAGE: RunUsage = { inputTokens: 0, outputTokens: 0 };

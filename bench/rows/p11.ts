@@ -1,0 +1,95 @@
+/**
+ * P11: turns with the consumer running. 20 clients each send `sendMessage('/tokens 1')` to their
+ * own thread back to back for a few seconds (PostgreSQL + Redis); every message is a turn the
+ * instance runs meanwhile (admission, the one-token reply, the settlement). Reported: sendMessage
+ * p50 against the raw BEGIN; INSERT; COMMIT floor at 20 concurrent loops, sustained turns per second
+ * (all sent turns, until the last is finished), and the server's CPU milliseconds and SQL statements
+ * per turn (sendMessage included).
+ */
+import { benchDatabaseUrl, pgClient, REDIS_URL, startHost, type BenchThread } from '../lib/hosts.ts';
+import { sendMessage } from '../lib/clients.ts';
+import { closedLoop, postgresFloor } from '../lib/floor.ts';
+import { percentile, sleep, spread } from '../lib/stats.ts';
+import { log } from '../lib/log.ts';
+import type { Row } from '../lib/types.ts';
+import { ratioMetric, type SqlCounts } from './p3.ts';
+
+const CLIENTS = 20;
+const ROUND_MS = 4_000;
+const ROUNDS = 3;
+
+export const p11: Row = async ({ profileDir }) => {
+  const databaseUrl = benchDatabaseUrl('p11');
+  const host = await startHost({ DATABASE_URL: databaseUrl, REDIS_URL }, { countSql: true, cpuProf: profileDir });
+  const floorOf = await postgresFloor(databaseUrl);
+  const db = await pgClient(databaseUrl);
+  const rounds: { p50: number; floorP50: number; turns: number; turnsPerS: number; cpuMsPerTurn: number; statementsPerTurn: number; writesPerTurn: number }[] = [];
+  let byTable: Record<string, number> = {};
+  try {
+    const threads = await host.call<BenchThread[]>('setupThreads', { count: CLIENTS });
+    const send = (worker: number) => sendMessage(host.url, threads[worker]!.token, threads[worker]!.threadId, '/tokens 1');
+    const settled = async () => {
+      const { rows } = await db.query<{ open: number; done: number }>(
+        `SELECT (SELECT count(*) FROM queue_item)::int + (SELECT count(*) FROM execution WHERE status = 'RUNNING')::int AS open,
+                (SELECT count(*) FROM execution WHERE status <> 'RUNNING')::int AS done`,
+      );
+      return rows[0]!;
+    };
+    const drain = async () => {
+      const deadline = Date.now() + 120_000;
+      while ((await settled()).open > 0) {
+        if (Date.now() > deadline) throw new Error('the sent turns did not finish within 120 s');
+        await sleep(20);
+      }
+    };
+    await closedLoop(CLIENTS, 1_000, send);
+    await drain();
+    await floorOf.closedLoop(CLIENTS, 1_000);
+    for (let r = 0; r < ROUNDS; r++) {
+      const doneBefore = (await settled()).done;
+      await host.call('sqlCounts', { reset: true });
+      const cpuBefore = await host.call<number>('cpuMs');
+      const started = performance.now();
+      const latencies = await closedLoop(CLIENTS, ROUND_MS, send);
+      await drain();
+      const elapsedS = (performance.now() - started) / 1000;
+      const cpuMs = (await host.call<number>('cpuMs')) - cpuBefore;
+      const counts = await host.call<SqlCounts>('sqlCounts', { reset: true });
+      const turns = (await settled()).done - doneBefore;
+      byTable = counts.byTable;
+      await sleep(200);
+      const floorLatencies = await floorOf.closedLoop(CLIENTS, ROUND_MS);
+      rounds.push({
+        p50: percentile(latencies, 50),
+        floorP50: percentile(floorLatencies, 50),
+        turns,
+        turnsPerS: turns / elapsedS,
+        cpuMsPerTurn: cpuMs / turns,
+        statementsPerTurn: counts.total / turns,
+        writesPerTurn: counts.writes / turns,
+      });
+      const round = rounds[r]!;
+      log(`P11 round ${r}: sendMessage p50 ${round.p50.toFixed(1)} ms (floor ${round.floorP50.toFixed(1)}), ${turns} turns, ${round.turnsPerS.toFixed(1)} turns/s, ${round.cpuMsPerTurn.toFixed(1)} CPU ms and ${round.statementsPerTurn.toFixed(1)} statements per turn`);
+    }
+  } finally {
+    await db.end();
+    await floorOf.close();
+    await host.kill();
+  }
+  return {
+    id: 'P11',
+    what: `turns with the consumer running: ${CLIENTS} clients sending \`/tokens 1\` to their own threads back to back`,
+    metrics: [
+      ratioMetric('sendMessage p50 with runs', rounds.map((x) => x.p50), rounds.map((x) => x.floorP50), 3),
+      { name: 'sustained turns per second', unit: 'turns/s', measured: spread(rounds.map((x) => x.turnsPerS)), budget: 'report', pass: null },
+      { name: 'server CPU per turn', unit: 'ms', measured: spread(rounds.map((x) => x.cpuMsPerTurn)), budget: 'report', pass: null },
+      { name: 'SQL statements per turn', unit: 'statements', measured: spread(rounds.map((x) => x.statementsPerTurn)), budget: 'report', pass: null },
+      { name: 'SQL writes per turn', unit: 'statements', measured: spread(rounds.map((x) => x.writesPerTurn)), budget: 'report', pass: null },
+    ],
+    notes: [
+      `turns per ${ROUND_MS / 1000} s round (sent, each run to its end): ${rounds.map((x) => x.turns).join(', ')}`,
+      `writes by statement and table (last round): ${JSON.stringify(byTable)}`,
+    ],
+    details: { rounds },
+  };
+};

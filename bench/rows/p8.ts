@@ -1,0 +1,85 @@
+/**
+ * P8: turn start — from sending `sendMessage('/tokens 1')` to receiving its ExecutionStarted on a
+ * subscription of the same thread, one client on an otherwise idle server with its consumer running
+ * (PostgreSQL + Redis, and PGlite beside it). Each turn is waited for (ExecutionFinished) before the
+ * next. Floor: one raw BEGIN; INSERT; COMMIT (bench/lib/floor.ts), measured alternately.
+ */
+import { benchDatabaseUrl, REDIS_URL, startHost, type BenchThread } from '../lib/hosts.ts';
+import { openSubscription, sendMessage } from '../lib/clients.ts';
+import { pgliteFloor, postgresFloor } from '../lib/floor.ts';
+import { median, nowMs, sleep } from '../lib/stats.ts';
+import { log } from '../lib/log.ts';
+import type { Row } from '../lib/types.ts';
+import { ratioMetric } from './p3.ts';
+
+const ROUNDS = 3;
+const TURNS_PER_ROUND = 10;
+
+const TURN_EVENTS = /* GraphQL */ `
+  subscription BenchTurnStart($threadId: ID!) {
+    runEvents(threadId: $threadId) {
+      __typename
+      ... on ExecutionStarted { executionId acceptedText }
+      ... on ExecutionFinished { executionId status }
+    }
+  }
+`;
+
+async function measure(backend: 'postgres' | 'pglite', profileDir: string | undefined) {
+  const databaseUrl = backend === 'postgres' ? benchDatabaseUrl('p8') : null;
+  const host = await startHost(databaseUrl ? { DATABASE_URL: databaseUrl, REDIS_URL } : {}, { cpuProf: profileDir });
+  const floorOf = databaseUrl ? await postgresFloor(databaseUrl) : pgliteFloor(host);
+  const parley: number[] = [];
+  const floor: number[] = [];
+  try {
+    const [thread] = await host.call<BenchThread[]>('setupThreads', { count: 1 });
+    const started = new Map<string, number>();
+    let finished = 0;
+    const subscription = await openSubscription(host.wsUrl, thread!.token, TURN_EVENTS, { threadId: thread!.threadId }, (at, data) => {
+      const event = data.runEvents;
+      if (event.__typename === 'ExecutionStarted') started.set(event.acceptedText, at);
+      if (event.__typename === 'ExecutionFinished') finished++;
+    });
+    await sleep(300);
+    let turn = 0;
+    const turnStart = async () => {
+      const text = `/tokens 1 turn${turn++}`;
+      const before = finished;
+      const sentAt = nowMs();
+      await sendMessage(host.url, thread!.token, thread!.threadId, text);
+      const deadline = Date.now() + 30_000;
+      while ((!started.has(text) || finished === before) && Date.now() < deadline) await sleep(2);
+      if (!started.has(text)) throw new Error(`no ExecutionStarted for ${text}`);
+      return started.get(text)! - sentAt;
+    };
+    for (let i = 0; i < 3; i++) await turnStart();
+    await floorOf.sequential(10);
+    for (let r = 0; r < ROUNDS; r++) {
+      const latencies: number[] = [];
+      for (let i = 0; i < TURNS_PER_ROUND; i++) latencies.push(await turnStart());
+      parley.push(median(latencies));
+      floor.push(median(await floorOf.sequential(TURNS_PER_ROUND)));
+      log(`P8 ${backend} round ${r}: turn start ${parley[r]!.toFixed(2)} ms; insert ${floor[r]!.toFixed(2)} ms`);
+    }
+    subscription.close();
+  } finally {
+    await floorOf.close();
+    await host.kill();
+  }
+  return { parley, floor };
+}
+
+export const p8: Row = async ({ profileDir }) => {
+  const pgRun = await measure('postgres', profileDir);
+  const liteRun = await measure('pglite', profileDir);
+  return {
+    id: 'P8',
+    what: 'turn start: sendMessage sent → ExecutionStarted at a subscribed client, one client, idle server',
+    metrics: [
+      ratioMetric('turn start p50 (PostgreSQL + Redis)', pgRun.parley, pgRun.floor, 5),
+      ratioMetric('PGlite: turn start p50', liteRun.parley, liteRun.floor, 5),
+    ],
+    notes: [`medians of ${TURNS_PER_ROUND} turns per round (each \`/tokens 1\`, waited for to its ExecutionFinished) against ${TURNS_PER_ROUND} sequential raw transactions`],
+    details: { postgres: pgRun, pglite: liteRun },
+  };
+};

@@ -1,0 +1,37 @@
+import { Prisma, type Agent } from '../generated/prisma/client.ts';
+
+/** An agent's columns in a raw statement, each prefixed `agent` (the statement's `a` is the agent table). */
+export const AGENT_COLUMNS = Prisma.sql`
+  a."id" AS "agentId", a."projectId" AS "agentProjectId", a."name" AS "agentName", a."model" AS "agentModel",
+  a."systemPrompt" AS "agentSystemPrompt", a."tools" AS "agentTools",
+  a."maxConcurrentExecutions" AS "agentMaxConcurrentExecutions", a."dailyTokenBudget" AS "agentDailyTokenBudget",
+  a."createdAt" AS "agentCreatedAt", a."updatedAt" AS "agentUpdatedAt"`;
+
+export interface AgentRow {
+  agentId: string;
+  agentProjectId: string;
+  agentName: string;
+  agentModel: string;
+  agentSystemPrompt: string;
+  agentTools: string[];
+  agentMaxConcurrentExecutions: number | null;
+  agentDailyTokenBudget: number | null;
+  agentCreatedAt: Date;
+  agentUpdatedAt: Date;
+}
+
+/** The Agent a row selected with AGENT_COLUMNS holds, as Prisma would return it. */
+export function agentOf(row: AgentRow): Agent {
+  return {
+    id: row.agentId,
+    projectId: row.agentProjectId,
+    name: row.agentName,
+    model: row.agentModel,
+    systemPrompt: row.agentSystemPrompt,
+    tools: row.agentTools,
+    maxConcurrentExecutions: row.agentMaxConcurrentExecutions,
+    dailyTokenBudget: row.agentDailyTokenBudget,
+    createdAt: row.agentCreatedAt,
+    updatedAt: row.agentUpdatedAt,
+  };
+}
