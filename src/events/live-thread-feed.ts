@@ -16,7 +16,8 @@ type Arrival = RunEventRecord | typeof CATCH_UP | typeof DROPPED;
 /**
  * One subscriber's live channel of a thread: what arrived and was not taken yet, whether live
  * delivery is lost (a Redis outage), and a place to park until something happens.
- * It subscribes when created; call `close()` once done.
+ * It listens from when it is created (the bus fans the thread's one channel out to every feed);
+ * call `close()` once done.
  */
 export class LiveThreadFeed {
   private readonly arrived: Arrival[] = [];
@@ -25,9 +26,7 @@ export class LiveThreadFeed {
   private heldBytes = 0;
   /** Arrivals are dropped until the reader takes the DROPPED marker. */
   private dropping = false;
-  private readonly subscription: AsyncIterator<RunEventRecord>;
-  private readonly pump: Promise<void>;
-  private subscriptionEnded = false;
+  private readonly stopListening: () => void;
   private wakeParked: (() => void) | null = null;
   private readonly wake = () => this.wakeParked?.();
   private readonly stopOutage: () => void;
@@ -41,7 +40,10 @@ export class LiveThreadFeed {
     private readonly closed: AbortSignal,
     private readonly backlog: EventBacklog | null = null,
   ) {
-    this.subscription = bus.pubsub.subscribe('thread', threadId)[Symbol.asyncIterator]();
+    this.stopListening = bus.subscribeThread(threadId, (event) => {
+      this.add(event);
+      this.wake();
+    });
     closed.addEventListener('abort', this.wake);
     this.stopOutage = bus.onOutage(() => {
       this.lostAt ??= Date.now();
@@ -52,7 +54,6 @@ export class LiveThreadFeed {
       this.add(CATCH_UP);
       this.wake();
     });
-    this.pump = this.receive();
   }
 
   /** The next arrived event (or catch-up request), undefined when there is none. */
@@ -69,9 +70,9 @@ export class LiveThreadFeed {
     return this.arrived.length > 0;
   }
 
-  /** The subscription ended or the subscriber closed the stream. */
+  /** The subscriber closed the stream. */
   get isOver(): boolean {
-    return this.subscriptionEnded || this.closed.aborted;
+    return this.closed.aborted;
   }
 
   /** Waits for an arrival, a change of the live channel, the end, or the deadline (a time in ms; Infinity for none). */
@@ -85,14 +86,15 @@ export class LiveThreadFeed {
     this.wakeParked = null;
   }
 
-  async close(): Promise<void> {
+  close(): void {
+    this.stopListening();
     this.backlog?.release(this.heldBytes);
     this.heldBytes = 0;
+    this.arrived.length = 0;
+    this.sizes.length = 0;
     this.closed.removeEventListener('abort', this.wake);
     this.stopOutage();
     this.stopResync();
-    await this.subscription.return?.();
-    await this.pump;
   }
 
   /**
@@ -116,19 +118,5 @@ export class LiveThreadFeed {
     this.heldBytes += size;
     this.arrived.push(arrival);
     this.sizes.push(size);
-  }
-
-  private async receive(): Promise<void> {
-    try {
-      for (;;) {
-        const next = await this.subscription.next();
-        if (next.done) break;
-        this.add(next.value);
-        this.wake();
-      }
-    } finally {
-      this.subscriptionEnded = true;
-      this.wake();
-    }
   }
 }

@@ -136,7 +136,7 @@ async function* threadEvents(options: StreamOptions, closed: AbortSignal): Async
       await feed.park(Math.min(ledger.nextDeadline(), liveLostDeadline));
     }
   } finally {
-    await feed.close();
+    feed.close();
   }
 }
 

@@ -75,7 +75,11 @@ const ExecutionEventInterface = builder.interfaceRef<DeliveredRunEvent>('Executi
   }),
 });
 
-/** One GraphQL object type per event kind, implementing RunEvent (and ExecutionEvent when it is about one). */
+/**
+ * One GraphQL object type per event kind, implementing RunEvent (and ExecutionEvent when it is about
+ * one). No `isTypeOf`: the interfaces' resolveType (and the unions' that hold some of these types)
+ * names the type from `payload.type` once per event, instead of every member testing it.
+ */
 function runEventType<T extends RunEventType>(
   type: T,
   description: string,
@@ -84,7 +88,6 @@ function runEventType<T extends RunEventType>(
   return builder.objectRef<EventOf<T>>(type).implement({
     description,
     interfaces: (THREAD_EVENT_TYPES.has(type) ? [RunEventInterface] : [RunEventInterface, ExecutionEventInterface]) as never,
-    isTypeOf: (event) => (event as DeliveredRunEvent).payload?.type === type,
     fields: (t) => fields(t) as never,
   });
 }
