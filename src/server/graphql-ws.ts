@@ -1,10 +1,11 @@
 import type { Server } from 'node:http';
-import { GraphQLError, type ExecutionArgs } from 'graphql';
+import { GraphQLError, type ExecutionArgs, type ExecutionResult } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import type { Logger } from 'pino';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { WebSocketServer, WebSocket } from 'ws';
 import { authorizationFromConnectionParams, type TokenAuthenticator } from '../auth/tokens.ts';
 import { EventBacklog } from '../events/event-backlog.ts';
+import { isSharedResult } from './plugins/use-shared-event-results.ts';
 import type { ParleyYoga } from './yoga.ts';
 
 /** The close code of a `connection_init` refused because its user has as many sockets open as allowed. */
@@ -41,7 +42,12 @@ export function serveGraphQLOverWebSocket(
   const { maxPayloadBytes, initTimeoutMs, maxOperationsPerSocket, logger } = options;
   const sockets = new SocketsPerUser(options.maxSocketsPerUser);
   const backlogs = new WeakMap<WebSocket, EventBacklog>();
-  const wsServer = new WebSocketServer({ server, path: '/graphql', maxPayload: maxPayloadBytes });
+  const wsServer = new WebSocketServer({
+    server,
+    path: '/graphql',
+    maxPayload: maxPayloadBytes,
+    WebSocket: SharedPayloadWebSocket,
+  });
   // The HTTP server reports its own listen errors (e.g. a port in use); ws only re-emits them.
   wsServer.on('error', (error) => logger.debug({ err: error }, 'websocket server error'));
   wsServer.on('connection', (socket) => closeUnlessInitialised(socket, initTimeoutMs));
@@ -52,6 +58,7 @@ export function serveGraphQLOverWebSocket(
       execute: (args: ExecutionArgs) => (args.rootValue as { execute: (a: ExecutionArgs) => unknown }).execute(args) as never,
       subscribe: (args: ExecutionArgs) =>
         (args.rootValue as { subscribe: (a: ExecutionArgs) => unknown }).subscribe(args) as never,
+      onNext: (_ctx, _id, _payload, _args, result) => (isSharedResult(result) ? serializedOnce(result) : undefined),
       // A token that is there but wrong is refused here, before any operation; no token at all is
       // an anonymous client (its operations then answer as any anonymous request does).
       onConnect: async (ctx) => {
@@ -116,6 +123,42 @@ export function serveGraphQLOverWebSocket(
       for (const client of wsServer.clients) client.terminate();
     },
   };
+}
+
+/**
+ * A result shared by many subscribers (useSharedEventResults) is turned into JSON once. graphql-ws
+ * writes each message as `{"id":…,"type":"next","payload":…}` with JSON.stringify, payload last:
+ * the payload given to it stands for the stored text, and the socket puts that text in its place
+ * as the message is sent (graphql-ws sends right after it stringifies, in the same tick).
+ */
+const serializedResults = new WeakMap<ExecutionResult, string>();
+const PLACEHOLDER = 'parley:serialized-payload';
+const PLACEHOLDER_TAIL = `"payload":"${PLACEHOLDER}"}`;
+let placed: string | null = null;
+
+function serializedOnce(result: ExecutionResult): ExecutionResult {
+  let text = serializedResults.get(result);
+  if (text === undefined) {
+    text = JSON.stringify(result);
+    serializedResults.set(result, text);
+  }
+  const json = text;
+  return {
+    toJSON: () => {
+      placed = json;
+      return PLACEHOLDER;
+    },
+  } as unknown as ExecutionResult;
+}
+
+class SharedPayloadWebSocket extends WebSocket {
+  override send(data: unknown, ...rest: unknown[]): void {
+    if (placed !== null && typeof data === 'string' && data.endsWith(PLACEHOLDER_TAIL)) {
+      data = `${data.slice(0, -PLACEHOLDER_TAIL.length)}"payload":${placed}}`;
+    }
+    placed = null;
+    (super.send as (...args: unknown[]) => void)(data, ...rest);
+  }
 }
 
 /** Which sockets each authenticated user holds open, to refuse one beyond the cap. */

@@ -17,6 +17,7 @@ import { useInputHygiene } from './plugins/use-input-hygiene.ts';
 import { useRateLimits } from './plugins/use-rate-limits.ts';
 import { useReadiness } from './plugins/use-readiness.ts';
 import { useSchemaDisclosure } from './plugins/use-schema-disclosure.ts';
+import { useSharedEventResults } from './plugins/use-shared-event-results.ts';
 
 /** What the HTTP server (req) or the WebSocket server (connectionParams) hands to Yoga. */
 export interface ServerContext {
@@ -76,6 +77,7 @@ export function createParleyYoga({ parley, config, logger, isAccepting }: Parley
         load: (user, attachmentId) => parley.conversations.attachment(user, attachmentId),
       }),
       useInputHygiene(),
+      useSharedEventResults(),
     ],
     context: async ({ request, connectionParams, eventBacklog }) => {
       const authorization = connectionParams
