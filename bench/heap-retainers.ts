@@ -4,7 +4,9 @@
  * prints, by constructor (object class, closure name, or V8 type for strings, arrays, code …):
  *   - self size: the bytes of the objects themselves (these add up to the heap);
  *   - retained size: what would be freed with the outermost objects of that class (their dominator
- *     subtrees); classes overlap here (a socket's retained size includes its buffers).
+ *     subtrees); classes overlap here (a socket's retained size includes its buffers);
+ *   - by retainer: every object's self size charged to its nearest dominator whose class has a
+ *     name (not a plain Object, array, closure without a name, string …); these add up to the heap.
  * Given a snapshot before and the number of subscriptions opened in between, both are shown as
  * the difference per subscription. The snapshots are read as a stream (they can exceed the
  * longest string V8 can parse at once).
@@ -82,7 +84,7 @@ function readSnapshot(path: string): Snapshot {
     }
   };
   const header = until('"nodes":[');
-  const meta = JSON.parse(`${header.slice(0, header.lastIndexOf(',"nodes":['))}}`).snapshot.meta;
+  const meta = JSON.parse(`${header.slice(0, header.lastIndexOf('"nodes":[')).trimEnd().replace(/,$/, '')}}`).snapshot.meta;
   const nodes = numbers();
   until('"edges":[');
   const edges = Uint32Array.from(numbers());
@@ -106,7 +108,13 @@ interface ClassSizes {
   count: number;
   self: number;
   retained: number;
+  /** Self sizes of the objects this class is the nearest named dominator of (itself included). */
+  owned: number;
 }
+
+/** Classes that say nothing of who holds them: their bytes are charged to the nearest named dominator. */
+const GENERIC = new Set(['Object', 'Array', 'system', 'Promise', 'Map', 'Set', 'native_bind()', '(anonymous)()']);
+const isGeneric = (name: string) => name.startsWith('(') || GENERIC.has(name);
 
 /** Self and retained size by class; retained from the dominator tree (Cooper, Harvey and Kennedy). */
 function sizesByClass(snapshot: Snapshot): Map<string, ClassSizes> {
@@ -220,17 +228,25 @@ function sizesByClass(snapshot: Snapshot): Map<string, ClassSizes> {
   };
   const classes = new Map<string, ClassSizes>();
   const names: string[] = new Array(count);
+  const owner = new Int32Array(count);
+  const sizesOf = (name: string) => {
+    let sizes = classes.get(name);
+    if (!sizes) classes.set(name, (sizes = { count: 0, self: 0, retained: 0, owned: 0 }));
+    return sizes;
+  };
+  // Reverse post-order: a node's dominator comes before it.
   for (let i = visited - 1; i >= 0; i--) {
     const n = postOrder[i]!;
     const name = (names[n] = classOf(n));
-    const sizes = classes.get(name) ?? { count: 0, self: 0, retained: 0 };
+    owner[n] = n === 0 || !isGeneric(name) ? n : owner[dominator[n]!]!;
+    sizesOf(names[owner[n]!]!).owned += nodes[n * nodeWidth + selfAt]!;
+    const sizes = sizesOf(name);
     sizes.count++;
     sizes.self += nodes[n * nodeWidth + selfAt]!;
     // Outermost of its class only: an object inside another of the same class is counted in it.
     let outer = n === 0 ? -1 : dominator[n]!;
     while (outer > 0 && names[outer] !== name) outer = dominator[outer]!;
     if (outer <= 0 || names[outer] !== name) sizes.retained += retained[n]!;
-    classes.set(name, sizes);
   }
   return classes;
 }
@@ -242,11 +258,12 @@ const top = Number((beforePath ? topArg : beforePath) ?? 30);
 const after = sizesByClass(readSnapshot(afterPath));
 const before = beforePath ? sizesByClass(readSnapshot(beforePath)) : new Map<string, ClassSizes>();
 const rows = [...after].map(([name, sizes]) => {
-  const base = before.get(name) ?? { count: 0, self: 0, retained: 0 };
-  return { name, count: (sizes.count - base.count) / per, self: (sizes.self - base.self) / per, retained: (sizes.retained - base.retained) / per };
+  const base = before.get(name) ?? { count: 0, self: 0, retained: 0, owned: 0 };
+  const change = (key: keyof ClassSizes) => (sizes[key] - base[key]) / per;
+  return { name, count: change('count'), self: change('self'), retained: change('retained'), owned: change('owned') };
 });
 const unit = beforePath ? ' per subscription' : '';
-const table = (title: string, key: 'self' | 'retained') => {
+const table = (title: string, key: 'self' | 'retained' | 'owned') => {
   console.log(`\n${title}${unit}\n| constructor | objects | ${key} bytes |\n|---|---:|---:|`);
   for (const row of [...rows].sort((a, b) => b[key] - a[key]).slice(0, top)) {
     console.log(`| ${row.name.replace(/\|/g, '\\|')} | ${row.count.toFixed(beforePath ? 2 : 0)} | ${row[key].toFixed(0)} |`);
@@ -256,3 +273,4 @@ const totalSelf = rows.reduce((sum, row) => sum + row.self, 0);
 console.log(`heap${unit}: ${totalSelf.toFixed(0)} bytes (sum of self sizes${beforePath ? `, difference over ${per} subscriptions` : ''})`);
 table('Self size by constructor', 'self');
 table('Retained size by constructor (outermost objects of the class; classes overlap)', 'retained');
+table('Self size by retainer (each object charged to its nearest dominator of a named class; adds up to the heap)', 'owned');

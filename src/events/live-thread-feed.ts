@@ -14,6 +14,24 @@ export const DROPPED = Symbol('dropped for a slow reader');
 type Arrival = RunEventRecord | typeof CATCH_UP | typeof DROPPED;
 
 /**
+ * Set once the subscriber leaves; wakes the feed parked for it. (An AbortSignal would do, at the
+ * cost of an EventTarget per subscription.)
+ */
+export class Departure {
+  left = false;
+  private wake: (() => void) | null = null;
+
+  leave(): void {
+    this.left = true;
+    this.wake?.();
+  }
+
+  onLeave(wake: (() => void) | null): void {
+    this.wake = wake;
+  }
+}
+
+/**
  * One subscriber's live channel of a thread: what arrived and was not taken yet, whether live
  * delivery is lost (a Redis outage), and a place to park until something happens.
  * It listens from when it is created (the bus fans the thread's one channel out to every feed);
@@ -37,14 +55,14 @@ export class LiveThreadFeed {
   constructor(
     bus: LiveBus,
     threadId: string,
-    private readonly closed: AbortSignal,
+    private readonly departure: Departure,
     private readonly backlog: EventBacklog | null = null,
   ) {
     this.stopListening = bus.subscribeThread(threadId, (event) => {
       this.add(event);
       this.wake();
     });
-    closed.addEventListener('abort', this.wake);
+    departure.onLeave(this.wake);
     this.stopOutage = bus.onOutage(() => {
       this.lostAt ??= Date.now();
       this.wake();
@@ -72,7 +90,7 @@ export class LiveThreadFeed {
 
   /** The subscriber closed the stream. */
   get isOver(): boolean {
-    return this.closed.aborted;
+    return this.departure.left;
   }
 
   /** Waits for an arrival, a change of the live channel, the end, or the deadline (a time in ms; Infinity for none). */
@@ -92,7 +110,7 @@ export class LiveThreadFeed {
     this.heldBytes = 0;
     this.arrived.length = 0;
     this.sizes.length = 0;
-    this.closed.removeEventListener('abort', this.wake);
+    this.departure.onLeave(null);
     this.stopOutage();
     this.stopResync();
   }

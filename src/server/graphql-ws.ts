@@ -50,7 +50,10 @@ export function serveGraphQLOverWebSocket(
   });
   // The HTTP server reports its own listen errors (e.g. a port in use); ws only re-emits them.
   wsServer.on('error', (error) => logger.debug({ err: error }, 'websocket server error'));
-  wsServer.on('connection', (socket) => closeUnlessInitialised(socket, initTimeoutMs));
+  wsServer.on('connection', (socket: SharedPayloadWebSocket, request) => {
+    socket.remoteAddress = request.socket.remoteAddress;
+    closeUnlessInitialised(socket, initTimeoutMs);
+  });
   const handle = useServer(
     {
       // closeUnlessInitialised does this, without closing a socket whose connection_init is already here.
@@ -62,6 +65,9 @@ export function serveGraphQLOverWebSocket(
       // A token that is there but wrong is refused here, before any operation; no token at all is
       // an anonymous client (its operations then answer as any anonymous request does).
       onConnect: async (ctx) => {
+        // An idle socket keeps only what its operations need: not its upgrade request (headers,
+        // parser state), whose one use, the peer's address, the socket holds.
+        Reflect.deleteProperty(ctx.extra, 'request');
         const authorization = authorizationFromConnectionParams(ctx.connectionParams ?? {});
         if (authorization === undefined || authorization === null || authorization === '') return true;
         const user = await options.tokens.authenticate(authorization);
@@ -88,13 +94,11 @@ export function serveGraphQLOverWebSocket(
           eventBacklog = new EventBacklog(options.maxBufferedBytes, () => socket.bufferedAmount);
           backlogs.set(socket, eventBacklog);
         }
+        // Only what the context is made of: a subscription keeps its context as long as it runs.
         const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
-          ...ctx,
-          req: ctx.extra.request,
-          socket,
-          params: payload,
           connectionParams: ctx.connectionParams ?? {},
           eventBacklog,
+          remoteAddress: (socket as SharedPayloadWebSocket).remoteAddress,
         });
         let document;
         try {
@@ -152,6 +156,9 @@ function serializedOnce(result: ExecutionResult): ExecutionResult {
 }
 
 class SharedPayloadWebSocket extends WebSocket {
+  /** The peer's address, from the upgrade request (which is not kept). */
+  remoteAddress: string | undefined;
+
   override send(data: unknown, ...rest: unknown[]): void {
     if (placed !== null && typeof data === 'string' && data.endsWith(PLACEHOLDER_TAIL)) {
       data = `${data.slice(0, -PLACEHOLDER_TAIL.length)}"payload":${placed}}`;
@@ -192,9 +199,6 @@ class SocketsPerUser {
  */
 function closeUnlessInitialised(socket: WebSocket, timeoutMs: number): void {
   let initialised = false;
-  socket.once('message', () => {
-    initialised = true;
-  });
   const timer = setTimeout(
     () =>
       setImmediate(() => {
@@ -202,5 +206,12 @@ function closeUnlessInitialised(socket: WebSocket, timeoutMs: number): void {
       }),
     timeoutMs,
   );
-  socket.once('close', () => clearTimeout(timer));
+  const stop = () => clearTimeout(timer);
+  socket.once('message', () => {
+    initialised = true;
+    // Nothing of this check stays with an initialised socket.
+    stop();
+    socket.off('close', stop);
+  });
+  socket.once('close', stop);
 }

@@ -25,6 +25,8 @@ export interface ServerContext {
   connectionParams?: Record<string, unknown>;
   /** A WebSocket's bound, shared by its operations; an HTTP request gets one of its own. */
   eventBacklog?: EventBacklog;
+  /** A WebSocket's peer address (its upgrade request is not kept); an HTTP request has `req`. */
+  remoteAddress?: string;
 }
 
 export type ParleyYoga = YogaServerInstance<ServerContext, GraphQLContext>;
