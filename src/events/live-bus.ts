@@ -30,6 +30,7 @@ export interface LiveBus {
    * Listens to a thread's events. An instance holds one channel per thread however many listen
    * (with Redis, one SUBSCRIBE), opened for the first listener and released with the last; each
    * event is decoded once and handed to every listener. Returns the function that stops listening.
+   * Each call passes a function of its own (one passed twice is one listener).
    */
   subscribeThread(threadId: string, listener: ThreadListener): () => void;
   /**
@@ -82,7 +83,8 @@ function listenerSet() {
  * gets its first listener and loses its last, to hold its channel exactly that long.
  */
 class ThreadListeners {
-  private readonly byThread = new Map<string, Set<ThreadListener>>();
+  // Most threads have one listener on an instance: it is kept as is, a Set only from the second.
+  private readonly byThread = new Map<string, ThreadListener | Set<ThreadListener>>();
 
   constructor(
     private readonly opened: (threadId: string) => void = () => {},
@@ -90,18 +92,21 @@ class ThreadListeners {
   ) {}
 
   add(threadId: string, listener: ThreadListener): () => void {
-    let listeners = this.byThread.get(threadId);
-    if (!listeners) {
-      listeners = new Set();
-      this.byThread.set(threadId, listeners);
+    const entry = listener;
+    const current = this.byThread.get(threadId);
+    if (current === undefined) {
+      this.byThread.set(threadId, entry);
       this.opened(threadId);
+    } else if (typeof current === 'function') {
+      this.byThread.set(threadId, new Set([current, entry]));
+    } else {
+      current.add(entry);
     }
-    listeners.add(listener);
-    const own = listeners;
+    let added = true;
     return () => {
-      if (!own.delete(listener) || own.size > 0 || this.byThread.get(threadId) !== own) return;
-      this.byThread.delete(threadId);
-      this.released(threadId);
+      if (!added) return;
+      added = false;
+      this.remove(threadId, entry);
     };
   }
 
@@ -111,8 +116,20 @@ class ThreadListeners {
 
   deliver(threadId: string, event: RunEventRecord): void {
     const listeners = this.byThread.get(threadId);
-    if (!listeners) return;
-    for (const listener of listeners) listener(event);
+    if (listeners === undefined) return;
+    if (typeof listeners === 'function') listeners(event);
+    else for (const listener of listeners) listener(event);
+  }
+
+  private remove(threadId: string, entry: ThreadListener): void {
+    const current = this.byThread.get(threadId);
+    if (current === entry) {
+      this.byThread.delete(threadId);
+      this.released(threadId);
+    } else if (current instanceof Set) {
+      current.delete(entry);
+      if (current.size === 1) this.byThread.set(threadId, current.values().next().value!);
+    }
   }
 }
 

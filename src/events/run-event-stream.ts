@@ -65,15 +65,7 @@ async function* threadEvents(options: StreamOptions, departure: Departure): Asyn
   const feed = new LiveThreadFeed(bus, threadId, departure, options.backlog ?? null);
   const ledger = new SubscriberLedger();
 
-  /** Replays logged events; each replayed run end comes with its reply as recorded (its deltas are gone). */
-  async function* replay(events: RunEventRecord[]): AsyncGenerator<DeliveredRunEvent> {
-    const replies = await recordedSnapshots(prisma, threadId, finishedExecutionIds(events));
-    for (const event of events) {
-      const reply = event.payload.type === 'ExecutionFinished' ? replies.get(event.executionId ?? '') : undefined;
-      if (reply) yield ledger.snapshot(reply);
-      yield ledger.durable(event);
-    }
-  }
+  const replay = (events: RunEventRecord[]) => replayLogged(prisma, threadId, ledger, events);
 
   try {
     await bus.threadChannelReady(threadId, liveChannelTimeoutMs);
@@ -137,6 +129,21 @@ async function* threadEvents(options: StreamOptions, departure: Departure): Asyn
     }
   } finally {
     feed.close();
+  }
+}
+
+/** Replays logged events; each replayed run end comes with its reply as recorded (its deltas are gone). */
+async function* replayLogged(
+  prisma: PrismaClient,
+  threadId: string,
+  ledger: SubscriberLedger,
+  events: RunEventRecord[],
+): AsyncGenerator<DeliveredRunEvent> {
+  const replies = await recordedSnapshots(prisma, threadId, finishedExecutionIds(events));
+  for (const event of events) {
+    const reply = event.payload.type === 'ExecutionFinished' ? replies.get(event.executionId ?? '') : undefined;
+    if (reply) yield ledger.snapshot(reply);
+    yield ledger.durable(event);
   }
 }
 
