@@ -83,6 +83,8 @@ export const p6: Row = async () => {
   const server = await serve('node', {
     DATABASE_URL: databaseUrl,
     REDIS_URL,
+    // Each user holds TARGET / USERS sockets here; the per-user cap (50 by default) would stop the row at half.
+    PARLEY_WS_MAX_SOCKETS_PER_USER: String(Math.ceil(TARGET / USERS)),
     ...(SNAPSHOT_DIR ? { NODE_OPTIONS: `--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${SNAPSHOT_DIR}` } : {}),
   });
   const pid = server.child.pid!;

@@ -94,14 +94,19 @@ export class LiveThreadFeed {
   }
 
   /** Waits for an arrival, a change of the live channel, the end, or the deadline (a time in ms; Infinity for none). */
-  async park(deadline: number): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    await new Promise<void>((resolve) => {
-      this.wakeParked = resolve;
-      if (Number.isFinite(deadline)) timer = setTimeout(resolve, Math.max(0, deadline - Date.now()));
+  // Not an async function: an idle subscription parks here, and a suspended async function keeps
+  // a frame; a bare promise keeps only its resolver.
+  park(deadline: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      let timer: NodeJS.Timeout | undefined;
+      const wake = () => {
+        clearTimeout(timer);
+        this.wakeParked = null;
+        resolve();
+      };
+      this.wakeParked = wake;
+      if (Number.isFinite(deadline)) timer = setTimeout(wake, Math.max(0, deadline - Date.now()));
     });
-    clearTimeout(timer);
-    this.wakeParked = null;
   }
 
   close(): void {

@@ -21,16 +21,17 @@ function endingAsResult(
 ): AsyncIterableIterator<DeliveredRunEvent | DomainError> {
   // Not an async generator: its return() would wait for the next event, on a quiet thread forever.
   let ended = false;
+  // Promise chains, not an async function: an idle subscription waits in next(), and a suspended
+  // async function keeps a frame for as long as it waits.
+  const endWith = (error: unknown): IteratorResult<DeliveredRunEvent | DomainError> => {
+    if (!(error instanceof DomainError)) throw error;
+    ended = true;
+    return { done: false, value: error };
+  };
   return {
-    async next() {
-      if (ended) return { done: true, value: undefined };
-      try {
-        return await events.next();
-      } catch (error) {
-        if (!(error instanceof DomainError)) throw error;
-        ended = true;
-        return { done: false, value: error };
-      }
+    next: () => {
+      if (ended) return Promise.resolve({ done: true, value: undefined });
+      return events.next().catch(endWith);
     },
     return: (value?: unknown) => events.return!(value),
     throw: (error?: unknown) => events.throw!(error),

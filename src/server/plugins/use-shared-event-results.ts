@@ -137,12 +137,15 @@ function mapEvents(
   source: AsyncIterator<unknown>,
   executeEvent: (event: unknown) => Outcome,
 ): AsyncIterableIterator<ExecutionResult> {
+  // Promise chains, not async functions: an idle subscription waits in next(), and a suspended
+  // async function keeps a frame for as long as it waits.
   return {
-    async next() {
-      const next = await source.next();
-      if (next.done) return { done: true, value: undefined };
-      return { done: false, value: await executeEvent(next.value) };
-    },
+    next: () =>
+      source.next().then((next) =>
+        next.done
+          ? { done: true, value: undefined }
+          : Promise.resolve(executeEvent(next.value)).then((value) => ({ done: false, value })),
+      ),
     async return() {
       await source.return?.();
       return { done: true, value: undefined };
