@@ -27,8 +27,8 @@ values) and the per-user mutation rate limit raised out of the way; P6 and P7 sp
 Bench-only instrumentation lives in \`bench/\` and never in \`src/\`:
 
 - **emit times** — the \`ParleyOverrides.runtime\` hook wraps the real \`runAgent\` and wraps its
-  \`input.emit\`: the time a \`text-delta\` is handed to the listener chain (recorder → conversation log
-  → live broadcaster → pub/sub) is "the chunk left the runtime". The run is identified by a tag in the
+  \`input.emit\`: the time a \`text-delta\` is handed to the run's recording (which publishes it, then
+  lets the listener chain record it) is "the chunk left the runtime". The run is identified by a tag in the
   message text (\`/slow 3 TAGp1r0s17 x x …\`), the chunk by its offset, which is exactly the TextDelta's
   \`offset\`; the client joins on (tag, offset). Clocks: \`performance.timeOrigin + performance.now()\`
   in every process (one machine, one clock).
@@ -55,7 +55,7 @@ RunEventRecord JSON Parley publishes, plus the emit time) on 200 channels, each 
 the bench process takes the receive time first thing in its \`message\` handler. Same topology: producer
 process → Redis → consumer process, minus Parley's second hop (instance A, GraphQL execution, WebSocket).
 Why this method: timestamping inside the wrapper measures from the runtime boundary, so it includes
-everything Parley does with a chunk (recording, conversation log, broadcast, Redis, A's subscription
+everything Parley does with a chunk (publishing it, Redis, A's subscription
 stream and GraphQL execution, graphql-ws) and nothing of the demo model's own pacing timers or the
 AI SDK's stream transforms, which a real provider would replace.`,
   P2: `One instance (PostgreSQL, in-process pub/sub — the same pub/sub as the floor), emit times recorded as in
@@ -104,7 +104,15 @@ takes the median of five \`VmRSS\` readings of the server from /proc. The figure
 (RSS at the end − RSS before) ÷ subscriptions; the spread is the slope of each step. Before the first
 reading, 50 subscriptions are opened and closed to load the code paths. \`ulimit -n\` here is 20,000
 (each side needs one descriptor per connection), so 10,000 fit; opening is time-boxed (100 s) and the
-row reports the count it reached. RSS includes garbage not yet collected (no GC is forced).`,
+row reports the count it reached. RSS includes garbage not yet collected (no GC is forced). Each bench user
+holds 100 sockets here, so the server runs with \`PARLEY_WS_MAX_SOCKETS_PER_USER=100\` (the default cap of 50
+stopped the row at 5,000).
+*Heap by retainer:* \`BENCH_NO_WRITE=1 BENCH_P6_HEAPSNAPSHOTS=<folder> npm run bench -- P6\` starts the server
+with \`--heapsnapshot-signal=SIGUSR2\` and writes a snapshot after the first reading and after the last step
+(writing one moves RSS, hence no figures are recorded); \`node --max-old-space-size=8192 --import tsx
+bench/heap-retainers.ts <last> <first> <subscriptions>\` computes the dominator tree of each and prints the
+difference per subscription by constructor (self and retained size) and by retainer (each object charged to
+its nearest dominator of a named class). Snapshots are not committed.`,
   P7: `Embedded: \`npm start\` with \`PORT=0\` and a fresh \`PARLEY_DATA_DIR\` (PGlite initdb, migrations, demo
 user/project/agent, token) from spawn to the "Parley is running" banner on stdout. PostgreSQL:
 \`node bin/parley.js serve\` with a fresh schema (\`CREATE SCHEMA\`, migrations) and Redis, to the same
