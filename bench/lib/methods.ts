@@ -153,6 +153,22 @@ bench/profile-summary.ts).
   \`conversation\` read can be behind. With it P1 p50 went from ~10× to ~3.5× and p99 from ~16× to ~10× the
   raw Redis hop (also a quieter machine).
 
+- **Delivery and memory per subscription** (one channel per thread per instance with in-process fan-out,
+  deltas published before the recording listeners, \`resolveType\` only, live events executed and serialized
+  once per instance per selection, an idle subscription without its upgrade request, AbortSignal, init
+  timer, query text or per-subscriber pub/sub Repeater). The machine was loaded by four other engineers'
+  suites during every run (load average 15–19 on 2 cores, except the first P1 "before" at 2–5), so these are
+  indicative; the ratios against same-run floors are what to compare:
+
+  | row | before | after |
+  |---|---|---|
+  | P1 p50 / p99, × raw Redis | 8.6× / 7.8× (load 2–5); 2.9× / 2.8× (load 17, floor itself 2.8 ms / 48 ms) | 7.0× / 10.6× (load 16–19) |
+  | P2 delivered events/s, × bare Yoga | 0.10× (1,214/s; 1 round in the time box) | 0.11× (1,284/s; 2 rounds) |
+  | P6 RSS per idle subscription | 31.8 KB at 5,000 (the per-user socket cap stopped the row there) | 27.6 KB at 10,000 (20.9 KB at 5,000 in another run); heap 20.2 KB |
+
+  P2 stops at 100 streams in every Parley round because the 100 runs never all run together within a 4 s
+  step (item 1), not because delivery falls behind (p99 < 40 ms there).
+
 ### Still standing in the way
 
 1. **Prisma round trips and the query compiler on the hot paths (P3, P4 page, P2's run start rate).** An
@@ -173,15 +189,39 @@ bench/profile-summary.ts).
    it: \`appendThreadEvents\` as one CTE statement (−3), the assistant message inserted with the user
    message at admission (−1), the final text flush and the execution's final UPDATE as one statement in
    the settlement (−1): 15 → 10.
-3. **P6 (~40 KB per idle subscription; 37–44 KB across runs).** Per subscription the server holds the WebSocket and its
-   buffers, graphql-ws and Yoga contexts (with the authenticated \`User\` row), the stream's generator,
-   buffer and pump, and one pub/sub listener (with Redis one channel per thread). Next step: a heap
-   snapshot at 10,000 (\`node --heapsnapshot-signal=SIGUSR2 bin/parley.js serve\`); the likely wins are one
-   listener per thread topic per instance with in-process fan-out (src/events/live-bus.ts) and not
-   retaining an idle subscription's GraphQL context beyond what the stream needs.
-4. **P1 / P2.** The instance running replies spends ≈15 % of its CPU in the AI SDK's web-stream
-   transforms and the rest of the flush cost in Prisma; the subscriber instance mostly in socket
-   writes. Publishing the live delta before the recording listeners (the broadcaster first for
-   \`text-delta\`) and resolving the \`RunEvent\` union with \`resolveType\` only (no per-type \`isTypeOf\`,
-   src/schema/run-events.ts) are the next small wins. P2 is limited by how fast runs start (item 1),
-   not by delivery: the live path keeps p99 < 30 ms at every load Parley reached.`;
+3. **P6 — what an idle subscription still holds** (heap snapshots at 0 and 10,000 subscriptions,
+   \`bench/heap-retainers.ts\`; 20.2 KB of heap per subscription, the sum of self sizes; by retainer, each
+   object charged to its nearest dominator of a named class):
+
+   | retainer | bytes per subscription |
+   |---|---:|
+   | reached from more than one root (the socket's listeners and the bus's thread listener both lead to the context, the promise chain of the waiting stream, the closures of graphql-ws, Yoga/envelop and the stream) | 8,538 |
+   | two suspended async functions of graphql-ws (its \`onMessage\` for-await over the subscription) and envelop | 1,869 |
+   | the stream's generator (\`threadEvents\`: its register file and locals) | 1,815 |
+   | the WebSocket (\`ws\`; 1,659) with its Receiver (616), Sender (128) and buffers (ArrayBuffer 568, Buffer 96) | 3,067 |
+   | \`LiveThreadFeed\` (arrays, its listener and its parked promise) | 1,280 |
+   | the TCP socket (\`net.Socket\` 616, stream states 544, TCP handle 120) | 1,280 |
+   | \`SubscriberLedger\` (two Maps) | 424 |
+   | per-operation closures of graphql-ws and envelop (next/throw/return, onSubscribeError, mapResult, send, close …) | ≈ 1,200 |
+   | graphql-ws' keep-alive timer | 208 |
+
+   By constructor the largest are V8 arrays (6.1 KB self: closure contexts, property backing stores,
+   register files), 45 closures (2.6 KB), 30 contexts (2.0 KB), 22 strings (1.5 KB: connection
+   parameters, the token, the channel name, ids), 30 plain objects (1.5 KB). Gone since the first
+   measurement: the upgrade request (\`IncomingMessage\` with its headers and stream state, ≈ 1.2 KB),
+   the \`AbortSignal\` (an EventTarget, ≈ 0.8 KB), the per-subscriber pub/sub Repeater and listener, the
+   init timer, the query text and the graphql-ws context spread into Yoga's context.
+   What would remove more: fewer layers between graphql-ws and the stream (each of graphql-ws' for-await,
+   envelop's result mapping, the shared-results mapping, \`endingAsResult\`, the stream wrapper and the
+   generator keeps a promise and closures while it waits: a single iterator object from the feed to
+   graphql-ws would do), and one \`getEnveloped\` per socket rather than per operation.
+4. **P1 / P2.** Done: the live delta goes to the bus before the recording listeners
+   (\`RunRecording.emit\`), one channel per thread per instance with in-process fan-out, \`RunEvent\` types
+   resolved by the interfaces' \`resolveType\` only, and a live event executed once per instance per
+   selection and serialized once (\`plugins/use-shared-event-results.ts\`, \`graphql-ws.ts\`). P2's profile
+   (one instance running the replies and serving the subscribers): 19 % \`writev\` (one socket write per
+   event per subscriber, as in the floor), ≈ 30 % Prisma (its WebAssembly query compiler, the text
+   flushes and run starts), ≈ 10 % the AI SDK's web-stream transforms, 7 % GC; GraphQL execution under 3 %.
+   P2 is limited by how fast runs start (item 1): at 100 streams the runs did not all run together
+   within a step (window 0), so the ladder stops there, while the live path keeps p99 < 70 ms at every
+   load Parley reached.`;
