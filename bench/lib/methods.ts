@@ -189,28 +189,30 @@ bench/profile-summary.ts).
    it: \`appendThreadEvents\` as one CTE statement (−3), the assistant message inserted with the user
    message at admission (−1), the final text flush and the execution's final UPDATE as one statement in
    the settlement (−1): 15 → 10.
-3. **P6 — what an idle subscription still holds** (heap snapshots at 0 and 10,000 subscriptions,
-   \`bench/heap-retainers.ts\`; 20.2 KB of heap per subscription, the sum of self sizes; by retainer, each
-   object charged to its nearest dominator of a named class):
+3. **P6 — what an idle subscription still holds** (heap snapshots at 0 and 10,000 subscriptions, before and
+   after the delivery and memory work, \`bench/heap-retainers.ts\`; the difference ÷ 10,000, each object
+   charged to its nearest dominator of a named class; the rows add up to the heap):
 
-   | retainer | bytes per subscription |
-   |---|---:|
-   | reached from more than one root (the socket's listeners and the bus's thread listener both lead to the context, the promise chain of the waiting stream, the closures of graphql-ws, Yoga/envelop and the stream) | 8,538 |
-   | two suspended async functions of graphql-ws (its \`onMessage\` for-await over the subscription) and envelop | 1,869 |
-   | the stream's generator (\`threadEvents\`: its register file and locals) | 1,815 |
-   | the WebSocket (\`ws\`; 1,659) with its Receiver (616), Sender (128) and buffers (ArrayBuffer 568, Buffer 96) | 3,067 |
-   | \`LiveThreadFeed\` (arrays, its listener and its parked promise) | 1,280 |
-   | the TCP socket (\`net.Socket\` 616, stream states 544, TCP handle 120) | 1,280 |
-   | \`SubscriberLedger\` (two Maps) | 424 |
-   | per-operation closures of graphql-ws and envelop (next/throw/return, onSubscribeError, mapResult, send, close …) | ≈ 1,200 |
-   | graphql-ws' keep-alive timer | 208 |
+   | retainer (bytes per subscription) | before | after |
+   |---|---:|---:|
+   | **heap per subscription** (sum of self sizes) | **26,197** | **20,234** |
+   | reached from more than one root (the socket's listeners and the bus's thread listener both lead to the context, the promise chain of the waiting stream, the closures of graphql-ws, Yoga/envelop and the stream) | 10,749 | 8,538 |
+   | suspended async functions (graphql-ws' \`onMessage\` for-await over the subscription, envelop; before also \`park\`, two iterator \`next()\`s and the pub/sub pump) | 3,442 (6) | 1,869 (2) |
+   | the stream's generator (\`threadEvents\`: register file and locals; before plus its \`replay\` generator function) | 1,383 | 1,815 |
+   | the WebSocket (\`ws\`) with its Receiver, Sender and buffers | 3,222 | 3,067 |
+   | the upgrade request (\`IncomingMessage\`, its headers and stream state) | 1,016 | — |
+   | the \`AbortSignal\` of the stream (an EventTarget) | 776 | — |
+   | \`LiveThreadFeed\` (arrays, its listener, its parked promise) | 752 | 1,280 |
+   | the TCP socket (\`net.Socket\`, stream states, TCP handle) | 1,352 | 1,280 |
+   | \`SubscriberLedger\` (two Maps) | 424 | 424 |
+   | timers (graphql-ws' keep-alive; before also the init check) | 416 | 208 |
+   | the rest (closures of graphql-ws, envelop and the stream's iterators; the bus's channel entry) | ≈ 2,650 | ≈ 1,700 |
 
-   By constructor the largest are V8 arrays (6.1 KB self: closure contexts, property backing stores,
-   register files), 45 closures (2.6 KB), 30 contexts (2.0 KB), 22 strings (1.5 KB: connection
-   parameters, the token, the channel name, ids), 30 plain objects (1.5 KB). Gone since the first
-   measurement: the upgrade request (\`IncomingMessage\` with its headers and stream state, ≈ 1.2 KB),
-   the \`AbortSignal\` (an EventTarget, ≈ 0.8 KB), the per-subscriber pub/sub Repeater and listener, the
-   init timer, the query text and the graphql-ws context spread into Yoga's context.
+   By constructor (after; before in brackets) the largest are V8 arrays 6.1 KB self (6.0: closure contexts,
+   property backing stores, register files), 45 closures 2.6 KB (54, 3.1 KB), 30 contexts 2.0 KB (43,
+   2.6 KB), 22 strings 1.5 KB (38, 2.0 KB: connection parameters, the token, the query text, ids), 30 plain
+   objects 1.5 KB (43, 2.4 KB), 9 promises (17). RSS per subscription stays above the heap figure (V8's
+   pages are not full, and no GC is forced before a reading).
    What would remove more: fewer layers between graphql-ws and the stream (each of graphql-ws' for-await,
    envelop's result mapping, the shared-results mapping, \`endingAsResult\`, the stream wrapper and the
    generator keeps a promise and closures while it waits: a single iterator object from the feed to
