@@ -8,7 +8,7 @@ import {
   type ExecutionArgs,
   type ExecutionResult,
 } from 'graphql';
-import type { Plugin } from 'graphql-yoga';
+import { isAsyncIterable, isPromise, mapAsyncIterator, type Plugin } from 'graphql-yoga';
 import type { DeliveredRunEvent } from '../../events/subscriber-ledger.ts';
 
 /**
@@ -72,7 +72,9 @@ async function subscribeSharingResults(args: ExecutionArgs) {
     }
     return outcome;
   };
-  return mapEvents(stream[Symbol.asyncIterator](), executeEvent);
+  // Its return() reaches the source at once, even while a next() waits (a quiet thread's stream
+  // must end when its subscriber leaves).
+  return mapAsyncIterator(stream, executeEvent);
 }
 
 /** The instance-wide record a live event was made from; null for anything else. */
@@ -127,46 +129,4 @@ function variablesReadPerEvent(document: DocumentNode): string[] {
     }
   }
   return [...names].sort();
-}
-
-/**
- * The source stream with each event executed. `return()` reaches the source at once, even while a
- * `next()` is pending (a quiet thread's stream must end when its subscriber leaves).
- */
-function mapEvents(
-  source: AsyncIterator<unknown>,
-  executeEvent: (event: unknown) => Outcome,
-): AsyncIterableIterator<ExecutionResult> {
-  // Promise chains, not async functions: an idle subscription waits in next(), and a suspended
-  // async function keeps a frame for as long as it waits.
-  return {
-    next: () =>
-      source.next().then((next) =>
-        next.done
-          ? { done: true, value: undefined }
-          : Promise.resolve(executeEvent(next.value)).then((value) => ({ done: false, value })),
-      ),
-    async return() {
-      await source.return?.();
-      return { done: true, value: undefined };
-    },
-    async throw(error?: unknown) {
-      if (source.throw) {
-        const next = await source.throw(error);
-        if (!next.done) return { done: false, value: await executeEvent(next.value) };
-      }
-      return { done: true, value: undefined };
-    },
-    [Symbol.asyncIterator]() {
-      return this;
-    },
-  };
-}
-
-function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
-  return typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
-}
-
-function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
-  return typeof (value as Promise<T>)?.then === 'function';
 }
