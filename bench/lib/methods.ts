@@ -226,4 +226,13 @@ bench/profile-summary.ts).
    flushes and run starts), ≈ 10 % the AI SDK's web-stream transforms, 7 % GC; GraphQL execution under 3 %.
    P2 is limited by how fast runs start (item 1): at 100 streams the runs did not all run together
    within a step (window 0), so the ladder stops there, while the live path keeps p99 < 70 ms at every
-   load Parley reached.`;
+   load Parley reached.
+   P1's profile (\`-- P1 --profile\`, after): instance B, which runs the 200 replies, is 12 % idle — 32 % in
+   Prisma (its WebAssembly query compiler 18 %: the text flushes, each rewriting the whole reply, and the
+   run starts and ends), 14 % in the AI SDK's web streams, 8 % GC, 7 % \`writev\`; instance A, which serves
+   the subscribers, is 63 % idle, and of its busy time GraphQL execution is 2 %, the bus, ledger, stream,
+   shared results and graphql-ws together 3 %, Prisma 11 % (the 200 \`sendMessage\` of each round arrive on
+   A). A chunk waits where an event loop is busy with Prisma: the tail (p99) is set by B's flushes and
+   run starts and A's enqueues, not by the live path. What would remove it: the hot paths off the query
+   compiler (item 1) and a text flush that appends (\`UPDATE … SET parts = …\` as one raw statement, or an
+   append of the new text only) instead of sending the whole reply through Prisma every second.`;
