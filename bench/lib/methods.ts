@@ -164,7 +164,13 @@ bench/profile-summary.ts).
   |---|---|---|
   | P1 p50 / p99, × raw Redis | 8.6× / 7.8× (load 2–5); 2.9× / 2.8× (load 17, floor itself 2.8 ms / 48 ms) | 7.0× / 10.6× (load 16–19) |
   | P2 delivered events/s, × bare Yoga | 0.10× (1,214/s; 1 round in the time box) | 0.11× (1,284/s; 2 rounds) |
-  | P6 RSS per idle subscription | 31.8 KB at 5,000 (the per-user socket cap stopped the row there) | 27.6 KB at 10,000 (20.9 KB at 5,000 in another run); heap 20.2 KB |
+  | P6 RSS per idle subscription | 36.2 KB (the first measurement); 31.8 KB at 5,000 (the per-user socket cap stopped the row there) | 27.6 and 38.7 KB at 10,000 in two runs, 20.9 KB at 5,000 in a third |
+  | P6 live heap per subscription (snapshots, after a full GC) | 26.2 KB | 20.2 KB |
+
+  P6's RSS moves by ±10 KB per subscription between runs of the same code: no GC is forced before a
+  reading, and opening 10,000 subscriptions (a token check, an access check and three reads each) leaves
+  garbage whose collection, and whether V8 and malloc give the pages back, decides the figure. The heap
+  snapshots (taken after a full collection) are the stable measure of what a subscription keeps.
 
   P2 stops at 100 streams in every Parley round because the 100 runs never all run together within a 4 s
   step (item 1), not because delivery falls behind (p99 < 40 ms there).
