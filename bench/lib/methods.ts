@@ -168,7 +168,7 @@ bench/profile-summary.ts).
   | P6 live heap per subscription (snapshots, after a full GC) | 26.2 KB | 20.2 KB |
 
   P6's RSS moves by ±10 KB per subscription between runs of the same code: no GC is forced before a
-  reading, and opening 10,000 subscriptions (a token check, an access check and three reads each) leaves
+  reading, and opening 10,000 subscriptions (a token check, an access check and the stream's first reads each) leaves
   garbage whose collection, and whether V8 and malloc give the pages back, decides the figure. The heap
   snapshots (taken after a full collection) are the stable measure of what a subscription keeps.
 
