@@ -56,8 +56,8 @@ const recordingRuntime = (input: AgentRunInput) => {
   return runAgent({
     ...input,
     emit: (event) => {
-      // The moment the runtime hands the chunk to the listener chain (recorder, conversation log,
-      // live broadcaster → pub/sub): "the chunk left the runtime".
+      // The moment the runtime hands the chunk to the run's recording (which publishes it, then
+      // lets the listeners record it): "the chunk left the runtime".
       if (event.type === 'text-delta') {
         emits.push([tag, offset, nowMs()]);
         offset += event.text.length;

@@ -27,8 +27,8 @@ values) and the per-user mutation rate limit raised out of the way; P6 and P7 sp
 Bench-only instrumentation lives in \`bench/\` and never in \`src/\`:
 
 - **emit times** — the \`ParleyOverrides.runtime\` hook wraps the real \`runAgent\` and wraps its
-  \`input.emit\`: the time a \`text-delta\` is handed to the listener chain (recorder → conversation log
-  → live broadcaster → pub/sub) is "the chunk left the runtime". The run is identified by a tag in the
+  \`input.emit\`: the time a \`text-delta\` is handed to the run's recording (which publishes it, then
+  lets the listener chain record it) is "the chunk left the runtime". The run is identified by a tag in the
   message text (\`/slow 3 TAGp1r0s17 x x …\`), the chunk by its offset, which is exactly the TextDelta's
   \`offset\`; the client joins on (tag, offset). Clocks: \`performance.timeOrigin + performance.now()\`
   in every process (one machine, one clock).
@@ -56,7 +56,7 @@ RunEventRecord JSON Parley publishes, plus the emit time) on 200 channels, each 
 the bench process takes the receive time first thing in its \`message\` handler. Same topology: producer
 process → Redis → consumer process, minus Parley's second hop (instance A, GraphQL execution, WebSocket).
 Why this method: timestamping inside the wrapper measures from the runtime boundary, so it includes
-everything Parley does with a chunk (recording, conversation log, broadcast, Redis, A's subscription
+everything Parley does with a chunk (publishing it, Redis, A's subscription
 stream and GraphQL execution, graphql-ws) and nothing of the demo model's own pacing timers or the
 AI SDK's stream transforms, which a real provider would replace.`,
   P2: `One instance (PostgreSQL, in-process pub/sub — the same pub/sub as the floor), emit times recorded as in
@@ -114,7 +114,15 @@ takes the median of five \`VmRSS\` readings of the server from /proc. The figure
 (RSS at the end − RSS before) ÷ subscriptions; the spread is the slope of each step. Before the first
 reading, 50 subscriptions are opened and closed to load the code paths. \`ulimit -n\` here is 20,000
 (each side needs one descriptor per connection), so 10,000 fit; opening is time-boxed (100 s) and the
-row reports the count it reached. RSS includes garbage not yet collected (no GC is forced).`,
+row reports the count it reached. RSS includes garbage not yet collected (no GC is forced). Each bench user
+holds 100 sockets here, so the server runs with \`PARLEY_WS_MAX_SOCKETS_PER_USER=100\` (the default cap of 50
+stopped the row at 5,000).
+*Heap by retainer:* \`BENCH_NO_WRITE=1 BENCH_P6_HEAPSNAPSHOTS=<folder> npm run bench -- P6\` starts the server
+with \`--heapsnapshot-signal=SIGUSR2\` and writes a snapshot after the first reading and after the last step
+(writing one moves RSS, hence no figures are recorded); \`node --max-old-space-size=8192 --import tsx
+bench/heap-retainers.ts <last> <first> <subscriptions>\` computes the dominator tree of each and prints the
+difference per subscription by constructor (self and retained size) and by retainer (each object charged to
+its nearest dominator of a named class). Snapshots are not committed.`,
   P7: `Embedded: \`npm start\` with \`PORT=0\` and a fresh \`PARLEY_DATA_DIR\` (PGlite initdb, migrations, demo
 user/project/agent, token) from spawn to the "Parley is running" banner on stdout. PostgreSQL:
 \`node bin/parley.js serve\` with a fresh schema (\`CREATE SCHEMA\`, migrations) and Redis, to the same
@@ -170,6 +178,28 @@ bench/profile-summary.ts).
   \`conversation\` read can be behind. With it P1 p50 went from ~10× to ~3.5× and p99 from ~16× to ~10× the
   raw Redis hop (also a quieter machine).
 
+- **Delivery and memory per subscription** (one channel per thread per instance with in-process fan-out,
+  deltas published before the recording listeners, \`resolveType\` only, live events executed and serialized
+  once per instance per selection, an idle subscription without its upgrade request, AbortSignal, init
+  timer, query text or per-subscriber pub/sub Repeater). The machine was loaded by four other engineers'
+  suites during every run (load average 15–19 on 2 cores, except the first P1 "before" at 2–5), so these are
+  indicative; the ratios against same-run floors are what to compare:
+
+  | row | before | after |
+  |---|---|---|
+  | P1 p50 / p99, × raw Redis | 8.6× / 7.8× (load 2–5); 2.9× / 2.8× (load 17, floor itself 2.8 ms / 48 ms) | 7.0× / 10.6× (load 16–19) |
+  | P2 delivered events/s, × bare Yoga | 0.10× (1,214/s; 1 round in the time box) | 0.11× (1,284/s; 2 rounds) |
+  | P6 RSS per idle subscription | 36.2 KB (the first measurement); 31.8 KB at 5,000 (the per-user socket cap stopped the row there) | 27.6 and 38.7 KB at 10,000 in two runs, 20.9 KB at 5,000 in a third |
+  | P6 live heap per subscription (snapshots, after a full GC) | 26.2 KB | 20.2 KB |
+
+  P6's RSS moves by ±10 KB per subscription between runs of the same code: no GC is forced before a
+  reading, and opening 10,000 subscriptions (a token check, an access check and the stream's first reads each) leaves
+  garbage whose collection, and whether V8 and malloc give the pages back, decides the figure. The heap
+  snapshots (taken after a full collection) are the stable measure of what a subscription keeps.
+
+  P2 stops at 100 streams in every Parley round because the 100 runs never all run together within a 4 s
+  step (item 1), not because delivery falls behind (p99 < 40 ms there).
+
 ### The hot SQL (the database half of the performance issue)
 
 The hot paths now leave Prisma's query compiler and run as few statements as their rules allow
@@ -217,15 +247,50 @@ idempotency lookup is now an index probe, migration 0006, instead of a JSON scan
 2. **P4 page and replay (≈ 8–9×).** The page is 3 statements (the joined access check, the active
    execution, the Prisma page); the replay 4. The rest is GraphQL execution and serialization of 50 ×
    500-character messages / 1,000 events through Yoga and graphql-ws, against a floor that only reads rows.
-3. **P6 (~40 KB per idle subscription; 37–44 KB across runs).** Per subscription the server holds the WebSocket and its
-   buffers, graphql-ws and Yoga contexts (with the authenticated \`User\` row), the stream's generator,
-   buffer and pump, and one pub/sub listener (with Redis one channel per thread). Next step: a heap
-   snapshot at 10,000 (\`node --heapsnapshot-signal=SIGUSR2 bin/parley.js serve\`); the likely wins are one
-   listener per thread topic per instance with in-process fan-out (src/events/live-bus.ts) and not
-   retaining an idle subscription's GraphQL context beyond what the stream needs.
-4. **P1 / P2.** The instance running replies spends ≈15 % of its CPU in the AI SDK's web-stream
-   transforms and the rest of the flush cost in Prisma; the subscriber instance mostly in socket
-   writes. Publishing the live delta before the recording listeners (the broadcaster first for
-   \`text-delta\`) and resolving the \`RunEvent\` union with \`resolveType\` only (no per-type \`isTypeOf\`,
-   src/schema/run-events.ts) are the next small wins. P2 is limited by how fast runs start (item 1),
-   not by delivery: the live path keeps p99 < 30 ms at every load Parley reached.`;
+3. **P6 — what an idle subscription still holds** (heap snapshots at 0 and 10,000 subscriptions, before and
+   after the delivery and memory work, \`bench/heap-retainers.ts\`; the difference ÷ 10,000, each object
+   charged to its nearest dominator of a named class; the rows add up to the heap):
+
+   | retainer (bytes per subscription) | before | after |
+   |---|---:|---:|
+   | **heap per subscription** (sum of self sizes) | **26,197** | **20,234** |
+   | reached from more than one root (the socket's listeners and the bus's thread listener both lead to the context, the promise chain of the waiting stream, the closures of graphql-ws, Yoga/envelop and the stream) | 10,749 | 8,538 |
+   | suspended async functions (graphql-ws' \`onMessage\` for-await over the subscription, envelop; before also \`park\`, two iterator \`next()\`s and the pub/sub pump) | 3,442 (6) | 1,869 (2) |
+   | the stream's generator (\`threadEvents\`: register file and locals; before plus its \`replay\` generator function) | 1,383 | 1,815 |
+   | the WebSocket (\`ws\`) with its Receiver, Sender and buffers | 3,222 | 3,067 |
+   | the upgrade request (\`IncomingMessage\`, its headers and stream state) | 1,016 | — |
+   | the \`AbortSignal\` of the stream (an EventTarget) | 776 | — |
+   | \`LiveThreadFeed\` (arrays, its listener, its parked promise) | 752 | 1,280 |
+   | the TCP socket (\`net.Socket\`, stream states, TCP handle) | 1,352 | 1,280 |
+   | \`SubscriberLedger\` (two Maps) | 424 | 424 |
+   | timers (graphql-ws' keep-alive; before also the init check) | 416 | 208 |
+   | the rest (closures of graphql-ws, envelop and the stream's iterators; the bus's channel entry) | ≈ 2,650 | ≈ 1,700 |
+
+   By constructor (after; before in brackets) the largest are V8 arrays 6.1 KB self (6.0: closure contexts,
+   property backing stores, register files), 45 closures 2.6 KB (54, 3.1 KB), 30 contexts 2.0 KB (43,
+   2.6 KB), 22 strings 1.5 KB (38, 2.0 KB: connection parameters, the token, the query text, ids), 30 plain
+   objects 1.5 KB (43, 2.4 KB), 9 promises (17). RSS per subscription stays above the heap figure (V8's
+   pages are not full, and no GC is forced before a reading).
+   What would remove more: fewer layers between graphql-ws and the stream (each of graphql-ws' for-await,
+   envelop's result mapping, the shared-results mapping, \`endingAsResult\`, the stream wrapper and the
+   generator keeps a promise and closures while it waits: a single iterator object from the feed to
+   graphql-ws would do), and one \`getEnveloped\` per socket rather than per operation.
+4. **P1 / P2.** Done: the live delta goes to the bus before the recording listeners
+   (\`RunRecording.emit\`), one channel per thread per instance with in-process fan-out, \`RunEvent\` types
+   resolved by the interfaces' \`resolveType\` only, and a live event executed once per instance per
+   selection and serialized once (\`plugins/use-shared-event-results.ts\`, \`graphql-ws.ts\`). P2's profile
+   (one instance running the replies and serving the subscribers): 19 % \`writev\` (one socket write per
+   event per subscriber, as in the floor), ≈ 30 % Prisma (its WebAssembly query compiler, the text
+   flushes and run starts), ≈ 10 % the AI SDK's web-stream transforms, 7 % GC; GraphQL execution under 3 %.
+   P2 is limited by how fast runs start (item 1): at 100 streams the runs did not all run together
+   within a step (window 0), so the ladder stops there, while the live path keeps p99 < 70 ms at every
+   load Parley reached.
+   P1's profile (\`-- P1 --profile\`, after): instance B, which runs the 200 replies, is 12 % idle — 32 % in
+   Prisma (its WebAssembly query compiler 18 %: the text flushes, each rewriting the whole reply, and the
+   run starts and ends), 14 % in the AI SDK's web streams, 8 % GC, 7 % \`writev\`; instance A, which serves
+   the subscribers, is 63 % idle, and of its busy time GraphQL execution is 2 %, the bus, ledger, stream,
+   shared results and graphql-ws together 3 %, Prisma 11 % (the 200 \`sendMessage\` of each round arrive on
+   A). A chunk waits where an event loop is busy with Prisma: the tail (p99) is set by B's flushes and
+   run starts and A's enqueues, not by the live path. What would remove it: the hot paths off the query
+   compiler (item 1) and a text flush that appends (\`UPDATE … SET parts = …\` as one raw statement, or an
+   append of the new text only) instead of sending the whole reply through Prisma every second.`;

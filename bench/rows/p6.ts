@@ -4,8 +4,13 @@
  * subscription on its own idle thread (100 users × 100 threads, threads seeded with SQL). VmRSS of
  * the server is read from /proc at 0, 2,500, 5,000, 7,500 and 10,000 subscriptions after settling;
  * the figure is (RSS@10k − RSS@0) ÷ 10,000, the spread the slope of each quarter.
+ *
+ * BENCH_P6_HEAPSNAPSHOTS=<folder> (with BENCH_NO_WRITE=1: writing a snapshot moves RSS) also
+ * writes a heap snapshot of the server at 0 subscriptions and at the last step into that folder,
+ * for bench/heap-retainers.ts.
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { benchDatabaseUrl, pgClient, REDIS_URL, startHost, type BenchThread } from '../lib/hosts.ts';
 import { inPool, openSubscription, RUN_EVENTS, type WsSubscription } from '../lib/clients.ts';
 import { serve } from '../lib/serve.ts';
@@ -18,6 +23,22 @@ const USERS = 100;
 const STEPS = 4;
 /** Opening stops here (and the figure uses what was reached) so the row stays bounded on a slow machine. */
 const OPEN_BUDGET_MS = Number(process.env.BENCH_P6_BUDGET_MS ?? 100_000);
+const SNAPSHOT_DIR = process.env.BENCH_P6_HEAPSNAPSHOTS ? resolve(process.env.BENCH_P6_HEAPSNAPSHOTS) : null;
+
+/** Signals the server to write a heap snapshot and waits until the file is complete. */
+async function heapSnapshot(pid: number, dir: string): Promise<string> {
+  const existing = new Set(readdirSync(dir));
+  process.kill(pid, 'SIGUSR2');
+  for (;;) {
+    await sleep(1_000);
+    const written = readdirSync(dir).find((name) => name.endsWith('.heapsnapshot') && !existing.has(name));
+    if (!written) continue;
+    const size = statSync(join(dir, written)).size;
+    await sleep(2_000);
+    // V8 ends the file with the strings table and a closing brace; the size stops growing.
+    if (size > 0 && statSync(join(dir, written)).size === size) return join(dir, written);
+  }
+}
 
 function rssKb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -58,7 +79,14 @@ export const p6: Row = async () => {
   } finally {
     await host.kill();
   }
-  const server = await serve('node', { DATABASE_URL: databaseUrl, REDIS_URL });
+  if (SNAPSHOT_DIR) mkdirSync(SNAPSHOT_DIR, { recursive: true });
+  const server = await serve('node', {
+    DATABASE_URL: databaseUrl,
+    REDIS_URL,
+    // Each user holds TARGET / USERS sockets here; the per-user cap (50 by default) would stop the row at half.
+    PARLEY_WS_MAX_SOCKETS_PER_USER: String(Math.ceil(TARGET / USERS)),
+    ...(SNAPSHOT_DIR ? { NODE_OPTIONS: `--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${SNAPSHOT_DIR}` } : {}),
+  });
   const pid = server.child.pid!;
   const subscriptions: WsSubscription[] = [];
   const errors: unknown[] = [];
@@ -69,6 +97,7 @@ export const p6: Row = async () => {
     await sleep(500);
     for (const subscription of warm) subscription.close();
     points.push({ subscriptions: 0, rssKb: await settledRss(pid) });
+    if (SNAPSHOT_DIR) notes.push(`heap snapshot at 0 subscriptions: ${await heapSnapshot(pid, SNAPSHOT_DIR)}`);
     const wsUrl = server.url.replace(/^http/, 'ws');
     const deadline = Date.now() + OPEN_BUDGET_MS;
     for (let step = 1; step <= STEPS && Date.now() < deadline; step++) {
@@ -86,6 +115,7 @@ export const p6: Row = async () => {
       points.push({ subscriptions: subscriptions.length, rssKb: await settledRss(pid) });
       log(`P6 ${subscriptions.length} subscriptions: RSS ${(points.at(-1)!.rssKb / 1024).toFixed(1)} MB`);
     }
+    if (SNAPSHOT_DIR) notes.push(`heap snapshot at ${subscriptions.length} subscriptions: ${await heapSnapshot(pid, SNAPSHOT_DIR)}`);
   } finally {
     for (const subscription of subscriptions) subscription.close();
     await server.stop();

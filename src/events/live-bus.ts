@@ -6,8 +6,6 @@ import { ServiceUnavailableError } from '../domain/errors.ts';
 import type { RunEventRecord } from './run-event.ts';
 
 export type LiveTopics = {
-  /** Per-thread channel: every subscriber of a thread listens to exactly its thread's topic. */
-  thread: [threadId: string, event: RunEventRecord];
   /** A thread may have a claimable queue head: consumers on every instance try it. */
   'queue-kick': [payload: { threadId: string }];
   /**
@@ -22,9 +20,19 @@ export type InstanceMessage =
   | { kind: 'cancel' | 'snapshot'; executionId: string }
   | { kind: 'token-revoked'; tokenId: string };
 
+/** Called synchronously with each event of a thread, in order; it must not throw or block. */
+export type ThreadListener = (event: RunEventRecord) => void;
+
 export interface LiveBus {
   pubsub: PubSub<LiveTopics>;
   publishThreadEvents(events: RunEventRecord[]): void;
+  /**
+   * Listens to a thread's events. An instance holds one channel per thread however many listen
+   * (with Redis, one SUBSCRIBE), opened for the first listener and released with the last; each
+   * event is decoded once and handed to every listener. Returns the function that stops listening.
+   * Each call passes a function of its own (one passed twice is one listener).
+   */
+  subscribeThread(threadId: string, listener: ThreadListener): () => void;
   /**
    * Publishes to every instance (this one included) and resolves once the message is sent: with
    * Redis, once Redis has handed it to every subscribed instance's connection.
@@ -34,7 +42,7 @@ export interface LiveBus {
    * Resolves once a thread's channel really receives (Redis confirms SUBSCRIBE asynchronously): a
    * subscriber reads the log only after this, so nothing falls between log and channel. Rejects
    * with a ServiceUnavailableError when the confirmation does not come within `timeoutMs`.
-   * Call it after subscribing to the thread's topic.
+   * Call it after `subscribeThread`.
    */
   threadChannelReady(threadId: string, timeoutMs: number): Promise<void>;
   /**
@@ -70,13 +78,70 @@ function listenerSet() {
   };
 }
 
+/**
+ * The listeners of each thread on this instance. `opened` and `released` are told when a thread
+ * gets its first listener and loses its last, to hold its channel exactly that long.
+ */
+class ThreadListeners {
+  // Most threads have one listener on an instance: it is kept as is, a Set only from the second.
+  private readonly byThread = new Map<string, ThreadListener | Set<ThreadListener>>();
+
+  constructor(
+    private readonly opened: (threadId: string) => void = () => {},
+    private readonly released: (threadId: string) => void = () => {},
+  ) {}
+
+  add(threadId: string, listener: ThreadListener): () => void {
+    const entry = listener;
+    const current = this.byThread.get(threadId);
+    if (current === undefined) {
+      this.byThread.set(threadId, entry);
+      this.opened(threadId);
+    } else if (typeof current === 'function') {
+      this.byThread.set(threadId, new Set([current, entry]));
+    } else {
+      current.add(entry);
+    }
+    let added = true;
+    return () => {
+      if (!added) return;
+      added = false;
+      this.remove(threadId, entry);
+    };
+  }
+
+  has(threadId: string): boolean {
+    return this.byThread.has(threadId);
+  }
+
+  deliver(threadId: string, event: RunEventRecord): void {
+    const listeners = this.byThread.get(threadId);
+    if (listeners === undefined) return;
+    if (typeof listeners === 'function') listeners(event);
+    else for (const listener of listeners) listener(event);
+  }
+
+  private remove(threadId: string, entry: ThreadListener): void {
+    const current = this.byThread.get(threadId);
+    if (current === entry) {
+      this.byThread.delete(threadId);
+      this.released(threadId);
+    } else if (current instanceof Set) {
+      current.delete(entry);
+      if (current.size === 1) this.byThread.set(threadId, current.values().next().value!);
+    }
+  }
+}
+
 export function createLiveBus(redisUrl: string | undefined, logger: Logger): LiveBus {
   if (!redisUrl) {
     const pubsub = createPubSub<LiveTopics>();
+    const threads = new ThreadListeners();
     return {
       kind: 'memory',
       pubsub,
-      publishThreadEvents: (events) => events.forEach((event) => pubsub.publish('thread', event.threadId, event)),
+      publishThreadEvents: (events) => events.forEach((event) => threads.deliver(event.threadId, event)),
+      subscribeThread: (threadId, listener) => threads.add(threadId, listener),
       announceToInstances: async (message) => pubsub.publish('instance', 'all', message),
       threadChannelReady: async () => {},
       onOutage: () => () => {},
@@ -99,6 +164,8 @@ function confirmation() {
 // Durable events whose PUBLISH failed, kept to publish again once Redis is back (subscribers drop
 // what they already have by its seq). Bounded: past it, subscribers still catch up from the log.
 const MAX_REPUBLISH = 10_000;
+
+const THREAD_CHANNEL = 'thread:';
 
 function isDurable(message: string): boolean {
   try {
@@ -192,24 +259,46 @@ function createRedisLiveBus(redisUrl: string, logger: Logger): LiveBus {
       logger.debug({ err: error, channel }, 'Redis PUBLISH failed');
       // Only durable thread events (with a seq) can be deduplicated by subscribers; the rest is
       // live-only, and an old snapshot sent late would take text away from the client.
-      if (channel.startsWith('thread:') && republish.length < MAX_REPUBLISH && isDurable(message)) {
+      if (channel.startsWith(THREAD_CHANNEL) && republish.length < MAX_REPUBLISH && isDurable(message)) {
         republish.push({ channel, message });
       }
     });
+
+  const openChannel = (channel: string) => {
+    const entry = confirmation();
+    channels.set(channel, entry);
+    subscribeWhenReady(channel, entry);
+  };
+  const releaseChannel = (channel: string) => {
+    channels.delete(channel);
+    subscriber.unsubscribe(channel).catch((error: unknown) => logger.debug({ err: error, channel }, 'Redis UNSUBSCRIBE failed'));
+  };
+
+  const threads = new ThreadListeners(
+    (threadId) => openChannel(THREAD_CHANNEL + threadId),
+    (threadId) => releaseChannel(THREAD_CHANNEL + threadId),
+  );
+  subscriber.on('message', (channel: string, message: string) => {
+    if (!channel.startsWith(THREAD_CHANNEL)) return;
+    const threadId = channel.slice(THREAD_CHANNEL.length);
+    if (!threads.has(threadId)) return;
+    let event: RunEventRecord;
+    try {
+      // Decoded once for all of the thread's listeners on this instance.
+      event = JSON.parse(message) as RunEventRecord;
+    } catch (error) {
+      logger.warn({ err: error, channel }, 'an unreadable message on a thread channel was ignored');
+      return;
+    }
+    threads.deliver(threadId, event);
+  });
 
   // The event target fires and forgets these calls; their failures must not become unhandled rejections.
   const publishClient = { publish } as unknown as Redis;
   const subscribeClient = {
     on: (event: 'message', listener: (channel: string, message: string) => void) => subscriber.on(event, listener),
-    subscribe: (channel: string) => {
-      const entry = confirmation();
-      channels.set(channel, entry);
-      subscribeWhenReady(channel, entry);
-    },
-    unsubscribe: (channel: string) => {
-      channels.delete(channel);
-      subscriber.unsubscribe(channel).catch((error: unknown) => logger.debug({ err: error, channel }, 'Redis UNSUBSCRIBE failed'));
-    },
+    subscribe: openChannel,
+    unsubscribe: releaseChannel,
   } as unknown as Redis;
   const pubsub = createPubSub<LiveTopics>({
     eventTarget: createRedisEventTarget({ publishClient, subscribeClient }),
@@ -217,12 +306,13 @@ function createRedisLiveBus(redisUrl: string, logger: Logger): LiveBus {
   return {
     kind: 'redis',
     pubsub,
-    publishThreadEvents: (events) => events.forEach((event) => pubsub.publish('thread', event.threadId, event)),
+    publishThreadEvents: (events) => events.forEach((event) => publish(THREAD_CHANNEL + event.threadId, JSON.stringify(event))),
+    subscribeThread: (threadId, listener) => threads.add(threadId, listener),
     announceToInstances: async (message) => {
       await publisher.publish('instance:all', JSON.stringify(message));
     },
     threadChannelReady: async (threadId, timeoutMs) => {
-      const entry = channels.get(`thread:${threadId}`);
+      const entry = channels.get(THREAD_CHANNEL + threadId);
       if (!entry) throw new Error(`threadChannelReady(${threadId}) before subscribing to the thread`);
       if (entry.confirmed) return;
       let timer: NodeJS.Timeout | undefined;

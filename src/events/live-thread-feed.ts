@@ -14,9 +14,28 @@ export const DROPPED = Symbol('dropped for a slow reader');
 type Arrival = RunEventRecord | typeof CATCH_UP | typeof DROPPED;
 
 /**
+ * Set once the subscriber leaves; wakes the feed parked for it. (An AbortSignal would do, at the
+ * cost of an EventTarget per subscription.)
+ */
+export class Departure {
+  left = false;
+  private wake: (() => void) | null = null;
+
+  leave(): void {
+    this.left = true;
+    this.wake?.();
+  }
+
+  onLeave(wake: (() => void) | null): void {
+    this.wake = wake;
+  }
+}
+
+/**
  * One subscriber's live channel of a thread: what arrived and was not taken yet, whether live
  * delivery is lost (a Redis outage), and a place to park until something happens.
- * It subscribes when created; call `close()` once done.
+ * It listens from when it is created (the bus fans the thread's one channel out to every feed);
+ * call `close()` once done.
  */
 export class LiveThreadFeed {
   private readonly arrived: Arrival[] = [];
@@ -25,9 +44,7 @@ export class LiveThreadFeed {
   private heldBytes = 0;
   /** Arrivals are dropped until the reader takes the DROPPED marker. */
   private dropping = false;
-  private readonly subscription: AsyncIterator<RunEventRecord>;
-  private readonly pump: Promise<void>;
-  private subscriptionEnded = false;
+  private readonly stopListening: () => void;
   private wakeParked: (() => void) | null = null;
   private readonly wake = () => this.wakeParked?.();
   private readonly stopOutage: () => void;
@@ -38,11 +55,14 @@ export class LiveThreadFeed {
   constructor(
     bus: LiveBus,
     threadId: string,
-    private readonly closed: AbortSignal,
+    private readonly departure: Departure,
     private readonly backlog: EventBacklog | null = null,
   ) {
-    this.subscription = bus.pubsub.subscribe('thread', threadId)[Symbol.asyncIterator]();
-    closed.addEventListener('abort', this.wake);
+    this.stopListening = bus.subscribeThread(threadId, (event) => {
+      this.add(event);
+      this.wake();
+    });
+    departure.onLeave(this.wake);
     this.stopOutage = bus.onOutage(() => {
       this.lostAt ??= Date.now();
       this.wake();
@@ -52,7 +72,6 @@ export class LiveThreadFeed {
       this.add(CATCH_UP);
       this.wake();
     });
-    this.pump = this.receive();
   }
 
   /** The next arrived event (or catch-up request), undefined when there is none. */
@@ -69,30 +88,36 @@ export class LiveThreadFeed {
     return this.arrived.length > 0;
   }
 
-  /** The subscription ended or the subscriber closed the stream. */
+  /** The subscriber closed the stream. */
   get isOver(): boolean {
-    return this.subscriptionEnded || this.closed.aborted;
+    return this.departure.left;
   }
 
   /** Waits for an arrival, a change of the live channel, the end, or the deadline (a time in ms; Infinity for none). */
-  async park(deadline: number): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    await new Promise<void>((resolve) => {
-      this.wakeParked = resolve;
-      if (Number.isFinite(deadline)) timer = setTimeout(resolve, Math.max(0, deadline - Date.now()));
+  // Not an async function: an idle subscription parks here, and a suspended async function keeps
+  // a frame; a bare promise keeps only its resolver.
+  park(deadline: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      let timer: NodeJS.Timeout | undefined;
+      const wake = () => {
+        clearTimeout(timer);
+        this.wakeParked = null;
+        resolve();
+      };
+      this.wakeParked = wake;
+      if (Number.isFinite(deadline)) timer = setTimeout(wake, Math.max(0, deadline - Date.now()));
     });
-    clearTimeout(timer);
-    this.wakeParked = null;
   }
 
-  async close(): Promise<void> {
+  close(): void {
+    this.stopListening();
     this.backlog?.release(this.heldBytes);
     this.heldBytes = 0;
-    this.closed.removeEventListener('abort', this.wake);
+    this.arrived.length = 0;
+    this.sizes.length = 0;
+    this.departure.onLeave(null);
     this.stopOutage();
     this.stopResync();
-    await this.subscription.return?.();
-    await this.pump;
   }
 
   /**
@@ -116,19 +141,5 @@ export class LiveThreadFeed {
     this.heldBytes += size;
     this.arrived.push(arrival);
     this.sizes.push(size);
-  }
-
-  private async receive(): Promise<void> {
-    try {
-      for (;;) {
-        const next = await this.subscription.next();
-        if (next.done) break;
-        this.add(next.value);
-        this.wake();
-      }
-    } finally {
-      this.subscriptionEnded = true;
-      this.wake();
-    }
   }
 }

@@ -4,7 +4,7 @@ import { ServiceUnavailableError } from '../domain/errors.ts';
 import { readThreadEvents } from './event-log.ts';
 import type { LiveBus } from './live-bus.ts';
 import type { EventBacklog } from './event-backlog.ts';
-import { CATCH_UP, DROPPED, LiveThreadFeed } from './live-thread-feed.ts';
+import { CATCH_UP, Departure, DROPPED, LiveThreadFeed } from './live-thread-feed.ts';
 import type { RunEventRecord } from './run-event.ts';
 import { parseCursor, SubscriberLedger, type DeliveredRunEvent } from './subscriber-ledger.ts';
 
@@ -23,16 +23,16 @@ export interface RunningReplies {
 export function streamThreadEvents(options: StreamOptions): AsyncIterableIterator<DeliveredRunEvent> {
   // An async generator parked in an await cannot run its `return()` until its next event, which on
   // a quiet thread may never come: closing wakes it so it unsubscribes at once.
-  const closed = new AbortController();
-  const events = threadEvents(options, closed.signal);
+  const departure = new Departure();
+  const events = threadEvents(options, departure);
   return {
     next: () => events.next(),
     return: (value?: unknown) => {
-      closed.abort();
+      departure.leave();
       return events.return(value as never);
     },
     throw: (error?: unknown) => {
-      closed.abort();
+      departure.leave();
       return events.throw(error);
     },
     [Symbol.asyncIterator]() {
@@ -59,21 +59,13 @@ interface StreamOptions {
   backlog?: EventBacklog;
 }
 
-async function* threadEvents(options: StreamOptions, closed: AbortSignal): AsyncGenerator<DeliveredRunEvent> {
+async function* threadEvents(options: StreamOptions, departure: Departure): AsyncGenerator<DeliveredRunEvent> {
   const { prisma, bus, running, threadId, liveChannelTimeoutMs } = options;
   const requested = options.after === null ? null : parseCursor(options.after);
-  const feed = new LiveThreadFeed(bus, threadId, closed, options.backlog ?? null);
+  const feed = new LiveThreadFeed(bus, threadId, departure, options.backlog ?? null);
   const ledger = new SubscriberLedger();
 
-  /** Replays logged events; each replayed run end comes with its reply as recorded (its deltas are gone). */
-  async function* replay(events: RunEventRecord[]): AsyncGenerator<DeliveredRunEvent> {
-    const replies = await recordedSnapshots(prisma, threadId, finishedExecutionIds(events));
-    for (const event of events) {
-      const reply = event.payload.type === 'ExecutionFinished' ? replies.get(event.executionId ?? '') : undefined;
-      if (reply) yield ledger.snapshot(reply);
-      yield ledger.durable(event);
-    }
-  }
+  const replay = (events: RunEventRecord[]) => replayLogged(prisma, threadId, ledger, events);
 
   try {
     await bus.threadChannelReady(threadId, liveChannelTimeoutMs);
@@ -136,7 +128,22 @@ async function* threadEvents(options: StreamOptions, closed: AbortSignal): Async
       await feed.park(Math.min(ledger.nextDeadline(), liveLostDeadline));
     }
   } finally {
-    await feed.close();
+    feed.close();
+  }
+}
+
+/** Replays logged events; each replayed run end comes with its reply as recorded (its deltas are gone). */
+async function* replayLogged(
+  prisma: PrismaClient,
+  threadId: string,
+  ledger: SubscriberLedger,
+  events: RunEventRecord[],
+): AsyncGenerator<DeliveredRunEvent> {
+  const replies = await recordedSnapshots(prisma, threadId, finishedExecutionIds(events));
+  for (const event of events) {
+    const reply = event.payload.type === 'ExecutionFinished' ? replies.get(event.executionId ?? '') : undefined;
+    if (reply) yield ledger.snapshot(reply);
+    yield ledger.durable(event);
   }
 }
 

@@ -5,6 +5,11 @@ import type { RunEventRecord } from './run-event.ts';
 export interface DeliveredRunEvent extends RunEventRecord {
   /** Resume point: `runEvents(after: cursor)` continues right after this event. */
   cursor: string;
+  /**
+   * The record this was made from: for a live event, the one object every subscriber of the thread
+   * on this instance got from the bus, so that what is made of it once can serve them all.
+   */
+  origin: RunEventRecord;
 }
 
 /** Durable events have the cursor `<seq>`, live-only ones `<seq of the durable event before>.<n>`. */
@@ -149,9 +154,9 @@ export class SubscriberLedger {
     if (event.seq !== null) {
       this.lastDurableSeq = event.seq;
       this.transientCount = 0;
-      return { ...event, cursor: String(event.seq) };
+      return { ...event, cursor: String(event.seq), origin: event };
     }
-    return { ...event, cursor: `${this.lastDurableSeq}.${++this.transientCount}` };
+    return { ...event, cursor: `${this.lastDurableSeq}.${++this.transientCount}`, origin: event };
   }
 }
 

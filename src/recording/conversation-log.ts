@@ -46,12 +46,10 @@ export class ConversationLog implements RunListener {
         break;
       case 'text-delta':
         this.appendText('text', event.text);
-        run.textLength += event.text.length;
         this.scheduleFlush();
         break;
       case 'reasoning-delta':
         this.appendText('reasoning', event.text);
-        run.reasoningLength += event.text.length;
         this.scheduleFlush();
         break;
       case 'tool-call': {

@@ -23,11 +23,9 @@ export class DelegationCard implements RunListener {
         await this.parentLog.flush();
         break;
       case 'text-delta':
-        run.textLength += event.text.length;
         this.parentLog.appendDelegationText(run.executionId, 'text', event.text);
         break;
       case 'reasoning-delta':
-        run.reasoningLength += event.text.length;
         this.parentLog.appendDelegationText(run.executionId, 'reasoning', event.text);
         break;
       case 'run-failed':

@@ -6,8 +6,8 @@ import type { RuntimeEvent } from '../runtime/runtime-event.ts';
 import type { RunListener, RunState, Settlement } from './run-listener.ts';
 
 /**
- * Turns runtime events into RunEvents for subscribers: deltas go out live only (their text is
- * recovered from the recorded message), everything else is appended to the thread log first.
+ * Turns runtime events into durable RunEvents for subscribers: appended to the thread log first,
+ * published after. (Deltas are live only and go out from RunRecording before any listener.)
  */
 export class LiveBroadcaster implements RunListener {
   constructor(
@@ -17,22 +17,6 @@ export class LiveBroadcaster implements RunListener {
 
   async handle(event: RuntimeEvent, run: RunState, settlement?: Settlement): Promise<void> {
     switch (event.type) {
-      case 'text-delta':
-        this.publishLive(run, {
-          type: 'TextDelta',
-          messageId: run.assistantMessageId ?? '',
-          text: event.text,
-          offset: run.textLength - event.text.length,
-        });
-        break;
-      case 'reasoning-delta':
-        this.publishLive(run, {
-          type: 'ReasoningDelta',
-          messageId: run.assistantMessageId ?? '',
-          text: event.text,
-          offset: run.reasoningLength - event.text.length,
-        });
-        break;
       case 'tool-call':
         await this.appendDurable(run, {
           type: 'ToolCallEvent',
@@ -69,19 +53,6 @@ export class LiveBroadcaster implements RunListener {
       default:
         break;
     }
-  }
-
-  private publishLive(run: RunState, payload: RunEventPayload): void {
-    this.bus.publishThreadEvents([
-      {
-        threadId: run.threadId,
-        seq: null,
-        executionId: run.executionId,
-        parentExecutionId: run.parentExecutionId,
-        createdAt: new Date().toISOString(),
-        payload,
-      },
-    ]);
   }
 
   private async appendDurable(run: RunState, payload: RunEventPayload, settlement?: Settlement): Promise<void> {

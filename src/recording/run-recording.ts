@@ -56,7 +56,37 @@ export class RunRecording {
       await this.settle(event.outcome, event.usage, this.reportedFailure);
       return;
     }
+    if (event.type === 'text-delta' || event.type === 'reasoning-delta') this.publishDelta(event);
     await this.chain.emit(event, this.run);
+  }
+
+  /**
+   * A delta reaches the subscribers before any listener records it: it is live only, and the
+   * recording (batched text writes) must not stand between the model and the reader. Its offset is
+   * the run's length before it; the snapshot a subscriber may ask for meanwhile is answered from
+   * the conversation log, which has it or not, and either way the subscriber's text has no hole.
+   */
+  private publishDelta(event: Extract<RuntimeEvent, { type: 'text-delta' | 'reasoning-delta' }>): void {
+    const run = this.run;
+    const text = event.type === 'text-delta';
+    const offset = text ? run.textLength : run.reasoningLength;
+    if (text) run.textLength += event.text.length;
+    else run.reasoningLength += event.text.length;
+    this.deps.bus.publishThreadEvents([
+      {
+        threadId: run.threadId,
+        seq: null,
+        executionId: run.executionId,
+        parentExecutionId: run.parentExecutionId,
+        createdAt: new Date().toISOString(),
+        payload: {
+          type: text ? 'TextDelta' : 'ReasoningDelta',
+          messageId: run.assistantMessageId ?? '',
+          text: event.text,
+          offset,
+        },
+      },
+    ]);
   }
 
   async fail(error: unknown, usage: RunUsage = NO_USAGE): Promise<void> {

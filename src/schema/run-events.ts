@@ -22,16 +22,17 @@ function endingAsResult(
 ): AsyncIterableIterator<DeliveredRunEvent | DomainError> {
   // Not an async generator: its return() would wait for the next event, on a quiet thread forever.
   let ended = false;
+  // Promise chains, not an async function: an idle subscription waits in next(), and a suspended
+  // async function keeps a frame for as long as it waits.
+  const endWith = (error: unknown): IteratorResult<DeliveredRunEvent | DomainError> => {
+    if (!(error instanceof DomainError)) throw error;
+    ended = true;
+    return { done: false, value: error };
+  };
   return {
-    async next() {
-      if (ended) return { done: true, value: undefined };
-      try {
-        return await events.next();
-      } catch (error) {
-        if (!(error instanceof DomainError)) throw error;
-        ended = true;
-        return { done: false, value: error };
-      }
+    next: () => {
+      if (ended) return Promise.resolve({ done: true, value: undefined });
+      return events.next().catch(endWith);
     },
     return: (value?: unknown) => events.return!(value),
     throw: (error?: unknown) => events.throw!(error),
@@ -76,7 +77,11 @@ const ExecutionEventInterface = builder.interfaceRef<DeliveredRunEvent>('Executi
   }),
 });
 
-/** One GraphQL object type per event kind, implementing RunEvent (and ExecutionEvent when it is about one). */
+/**
+ * One GraphQL object type per event kind, implementing RunEvent (and ExecutionEvent when it is about
+ * one). No `isTypeOf`: the interfaces' resolveType (and the unions' that hold some of these types)
+ * names the type from `payload.type` once per event, instead of every member testing it.
+ */
 function runEventType<T extends RunEventType>(
   type: T,
   description: string,
@@ -85,7 +90,6 @@ function runEventType<T extends RunEventType>(
   return builder.objectRef<EventOf<T>>(type).implement({
     description,
     interfaces: (THREAD_EVENT_TYPES.has(type) ? [RunEventInterface] : [RunEventInterface, ExecutionEventInterface]) as never,
-    isTypeOf: (event) => (event as DeliveredRunEvent).payload?.type === type,
     fields: (t) => fields(t) as never,
   });
 }

@@ -1,12 +1,13 @@
 import type { Server } from 'node:http';
-import { GraphQLError, type ExecutionArgs } from 'graphql';
+import { GraphQLError, type ExecutionArgs, type ExecutionResult } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import type { Logger } from 'pino';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { WebSocketServer, WebSocket } from 'ws';
 import { authorizationFromConnectionParams, type TokenAuthenticator } from '../auth/tokens.ts';
 import { EventBacklog } from '../events/event-backlog.ts';
 import { inRequestScope, requestIdFrom } from '../observability/request-id.ts';
 import { errorWithRequestId, withRequestId } from './plugins/use-request-id.ts';
+import { isSharedResult } from './plugins/use-shared-event-results.ts';
 import type { ParleyYoga } from './yoga.ts';
 
 /** The close code of a `connection_init` refused because its user has as many sockets open as allowed. */
@@ -45,10 +46,18 @@ export function serveGraphQLOverWebSocket(
   const { maxPayloadBytes, initTimeoutMs, maxOperationsPerSocket, logger } = options;
   const sockets = new SocketsPerUser(options.maxSocketsPerUser);
   const backlogs = new WeakMap<WebSocket, EventBacklog>();
-  const wsServer = new WebSocketServer({ server, path: '/graphql', maxPayload: maxPayloadBytes });
+  const wsServer = new WebSocketServer({
+    server,
+    path: '/graphql',
+    maxPayload: maxPayloadBytes,
+    WebSocket: SharedPayloadWebSocket,
+  });
   // The HTTP server reports its own listen errors (e.g. a port in use); ws only re-emits them.
   wsServer.on('error', (error) => logger.debug({ err: error }, 'websocket server error'));
-  wsServer.on('connection', (socket) => closeUnlessInitialised(socket, initTimeoutMs));
+  wsServer.on('connection', (socket: SharedPayloadWebSocket, request) => {
+    socket.remoteAddress = request.socket.remoteAddress;
+    closeUnlessInitialised(socket, initTimeoutMs);
+  });
   const handle = useServer(
     {
       // closeUnlessInitialised does this, without closing a socket whose connection_init is already here.
@@ -62,7 +71,9 @@ export function serveGraphQLOverWebSocket(
         inRequestScope(requestIdOf(args), () =>
           (args.rootValue as { subscribe: (a: ExecutionArgs) => unknown }).subscribe(args),
         ) as never,
-      onNext: (_ctx, _id, _payload, args, result) => withRequestId(result, requestIdOf(args)),
+      // A shared result never carries errors, so it needs no request id.
+      onNext: (_ctx, _id, _payload, args, result) =>
+        isSharedResult(result) ? serializedOnce(result) : withRequestId(result, requestIdOf(args)),
       onError: (_ctx, _id, payload, errors) => {
         const requestId = requestIdFrom(payload.extensions?.requestId);
         return errors.map((error) => errorWithRequestId(error, requestId));
@@ -70,6 +81,9 @@ export function serveGraphQLOverWebSocket(
       // A token that is there but wrong is refused here, before any operation; no token at all is
       // an anonymous client (its operations then answer as any anonymous request does).
       onConnect: async (ctx) => {
+        // An idle socket keeps only what its operations need: not its upgrade request (headers,
+        // parser state), whose one use, the peer's address, the socket holds.
+        Reflect.deleteProperty(ctx.extra, 'request');
         const authorization = authorizationFromConnectionParams(ctx.connectionParams ?? {});
         if (authorization === undefined || authorization === null || authorization === '') return true;
         const user = await options.tokens.authenticate(authorization);
@@ -98,14 +112,12 @@ export function serveGraphQLOverWebSocket(
           eventBacklog = new EventBacklog(options.maxBufferedBytes, () => socket.bufferedAmount, options.onSlowReaderDrop);
           backlogs.set(socket, eventBacklog);
         }
+        // Only what the context is made of: a subscription keeps its context as long as it runs.
         const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
-          ...ctx,
-          req: ctx.extra.request,
-          socket,
-          params: payload,
           connectionParams: ctx.connectionParams ?? {},
           eventBacklog,
           requestId,
+          remoteAddress: (socket as SharedPayloadWebSocket).remoteAddress,
         });
         let document;
         try {
@@ -140,6 +152,45 @@ function requestIdOf(args: ExecutionArgs): string {
   return (args.contextValue as { requestId: string }).requestId;
 }
 
+/**
+ * A result shared by many subscribers (useSharedEventResults) is turned into JSON once. graphql-ws
+ * writes each message as `{"id":…,"type":"next","payload":…}` with JSON.stringify, payload last:
+ * the payload given to it stands for the stored text, and the socket puts that text in its place
+ * as the message is sent (graphql-ws sends right after it stringifies, in the same tick).
+ */
+const serializedResults = new WeakMap<ExecutionResult, string>();
+const PLACEHOLDER = 'parley:serialized-payload';
+const PLACEHOLDER_TAIL = `"payload":"${PLACEHOLDER}"}`;
+let placed: string | null = null;
+
+function serializedOnce(result: ExecutionResult): ExecutionResult {
+  let text = serializedResults.get(result);
+  if (text === undefined) {
+    text = JSON.stringify(result);
+    serializedResults.set(result, text);
+  }
+  const json = text;
+  return {
+    toJSON: () => {
+      placed = json;
+      return PLACEHOLDER;
+    },
+  } as unknown as ExecutionResult;
+}
+
+class SharedPayloadWebSocket extends WebSocket {
+  /** The peer's address, from the upgrade request (which is not kept). */
+  remoteAddress: string | undefined;
+
+  override send(data: unknown, ...rest: unknown[]): void {
+    if (placed !== null && typeof data === 'string' && data.endsWith(PLACEHOLDER_TAIL)) {
+      data = `${data.slice(0, -PLACEHOLDER_TAIL.length)}"payload":${placed}}`;
+    }
+    placed = null;
+    (super.send as (...args: unknown[]) => void)(data, ...rest);
+  }
+}
+
 /** Which sockets each authenticated user holds open, to refuse one beyond the cap. */
 class SocketsPerUser {
   private readonly byUser = new Map<string, Set<WebSocket>>();
@@ -171,9 +222,6 @@ class SocketsPerUser {
  */
 function closeUnlessInitialised(socket: WebSocket, timeoutMs: number): void {
   let initialised = false;
-  socket.once('message', () => {
-    initialised = true;
-  });
   const timer = setTimeout(
     () =>
       setImmediate(() => {
@@ -181,5 +229,12 @@ function closeUnlessInitialised(socket: WebSocket, timeoutMs: number): void {
       }),
     timeoutMs,
   );
-  socket.once('close', () => clearTimeout(timer));
+  const stop = () => clearTimeout(timer);
+  socket.once('message', () => {
+    initialised = true;
+    // Nothing of this check stays with an initialised socket.
+    stop();
+    socket.off('close', stop);
+  });
+  socket.once('close', stop);
 }

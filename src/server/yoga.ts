@@ -22,6 +22,7 @@ import { useMetrics, type MetricsEndpoint } from './plugins/use-metrics.ts';
 import { useRequestId } from './plugins/use-request-id.ts';
 import { useTracing } from './plugins/use-tracing.ts';
 import { currentRequestId, requestIdFrom } from '../observability/request-id.ts';
+import { useSharedEventResults } from './plugins/use-shared-event-results.ts';
 
 /** What the HTTP server (req) or the WebSocket server (connectionParams) hands to Yoga. */
 export interface ServerContext {
@@ -31,6 +32,8 @@ export interface ServerContext {
   eventBacklog?: EventBacklog;
   /** A WebSocket operation's own id (an HTTP request's comes from the request scope). */
   requestId?: string;
+  /** A WebSocket's peer address (its upgrade request is not kept); an HTTP request has `req`. */
+  remoteAddress?: string;
 }
 
 export type ParleyYoga = YogaServerInstance<ServerContext, GraphQLContext>;
@@ -87,6 +90,7 @@ export function createParleyYoga({ parley, config, logger, isAccepting }: Parley
         load: (user, attachmentId) => parley.conversations.attachment(user, attachmentId),
       }),
       useInputHygiene(),
+      useSharedEventResults(),
     ],
     context: async ({ request, connectionParams, eventBacklog, requestId: operationRequestId }) => {
       const requestId = operationRequestId ?? currentRequestId() ?? requestIdFrom(undefined);

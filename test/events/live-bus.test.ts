@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import pino from 'pino';
-import { afterEach, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createLiveBus, type LiveBus } from '../../src/events/live-bus.ts';
 import type { RunEventRecord } from '../../src/events/run-event.ts';
 import { describeWithServices } from '../support/backends.ts';
@@ -18,6 +18,42 @@ function queuedEvent(threadId: string, seq: number): RunEventRecord {
     payload: { type: 'QueueUpdated' },
   };
 }
+
+/** Listens to a thread: what arrived so far, and how to stop. */
+function listen(bus: LiveBus, threadId: string) {
+  const received: RunEventRecord[] = [];
+  const stop = bus.subscribeThread(threadId, (event) => received.push(event));
+  return { received, stop };
+}
+
+async function subscriberCount(channel: string): Promise<number> {
+  const client = new Redis(TEST_REDIS_URL!);
+  try {
+    const reply = (await client.call('PUBSUB', 'NUMSUB', channel)) as [string, number];
+    return Number(reply[1]);
+  } finally {
+    client.disconnect();
+  }
+}
+
+describe('the in-memory live bus', () => {
+  it('hands each event of a thread to every listener of that thread, in order, until it stops', () => {
+    const bus = createLiveBus(undefined, pino({ level: 'silent' }));
+    const first = listen(bus, 'thread-a');
+    const second = listen(bus, 'thread-a');
+    const other = listen(bus, 'thread-b');
+    bus.publishThreadEvents([queuedEvent('thread-a', 1), queuedEvent('thread-a', 2)]);
+    expect(first.received.map((event) => event.seq)).toEqual([1, 2]);
+    expect(second.received).toEqual(first.received);
+    expect(other.received).toEqual([]);
+    first.stop();
+    bus.publishThreadEvents([queuedEvent('thread-a', 3)]);
+    expect(first.received).toHaveLength(2);
+    expect(second.received.map((event) => event.seq)).toEqual([1, 2, 3]);
+    second.stop();
+    other.stop();
+  });
+});
 
 describeWithServices('the Redis live bus', () => {
   const cleanup: (() => Promise<unknown> | void)[] = [];
@@ -49,22 +85,20 @@ describeWithServices('the Redis live bus', () => {
   it('a thread subscribed during the connection handshake receives what is published once it is confirmed', async () => {
     const { bus, proxy } = await busBehindProxy();
     const threadId = `handshake-${Date.now()}`;
-    const events = bus.pubsub.subscribe('thread', threadId)[Symbol.asyncIterator]();
-    const first = events.next();
-    cleanup.push(() => events.return?.());
+    const listener = listen(bus, threadId);
+    cleanup.push(listener.stop);
     proxy.release();
     await bus.threadChannelReady(threadId, 10_000);
     const event = queuedEvent(threadId, 1);
     expect(await publishDirectly(event)).toBe(1);
-    expect((await first).value).toEqual(event);
+    await eventually(() => listener.received.length === 1, 10_000, 'the published event');
+    expect(listener.received).toEqual([event]);
   });
 
   it('a thread whose SUBSCRIBE is not confirmed within the bound is reported unavailable, not ready', async () => {
     const { bus } = await busBehindProxy();
     const threadId = `unconfirmed-${Date.now()}`;
-    const events = bus.pubsub.subscribe('thread', threadId)[Symbol.asyncIterator]();
-    void events.next();
-    cleanup.push(() => events.return?.());
+    cleanup.push(listen(bus, threadId).stop);
     await expect(bus.threadChannelReady(threadId, 300)).rejects.toMatchObject({
       code: 'SERVICE_UNAVAILABLE',
       retryAfterS: 1,
@@ -75,19 +109,8 @@ describeWithServices('the Redis live bus', () => {
     const { bus, proxy } = await busBehindProxy();
     proxy.release();
     const threadId = `reconnect-${Date.now()}`;
-    const events = bus.pubsub.subscribe('thread', threadId)[Symbol.asyncIterator]();
-    const received: RunEventRecord[] = [];
-    const pump = (async () => {
-      for (;;) {
-        const next = await events.next();
-        if (next.done) return;
-        received.push(next.value);
-      }
-    })();
-    cleanup.push(async () => {
-      await events.return?.();
-      await pump;
-    });
+    const { received, stop } = listen(bus, threadId);
+    cleanup.push(stop);
     await bus.threadChannelReady(threadId, 10_000);
     let outages = 0;
     let published = -1;
@@ -107,5 +130,40 @@ describeWithServices('the Redis live bus', () => {
     expect(published).toBe(1);
     await eventually(() => received.length === 1, 10_000, 'the event published at resync');
     expect(received[0]).toMatchObject({ seq: 2 });
+  });
+
+  it('holds one channel per thread however many listen, fans each event out to all, and releases it with the last', async () => {
+    const bus = createLiveBus(TEST_REDIS_URL!, pino({ level: 'silent' }));
+    cleanup.push(() => bus.close());
+    const threadId = `fan-out-${Date.now()}`;
+    const channel = `thread:${threadId}`;
+    const listeners = [listen(bus, threadId), listen(bus, threadId), listen(bus, threadId)];
+    await bus.threadChannelReady(threadId, 10_000);
+    expect(await subscriberCount(channel)).toBe(1);
+
+    const event = queuedEvent(threadId, 1);
+    expect(await publishDirectly(event)).toBe(1);
+    await eventually(() => listeners.every((listener) => listener.received.length === 1), 10_000, 'every listener to get the event');
+    // Decoded once: every listener holds the same object.
+    expect(new Set(listeners.map((listener) => listener.received[0])).size).toBe(1);
+    expect(listeners[0]!.received[0]).toEqual(event);
+
+    listeners[0]!.stop();
+    listeners[1]!.stop();
+    // Stopping twice changes nothing.
+    listeners[1]!.stop();
+    expect(await subscriberCount(channel)).toBe(1);
+    expect(await publishDirectly(queuedEvent(threadId, 2))).toBe(1);
+    await eventually(() => listeners[2]!.received.length === 2, 10_000, 'the remaining listener to get the event');
+    expect(listeners[0]!.received).toHaveLength(1);
+
+    listeners[2]!.stop();
+    await eventually(async () => (await subscriberCount(channel)) === 0, 10_000, 'the channel to be released');
+
+    // A thread listened to again gets its channel back.
+    const again = listen(bus, threadId);
+    cleanup.push(again.stop);
+    await bus.threadChannelReady(threadId, 10_000);
+    expect(await subscriberCount(channel)).toBe(1);
   });
 });

@@ -120,7 +120,7 @@ describe('streamed text', () => {
   it('passes other live events through untouched', () => {
     const ledger = new SubscriberLedger();
     const event = { ...durable(0), seq: null };
-    expect(ledger.live(event, 0)).toEqual({ deliver: [{ ...event, cursor: '0.1' }], askForSnapshot: null });
+    expect(ledger.live(event, 0)).toEqual({ deliver: [{ ...event, cursor: '0.1', origin: event }], askForSnapshot: null });
   });
 });
 

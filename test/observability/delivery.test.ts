@@ -6,7 +6,8 @@ import { ParleyMetrics } from '../../src/observability/metrics.ts';
 import { valueOf } from './prometheus.ts';
 
 function event(seq: number | null, payload: DeliveredRunEvent['payload'], createdAt: Date): DeliveredRunEvent {
-  return { threadId: 't', seq, executionId: 'e', parentExecutionId: null, createdAt: createdAt.toISOString(), payload, cursor: String(seq ?? '0.1') };
+  const record = { threadId: 't', seq, executionId: 'e', parentExecutionId: null, createdAt: createdAt.toISOString(), payload };
+  return { ...record, cursor: String(seq ?? '0.1'), origin: record };
 }
 
 async function* source(events: DeliveredRunEvent[]) {

@@ -6,8 +6,8 @@ import type { RateLimitSubject } from '../../auth/rate-limits.ts';
 import { RateLimitedError } from '../../domain/errors.ts';
 import type { GraphQLContext } from '../../schema/context.ts';
 
-/** The GraphQL context with the request Yoga merges into it (HTTP, and the upgrade request of a WebSocket). */
-type RequestContext = GraphQLContext & { req?: IncomingMessage };
+/** The GraphQL context with the request Yoga merges into it (HTTP), or a WebSocket's peer address. */
+type RequestContext = GraphQLContext & { req?: IncomingMessage; remoteAddress?: string };
 
 // Mutation fields are wrapped once per schema, outside everything Pothos put around them, so the
 // budget is counted before anything runs and the refusal takes the path of the field's typed
@@ -60,7 +60,7 @@ async function admitOperation(document: DocumentNode, operationName: string | nu
 
 function subjectOf(context: RequestContext): RateLimitSubject {
   if (context.viewer) return { userId: context.viewer.id };
-  return { address: context.req?.socket.remoteAddress ?? 'unknown' };
+  return { address: context.remoteAddress ?? context.req?.socket.remoteAddress ?? 'unknown' };
 }
 
 function rateLimitedError(retryAfterS: number): GraphQLError {

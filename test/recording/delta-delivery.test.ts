@@ -1,0 +1,55 @@
+import pino from 'pino';
+import { describe, expect, it } from 'vitest';
+import { createLiveBus } from '../../src/events/live-bus.ts';
+import type { RunEventRecord } from '../../src/events/run-event.ts';
+import type { PrismaClient } from '../../src/generated/prisma/client.ts';
+import { ListenerChain, type RunState } from '../../src/recording/run-listener.ts';
+import { RunRecording } from '../../src/recording/run-recording.ts';
+import type { RuntimeEvent } from '../../src/runtime/runtime-event.ts';
+
+function runState(): RunState {
+  return {
+    executionId: 'execution-1',
+    threadId: 'thread-1',
+    agentId: 'agent-1',
+    userId: 'user-1',
+    parentExecutionId: null,
+    acceptedText: 'hi',
+    assistantMessageId: 'message-1',
+    textLength: 0,
+    reasoningLength: 0,
+  };
+}
+
+describe('a run’s deltas', () => {
+  it('reach the bus before any listener records them, with offsets that count what came before', async () => {
+    const bus = createLiveBus(undefined, pino({ level: 'silent' }));
+    const published: RunEventRecord[] = [];
+    const stop = bus.subscribeThread('thread-1', (event) => published.push(event));
+    // What the bus had delivered when each listener got each delta.
+    const seenByListener: number[] = [];
+    const chain = new ListenerChain([
+      {
+        handle: async (event: RuntimeEvent) => {
+          if (event.type === 'text-delta' || event.type === 'reasoning-delta') seenByListener.push(published.length);
+        },
+      },
+    ]);
+    // No event here touches the database: deltas are live only.
+    const recording = new RunRecording({ prisma: {} as PrismaClient, bus }, chain, runState(), 'en');
+
+    await recording.emit({ type: 'text-delta', text: 'Hel' });
+    await recording.emit({ type: 'reasoning-delta', text: 'hmm' });
+    await recording.emit({ type: 'text-delta', text: 'lo' });
+
+    expect(seenByListener).toEqual([1, 2, 3]);
+    expect(published.map((event) => event.payload)).toEqual([
+      { type: 'TextDelta', messageId: 'message-1', text: 'Hel', offset: 0 },
+      { type: 'ReasoningDelta', messageId: 'message-1', text: 'hmm', offset: 0 },
+      { type: 'TextDelta', messageId: 'message-1', text: 'lo', offset: 3 },
+    ]);
+    expect(recording.run.textLength).toBe(5);
+    expect(recording.run.reasoningLength).toBe(3);
+    stop();
+  });
+});
