@@ -125,8 +125,10 @@ export class QueueService {
           RETURNING "id"
         ), files AS (
           INSERT INTO "attachment" ("id", "queueItemId", "filename", "mediaType", "size", "dataBase64", "createdAt")
-          SELECT f->>'id', item."id", f->>'filename', f->>'mediaType', (f->>'size')::int, f->>'dataBase64', ${createdAt}::timestamp(3)
-          FROM item, jsonb_array_elements(${JSON.stringify(files)}::jsonb) AS f
+          -- One millisecond apart: readers order a message's files by createdAt, so they keep the order they were sent in.
+          SELECT f.value->>'id', item."id", f.value->>'filename', f.value->>'mediaType', (f.value->>'size')::int, f.value->>'dataBase64',
+                 ${createdAt}::timestamp(3) + (f.n - 1) * interval '1 millisecond'
+          FROM item, jsonb_array_elements(${JSON.stringify(files)}::jsonb) WITH ORDINALITY AS f(value, n)
         )
         INSERT INTO "thread_event" ("threadId", "seq", "type", "payload", "createdAt")
         SELECT ${threadId}::text, locked."lastEventSeq", 'MessageQueued', ${JSON.stringify(payload)}::jsonb, ${createdAt}::timestamp(3)

@@ -151,7 +151,7 @@ describe('fake provider: normal replies through the real packages', () => {
   it('answers a non-model path with 404 without consuming the script', async () => {
     provider.enqueue({ kind: 'reply', chunks: ['scripted'] });
 
-    const response = await fetch(`${provider.url}/models`);
+    const response = await fetch(`${provider.url}/files`);
 
     expect(response.status).toBe(404);
     expect(provider.pending()).toBe(1);

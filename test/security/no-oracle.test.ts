@@ -78,7 +78,7 @@ interface Victim {
 
 /** What an answer says, with each id the caller sent replaced by one placeholder (one id may go in two arguments). */
 function normalized(answer: unknown, sent: Record<string, string[]>): string {
-  let text = JSON.stringify(answer, (key, value) => (key === 'locations' || key === 'path' ? undefined : value));
+  let text = JSON.stringify(answer, (key, value) => (key === 'locations' || key === 'path' || key === 'requestId' ? undefined : value));
   for (const ids of Object.values(sent)) {
     for (const id of ids) {
       for (const form of [id, rawId(id)]) text = text.replaceAll(form, '<sent id>');

@@ -157,7 +157,7 @@ export async function startFakeProvider(options: StartFakeProviderOptions = {}):
       listModels(req, res, options);
       return;
     }
-    // Only model requests consume a scripted behaviour; a stray GET /v1/models must not shift the script.
+    // Only model requests consume a scripted behaviour; a stray request elsewhere must not shift the script.
     const behaviour = protocol === 'unknown' ? null : (queue.shift() ?? defaultBehaviour);
     requests.push({
       protocol,
