@@ -6,6 +6,7 @@ import { RateLimits } from './auth/rate-limits.ts';
 import { ApiTokens, TokenAuthenticator, TokenUsageRecorder } from './auth/tokens.ts';
 import type { Config } from './config.ts';
 import { ConversationService } from './conversation/conversation-service.ts';
+import { OutagePatience } from './db/outage-patience.ts';
 import { openDatabase, type Database, type DatabaseTarget } from './db/database.ts';
 import { DirectoryService } from './directory/directory-service.ts';
 import type { RetryPolicy } from './errors/retry-policy.ts';
@@ -41,6 +42,8 @@ export interface Parley {
   suspensions: SuspensionService;
   running: RunningExecutions;
   consumer: QueueConsumer;
+  /** Abandoning it ends the retries of run ends held in memory through a database outage (at shutdown). */
+  outagePatience: OutagePatience;
   rateLimits: RateLimits;
   /** Takes this instance's lease, interrupts executions of dead instances, starts consuming. */
   startWork(): Promise<void>;
@@ -59,7 +62,14 @@ export function providerSettingsFrom(config: Config): ProviderSettings {
 
 /** `PARLEY_DATA_DIR=memory://` keeps the embedded database in memory (tests, throw-away demos). */
 export function databaseTarget(config: Config): DatabaseTarget {
-  if (config.DATABASE_URL) return { databaseUrl: config.DATABASE_URL };
+  if (config.DATABASE_URL) {
+    const pool = {
+      size: config.PARLEY_DB_POOL_SIZE,
+      acquireTimeoutMs: config.PARLEY_DB_ACQUIRE_TIMEOUT_MS,
+      statementTimeoutMs: config.PARLEY_DB_STATEMENT_TIMEOUT_MS,
+    };
+    return { databaseUrl: config.DATABASE_URL, pool };
+  }
   if (config.PARLEY_DATA_DIR === 'memory://') return { memory: true };
   return { dataDir: config.PARLEY_DATA_DIR };
 }
@@ -114,6 +124,8 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
     for await (const message of revocations) if (message.kind === 'token-revoked') authenticator.forget(message.tokenId);
   })().catch((error) => logger.error({ err: error }, 'token revocation listener stopped'));
   const running = new RunningExecutions();
+  const lease = new InstanceLease(prisma, instanceId, config.PARLEY_LEASE_MS, logger);
+  const outagePatience = new OutagePatience(() => lease.heldUntil);
   const steering = new Steering(prisma, bus);
   const flushPolicy = { flushMs: config.PARLEY_TEXT_FLUSH_MS, flushChars: config.PARLEY_TEXT_FLUSH_CHARS };
   const launcher = new RunLauncher({
@@ -126,6 +138,7 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
     logger,
     instanceId,
     steering,
+    outagePatience,
     runtime: overrides.runtime,
   });
   const consumer = new QueueConsumer(
@@ -139,7 +152,6 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
     config.PARLEY_MAX_CONCURRENT_RUNS,
   );
   const kick = (threadId: string) => consumer.kick(threadId);
-  const lease = new InstanceLease(prisma, instanceId, config.PARLEY_LEASE_MS, logger);
   const interruptions = new Interruptions(prisma, bus, flushPolicy, kick, logger);
   const suspensions = new SuspensionService(
     prisma,
@@ -182,6 +194,7 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
     suspensions,
     running,
     consumer,
+    outagePatience,
     rateLimits: new RateLimits({
       mutationsPerMinute: config.PARLEY_MUTATIONS_PER_MINUTE,
       queriesPerMinute: config.PARLEY_QUERIES_PER_MINUTE,
@@ -200,6 +213,7 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
     async close() {
       await consumer.stop();
       for (const run of running.all()) run.controller.abort(new ServerShutdown());
+      outagePatience.abandon();
       await consumer.waitForRuns();
       await lease.stop().catch((error) => logger.warn({ err: error }, 'releasing the instance lease failed'));
       await revocationListener.return?.();

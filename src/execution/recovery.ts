@@ -8,6 +8,8 @@ import { rootRunRecording } from '../recording/root-run-recording.ts';
 /** This instance's lease: a row renewed by a heartbeat. An expired lease means the instance died. */
 export class InstanceLease {
   private timer: NodeJS.Timeout | null = null;
+  /** When the lease ends as last renewed (epoch ms); past it, other instances may take this one's runs. */
+  heldUntil = 0;
 
   constructor(
     private readonly prisma: PrismaClient,
@@ -30,6 +32,7 @@ export class InstanceLease {
       update: { heartbeatAt: new Date(), expiresAt },
       create: { id: this.instanceId, host, expiresAt },
     });
+    this.heldUntil = Math.max(this.heldUntil, expiresAt.getTime());
   }
 
   /** Only one process can open an embedded data folder: every other lease in it is from a dead one. */

@@ -1,6 +1,7 @@
 import type { ModelMessage } from 'ai';
 import type { Logger } from 'pino';
 import type { Agent, Prisma, PrismaClient, User } from '../generated/prisma/client.ts';
+import type { OutagePatience } from '../db/outage-patience.ts';
 import type { Tx } from '../db/session-lock.ts';
 import { appendThreadEvents } from '../events/event-log.ts';
 import type { LiveBus } from '../events/live-bus.ts';
@@ -35,6 +36,8 @@ export interface RunLauncherDeps {
   logger: Logger;
   instanceId: string;
   steering: Steering;
+  /** Keeps a run's end in memory and retries recording it while the database is out of reach. */
+  outagePatience?: OutagePatience;
   /** The agent loop; replaceable so tests can make it fail the way a broken loop would. */
   runtime?: typeof runAgent;
 }

@@ -1,3 +1,4 @@
+import { isDatabaseOutage } from '../db/outage.ts';
 import type { Prisma, PrismaClient } from '../generated/prisma/client.ts';
 import type { MessagePart } from '../conversation/parts.ts';
 import type { RecordedFailure } from '../errors/recorded-failure.ts';
@@ -26,6 +27,9 @@ export class ConversationLog implements RunListener {
   private timer: NodeJS.Timeout | null = null;
   private writing: Promise<void> = Promise.resolve();
   private messageId: string | null = null;
+  /** The run's error part, kept so that a settlement tried again (after an outage) replaces it. */
+  private failurePart: MessagePart | null = null;
+  private settling = false;
 
   constructor(
     private readonly prisma: PrismaClient,
@@ -61,21 +65,23 @@ export class ConversationLog implements RunListener {
         if (existing) Object.assign(existing, { state: event.state, output: event.output });
         else this.parts.push({ type: 'tool-call', ...pick(event) });
         this.dirty = true;
-        await this.flush();
+        await this.flushUnlessOutage();
         break;
       }
       case 'boundary':
-        await this.flush();
+        await this.flushUnlessOutage();
         break;
       case 'steered':
         for (const item of event.items) this.parts.push({ type: 'steered-input', queueId: item.queueId, text: item.text });
         this.dirty = true;
-        await this.flush();
+        await this.flushUnlessOutage();
         break;
       case 'run-failed':
         // A failure before the run started still leaves the question and its error in the conversation.
         await this.openTurn(run, settlement?.tx ?? this.prisma);
-        this.parts.push({ type: 'error', ...event.failure });
+        if (this.failurePart) this.parts.splice(this.parts.indexOf(this.failurePart), 1);
+        this.failurePart = { type: 'error', ...event.failure };
+        this.parts.push(this.failurePart);
         this.dirty = true;
         await this.flush(settlement?.tx);
         break;
@@ -135,6 +141,19 @@ export class ConversationLog implements RunListener {
     this.unflushedChars += text.length;
   }
 
+  /**
+   * A structural write that meets a database outage does not end the run: the parts stay in memory,
+   * a timed flush tries again, and the settlement writes them in any case.
+   */
+  private async flushUnlessOutage(): Promise<void> {
+    try {
+      await this.flush();
+    } catch (error) {
+      if (!isDatabaseOutage(error)) throw error;
+      this.onFlushError(error);
+    }
+  }
+
   private scheduleFlush(): void {
     if (this.unflushedChars >= this.policy.flushChars) {
       this.flush().catch(this.onFlushError);
@@ -189,6 +208,10 @@ export class ConversationLog implements RunListener {
     // after it, overwrite the settled reply (its error part, say) with an older snapshot.
     if (this.timer) await this.flush().catch(() => {});
     await this.writing.catch(() => {});
+    // What a failed write left unwritten is the settlement's to write now; no timer may follow it.
+    this.settling = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
   }
 
   /**
@@ -201,7 +224,8 @@ export class ConversationLog implements RunListener {
       this.timer = null;
     }
     const messageId = this.messageId;
-    if (!messageId || !this.dirty) return tx ? Promise.resolve() : this.writing;
+    // The settlement always writes: an earlier attempt of it may have been rolled back by an outage.
+    if (!messageId || (!this.dirty && !tx)) return tx ? Promise.resolve() : this.writing;
     this.dirty = false;
     this.unflushedChars = 0;
     const parts = structuredClone(this.parts) as unknown as Prisma.InputJsonValue;
@@ -210,6 +234,15 @@ export class ConversationLog implements RunListener {
       .catch(() => {})
       .then(async () => {
         await this.prisma.message.update({ where: { id: messageId }, data: { parts } });
+      })
+      .catch((error: unknown) => {
+        // Not dropped: the parts are still in memory, so the next write (a timed one at the latest) has them.
+        this.dirty = true;
+        if (!this.settling) this.timer ??= setTimeout(() => {
+          this.timer = null;
+          this.flush().catch(this.onFlushError);
+        }, this.policy.flushMs);
+        throw error;
       });
     return this.writing;
   }

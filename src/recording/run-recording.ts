@@ -1,3 +1,4 @@
+import type { OutagePatience } from '../db/outage-patience.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import { withSessionLock, type Tx } from '../db/session-lock.ts';
 import { recordedFailureOf, type RecordedFailure } from '../errors/recorded-failure.ts';
@@ -10,6 +11,8 @@ import type { ListenerChain, RunState, Settlement } from './run-listener.ts';
 export interface RecordingDeps {
   prisma: PrismaClient;
   bus: LiveBus;
+  /** Retries a settlement that met a database outage; without it, the outage is thrown at once. */
+  outagePatience?: OutagePatience;
 }
 
 /**
@@ -62,13 +65,17 @@ export class RunRecording {
    * with status INTERRUPTED. `detail` says what happened, for logs and a details view.
    */
   async interrupt(detail: string): Promise<void> {
+    await this.settle('INTERRUPTED', NO_USAGE, this.interruption(detail));
+  }
+
+  private interruption(detail: string): RecordedFailure {
     const error = new ReasonedError({
       reason: 'APPLICATION_ERROR',
       retryable: true,
       message: detail,
       messageKey: 'error.interrupted',
     });
-    await this.settle('INTERRUPTED', NO_USAGE, recordedFailureOf(error, this.locale));
+    return recordedFailureOf(error, this.locale);
   }
 
   /**
@@ -96,6 +103,32 @@ export class RunRecording {
     if (this.completed) return;
     this.completed = true;
     await this.chain.drain();
+    // The end stays in memory while the database is out of reach and is recorded once it is back.
+    // Past this instance's lease another instance may have interrupted the run (then the status
+    // check below makes this a no-op), so from then on it is recorded as interrupted too.
+    const patience = this.deps.outagePatience;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.settleOnce(outcome, usage, failure, beforeSettle);
+        return;
+      } catch (error) {
+        if (!patience?.worthRetrying(error)) throw error;
+        if (!patience.leaseHeld() && outcome !== 'INTERRUPTED') {
+          outcome = 'INTERRUPTED';
+          failure = this.interruption('the database was out of reach for longer than the instance lease');
+          beforeSettle = undefined;
+        }
+        await patience.pause(attempt);
+      }
+    }
+  }
+
+  private async settleOnce(
+    outcome: RunOutcome,
+    usage: RunUsage,
+    failure: RecordedFailure | null,
+    beforeSettle?: BeforeSettle,
+  ): Promise<void> {
     const publish = await withSessionLock(this.deps.prisma, this.run.threadId, async (tx) => {
       const current = await tx.execution.findUnique({ where: { id: this.run.executionId }, select: { status: true } });
       // Someone else already ended it (an interruption by another instance, a Stop of a suspension).

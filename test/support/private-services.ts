@@ -1,0 +1,135 @@
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, chownSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/**
+ * A PostgreSQL cluster of the fault suite's own (initdb + pg_ctl in a temp dir, on a free port), so
+ * that a test may stop and start it; the machine's shared PostgreSQL is never touched.
+ */
+export interface PrivateCluster {
+  /** `postgresql://postgres@127.0.0.1:<port>/postgres` */
+  url: string;
+  port: number;
+  /** `pg_ctl stop -m fast`: the server ends every session, as an operator's restart does. */
+  stop(): Promise<void>;
+  start(): Promise<void>;
+  /** Stops the cluster and deletes its folder. */
+  destroy(): Promise<void>;
+}
+
+function postgresBinaries(): string {
+  const root = '/usr/lib/postgresql';
+  const versions = readdirSync(root).sort((a, b) => Number(b) - Number(a));
+  if (!versions.length) throw new Error(`no PostgreSQL under ${root}`);
+  return path.join(root, versions[0]!, 'bin');
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** initdb and pg_ctl refuse to run as root: as root they run as the postgres user. */
+function asPostgres(command: string, args: string[]): [string, string[]] {
+  return process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', command, ...args]] : [command, args];
+}
+
+function postgresIds(): { uid: number; gid: number } | null {
+  if (process.getuid?.() !== 0) return null;
+  const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres']).toString().trim());
+  return { uid: id('-u'), gid: id('-g') };
+}
+
+export async function startPrivateCluster(): Promise<PrivateCluster> {
+  const bin = postgresBinaries();
+  const dir = mkdtempSync(path.join(tmpdir(), 'parley-pg-'));
+  const ids = postgresIds();
+  chmodSync(dir, 0o700);
+  if (ids) chownSync(dir, ids.uid, ids.gid);
+  const dataDir = path.join(dir, 'data');
+  const port = await freePort();
+  await run(...asPostgres(path.join(bin, 'initdb'), ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']));
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=60`;
+  const pgCtl = (args: string[]) => run(...asPostgres(path.join(bin, 'pg_ctl'), ['-D', dataDir, '-w', '-t', '60', ...args]));
+  const start = async () => {
+    await pgCtl(['-o', options, '-l', path.join(dir, 'log'), 'start']);
+  };
+  await start();
+  let running = true;
+  return {
+    url: `postgresql://postgres@127.0.0.1:${port}/postgres`,
+    port,
+    async stop() {
+      await pgCtl(['-m', 'fast', 'stop']);
+      running = false;
+    },
+    async start() {
+      await start();
+      running = true;
+    },
+    async destroy() {
+      if (running) await pgCtl(['-m', 'immediate', 'stop']).catch(() => {});
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A redis-server of the suite's own, without persistence, on a free port. */
+export interface PrivateRedis {
+  url: string;
+  stop(): Promise<void>;
+  start(): Promise<void>;
+}
+
+export async function startPrivateRedis(): Promise<PrivateRedis> {
+  const port = await freePort();
+  let child: ChildProcess | null = null;
+  const start = async () => {
+    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+      stdio: 'ignore',
+    });
+    await waitForPort(port);
+  };
+  await start();
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    async start() {
+      await start();
+    },
+    async stop() {
+      const current = child;
+      if (!current || current.exitCode !== null) return;
+      await new Promise<void>((resolve) => {
+        current.once('exit', () => resolve());
+        current.kill('SIGKILL');
+      });
+      child = null;
+    },
+  };
+}
+
+async function waitForPort(port: number): Promise<void> {
+  for (;;) {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1');
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+    if (open) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
