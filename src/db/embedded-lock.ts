@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
 
 export class DataDirInUseError extends Error {
@@ -12,6 +12,41 @@ export class DataDirInUseError extends Error {
         `server, which offers the same operations), or point PARLEY_DATA_DIR at another folder. Nothing was changed.`,
     );
     this.name = 'DataDirInUseError';
+  }
+}
+
+/** The data folder cannot be created or written (permissions, a read-only or full disk). */
+export class DataDirUnusableError extends Error {
+  constructor(
+    readonly dataDir: string,
+    readonly reason: string,
+  ) {
+    super(
+      `The data folder ${dataDir} cannot be used: ${reason}. Parley keeps its embedded database there and ` +
+        `must be able to write to it. Free some space, fix its permissions, or point PARLEY_DATA_DIR at a ` +
+        `writable folder. Nothing was changed.`,
+    );
+    this.name = 'DataDirUnusableError';
+  }
+}
+
+const UNUSABLE_REASONS: Record<string, string> = {
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EROFS: 'it is on a read-only file system',
+  ENOSPC: 'the disk is full',
+  EDQUOT: 'the disk quota is exhausted',
+  ENOTDIR: 'a part of the path is a file, not a folder',
+};
+
+/** Runs a file-system step of opening the folder, turning "cannot write here" into DataDirUnusableError. */
+function inDataDir<T>(dataDir: string, step: () => T): T {
+  try {
+    return step();
+  } catch (error) {
+    const reason = UNUSABLE_REASONS[(error as NodeJS.ErrnoException).code ?? ''];
+    if (reason) throw new DataDirUnusableError(dataDir, reason);
+    throw error;
   }
 }
 
@@ -29,13 +64,23 @@ function isAlive(pid: number): boolean {
  * processes opening one PGlite folder corrupt it. A lock left by a dead process is taken over.
  */
 export function acquireDataDirLock(dataDir: string): () => void {
-  mkdirSync(dataDir, { recursive: true });
+  inDataDir(dataDir, () => mkdirSync(dataDir, { recursive: true }));
+  if (!statSync(dataDir).isDirectory()) throw new DataDirUnusableError(dataDir, 'it is a file, not a folder');
   const lockPath = path.join(dataDir, 'parley.lock');
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      const fd = openSync(lockPath, 'wx');
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
+      // Writing the lock file also proves that the folder takes writes, before PGlite opens it.
+      inDataDir(dataDir, () => {
+        const fd = openSync(lockPath, 'wx');
+        try {
+          writeSync(fd, String(process.pid));
+        } catch (error) {
+          closeSync(fd);
+          rmSync(lockPath, { force: true });
+          throw error;
+        }
+        closeSync(fd);
+      });
       return () => rmSync(lockPath, { force: true });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;

@@ -10,6 +10,9 @@ import type { ParleyYoga } from './yoga.ts';
 /** The close code of a `connection_init` refused because its user has as many sockets open as allowed. */
 export const TOO_MANY_SOCKETS_CLOSE_CODE = 4429;
 
+/** The close code at shutdown (the standard "Service Restart"): reconnect, to another instance if there is one. */
+export const SERVICE_RESTART_CLOSE_CODE = 1012;
+
 /** The `extensions.code` of an operation refused because its socket runs as many as allowed. */
 export const TOO_MANY_SUBSCRIPTIONS_CODE = 'TOO_MANY_SUBSCRIPTIONS';
 
@@ -28,7 +31,7 @@ export interface GraphQLWebSocketOptions {
 }
 
 export interface GraphQLWebSocket {
-  /** Completes every subscription, then drops the sockets. */
+  /** Closes every socket with SERVICE_RESTART_CLOSE_CODE, ending its subscriptions. */
   close(): Promise<void>;
 }
 
@@ -112,6 +115,7 @@ export function serveGraphQLOverWebSocket(
   );
   return {
     async close() {
+      for (const client of wsServer.clients) client.close(SERVICE_RESTART_CLOSE_CODE, 'Service restart: reconnect');
       await handle.dispose();
       for (const client of wsServer.clients) client.terminate();
     },

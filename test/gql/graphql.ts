@@ -518,33 +518,33 @@ export type MutationUpdateAgentArgs = {
   tools?: InputMaybe<Array<Scalars['String']['input']>>;
 };
 
-export type MutationAddProjectMemberResult = ConflictError | ForbiddenError | InvalidInputError | NotFoundError | Project | RateLimitedError;
+export type MutationAddProjectMemberResult = ConflictError | ForbiddenError | InvalidInputError | NotFoundError | Project | RateLimitedError | ServiceUnavailableError;
 
-export type MutationCancelExecutionResult = CancelRequested | ConflictError | ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError;
+export type MutationCancelExecutionResult = CancelRequested | ConflictError | ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError | ServiceUnavailableError;
 
-export type MutationCreateAgentResult = Agent | ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError;
+export type MutationCreateAgentResult = Agent | ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError | ServiceUnavailableError;
 
-export type MutationCreateProjectResult = ForbiddenError | InvalidInputError | NotFoundError | Project | RateLimitedError;
+export type MutationCreateProjectResult = ForbiddenError | InvalidInputError | NotFoundError | Project | RateLimitedError | ServiceUnavailableError;
 
-export type MutationCreateThreadResult = ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError | Thread;
+export type MutationCreateThreadResult = ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError | ServiceUnavailableError | Thread;
 
-export type MutationEditQueuedMessageResult = ConflictError | ForbiddenError | InvalidInputError | NotFoundError | QueueItem | RateLimitedError;
+export type MutationEditQueuedMessageResult = ConflictError | ForbiddenError | InvalidInputError | NotFoundError | QueueItem | RateLimitedError | ServiceUnavailableError;
 
-export type MutationRemoveProjectMemberResult = ConflictError | ForbiddenError | InvalidInputError | NotFoundError | Project | RateLimitedError;
+export type MutationRemoveProjectMemberResult = ConflictError | ForbiddenError | InvalidInputError | NotFoundError | Project | RateLimitedError | ServiceUnavailableError;
 
-export type MutationRemoveQueuedMessageResult = ConflictError | ForbiddenError | InvalidInputError | NotFoundError | QueueItemRemoved | RateLimitedError;
+export type MutationRemoveQueuedMessageResult = ConflictError | ForbiddenError | InvalidInputError | NotFoundError | QueueItemRemoved | RateLimitedError | ServiceUnavailableError;
 
-export type MutationReorderQueuedMessageResult = ConflictError | ForbiddenError | InvalidInputError | NotFoundError | Queue | QueueChangedError | RateLimitedError;
+export type MutationReorderQueuedMessageResult = ConflictError | ForbiddenError | InvalidInputError | NotFoundError | Queue | QueueChangedError | RateLimitedError | ServiceUnavailableError;
 
-export type MutationResolveSuspensionResult = ConflictError | ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError | SuspensionResolved;
+export type MutationResolveSuspensionResult = ConflictError | ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError | ServiceUnavailableError | SuspensionResolved;
 
-export type MutationRetryExecutionResult = ConflictError | ForbiddenError | InvalidInputError | MessageQueued | NotFoundError | RateLimitedError;
+export type MutationRetryExecutionResult = ConflictError | ForbiddenError | InvalidInputError | MessageQueued | NotFoundError | RateLimitedError | ServiceUnavailableError;
 
-export type MutationRevokeApiTokenResult = ApiToken | ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError;
+export type MutationRevokeApiTokenResult = ApiToken | ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError | ServiceUnavailableError;
 
-export type MutationSteerQueuedMessageResult = ConflictError | ForbiddenError | InvalidInputError | NotFoundError | QueueItem | RateLimitedError;
+export type MutationSteerQueuedMessageResult = ConflictError | ForbiddenError | InvalidInputError | NotFoundError | QueueItem | RateLimitedError | ServiceUnavailableError;
 
-export type MutationUpdateAgentResult = Agent | ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError;
+export type MutationUpdateAgentResult = Agent | ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError | ServiceUnavailableError;
 
 export type Node = {
   id: Scalars['ID']['output'];
@@ -715,7 +715,17 @@ export type RunEvent = {
 };
 
 /** MessageQueued, or SuspensionResolved when the text answered the open question card instead; else a typed error. */
-export type SendMessageResult = ConflictError | ForbiddenError | InvalidInputError | MessageQueued | NotFoundError | RateLimitedError | SuspensionResolved;
+export type SendMessageResult = ConflictError | ForbiddenError | InvalidInputError | MessageQueued | NotFoundError | RateLimitedError | ServiceUnavailableError | SuspensionResolved;
+
+/** A service Parley depends on (the database) is unreachable, restarting or saturated; nothing was done. Send the same request again (same idempotency key) after retryAfterS seconds. */
+export type ServiceUnavailableError = Error & {
+  __typename?: 'ServiceUnavailableError';
+  /** Also the `extensions.code` this error has as a GraphQL error. */
+  code: Scalars['String']['output'];
+  message: Scalars['String']['output'];
+  retryAfterS: Scalars['Int']['output'];
+  service: Scalars['String']['output'];
+};
 
 /** Marks where a steered message entered the running reply. */
 export type SteeredInputPart = {
@@ -879,7 +889,9 @@ type ErrorFields_QueueChangedError_Fragment = { __typename?: 'QueueChangedError'
 
 type ErrorFields_RateLimitedError_Fragment = { __typename?: 'RateLimitedError', retryAfterS: number, message: string, code: string };
 
-export type ErrorFieldsFragment = ErrorFields_ConflictError_Fragment | ErrorFields_ForbiddenError_Fragment | ErrorFields_InvalidInputError_Fragment | ErrorFields_NotFoundError_Fragment | ErrorFields_QueueChangedError_Fragment | ErrorFields_RateLimitedError_Fragment;
+type ErrorFields_ServiceUnavailableError_Fragment = { __typename?: 'ServiceUnavailableError', message: string, code: string };
+
+export type ErrorFieldsFragment = ErrorFields_ConflictError_Fragment | ErrorFields_ForbiddenError_Fragment | ErrorFields_InvalidInputError_Fragment | ErrorFields_NotFoundError_Fragment | ErrorFields_QueueChangedError_Fragment | ErrorFields_RateLimitedError_Fragment | ErrorFields_ServiceUnavailableError_Fragment;
 
 export type ExecutionErrorFieldsFragment = { __typename?: 'ExecutionError', reason: ErrorReason, retryable: boolean, retryAfterS?: number | null, occurredAt: string, message: string, messageKey: string, params: unknown, provider?: string | null, httpStatus?: number | null, providerCode?: string | null, requestId?: string | null, detail: string };
 
@@ -968,7 +980,7 @@ export type CreateProjectMutationVariables = Exact<{
 }>;
 
 
-export type CreateProjectMutation = { __typename?: 'Mutation', createProject: { __typename: 'ForbiddenError', scope: string, message: string, code: string } | { __typename: 'InvalidInputError', field: string, message: string, code: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'Project', id: string, name: string, viewerRole?: ProjectRole | null } | { __typename: 'RateLimitedError', retryAfterS: number, message: string, code: string } };
+export type CreateProjectMutation = { __typename?: 'Mutation', createProject: { __typename: 'ForbiddenError', scope: string, message: string, code: string } | { __typename: 'InvalidInputError', field: string, message: string, code: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'Project', id: string, name: string, viewerRole?: ProjectRole | null } | { __typename: 'RateLimitedError', retryAfterS: number, message: string, code: string } | { __typename: 'ServiceUnavailableError', message: string, code: string } };
 
 export type AddProjectMemberMutationVariables = Exact<{
   projectId: Scalars['ID']['input'];
@@ -977,7 +989,7 @@ export type AddProjectMemberMutationVariables = Exact<{
 }>;
 
 
-export type AddProjectMemberMutation = { __typename?: 'Mutation', addProjectMember: { __typename: 'ConflictError', message: string, code: string } | { __typename: 'ForbiddenError', scope: string, message: string, code: string } | { __typename: 'InvalidInputError', field: string, message: string, code: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'Project', id: string, name: string, viewerRole?: ProjectRole | null } | { __typename: 'RateLimitedError', retryAfterS: number, message: string, code: string } };
+export type AddProjectMemberMutation = { __typename?: 'Mutation', addProjectMember: { __typename: 'ConflictError', message: string, code: string } | { __typename: 'ForbiddenError', scope: string, message: string, code: string } | { __typename: 'InvalidInputError', field: string, message: string, code: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'Project', id: string, name: string, viewerRole?: ProjectRole | null } | { __typename: 'RateLimitedError', retryAfterS: number, message: string, code: string } | { __typename: 'ServiceUnavailableError', message: string, code: string } };
 
 export type RemoveProjectMemberMutationVariables = Exact<{
   projectId: Scalars['ID']['input'];
@@ -985,7 +997,7 @@ export type RemoveProjectMemberMutationVariables = Exact<{
 }>;
 
 
-export type RemoveProjectMemberMutation = { __typename?: 'Mutation', removeProjectMember: { __typename: 'ConflictError', message: string, code: string } | { __typename: 'ForbiddenError', scope: string, message: string, code: string } | { __typename: 'InvalidInputError', field: string, message: string, code: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'Project', id: string, name: string, viewerRole?: ProjectRole | null } | { __typename: 'RateLimitedError', retryAfterS: number, message: string, code: string } };
+export type RemoveProjectMemberMutation = { __typename?: 'Mutation', removeProjectMember: { __typename: 'ConflictError', message: string, code: string } | { __typename: 'ForbiddenError', scope: string, message: string, code: string } | { __typename: 'InvalidInputError', field: string, message: string, code: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'Project', id: string, name: string, viewerRole?: ProjectRole | null } | { __typename: 'RateLimitedError', retryAfterS: number, message: string, code: string } | { __typename: 'ServiceUnavailableError', message: string, code: string } };
 
 export type ViewerApiTokensQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -997,7 +1009,7 @@ export type RevokeApiTokenMutationVariables = Exact<{
 }>;
 
 
-export type RevokeApiTokenMutation = { __typename?: 'Mutation', revokeApiToken: { __typename: 'ApiToken', id: string, label: string } | { __typename: 'ForbiddenError', scope: string, message: string, code: string } | { __typename: 'InvalidInputError', field: string, message: string, code: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'RateLimitedError', retryAfterS: number, message: string, code: string } };
+export type RevokeApiTokenMutation = { __typename?: 'Mutation', revokeApiToken: { __typename: 'ApiToken', id: string, label: string } | { __typename: 'ForbiddenError', scope: string, message: string, code: string } | { __typename: 'InvalidInputError', field: string, message: string, code: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'RateLimitedError', retryAfterS: number, message: string, code: string } | { __typename: 'ServiceUnavailableError', message: string, code: string } };
 
 export type CreateAgentMutationVariables = Exact<{
   projectId: Scalars['ID']['input'];
@@ -1009,7 +1021,7 @@ export type CreateAgentMutationVariables = Exact<{
 }>;
 
 
-export type CreateAgentMutation = { __typename?: 'Mutation', createAgent: { __typename: 'Agent', id: string, name: string, model: string, systemPrompt: string, tools: Array<string>, limits: { __typename?: 'AgentLimits', maxConcurrentExecutions?: number | null, dailyTokenBudget?: number | null } } | { __typename: 'ForbiddenError', scope: string, message: string, code: string } | { __typename: 'InvalidInputError', field: string, message: string, code: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'RateLimitedError', retryAfterS: number, message: string, code: string } };
+export type CreateAgentMutation = { __typename?: 'Mutation', createAgent: { __typename: 'Agent', id: string, name: string, model: string, systemPrompt: string, tools: Array<string>, limits: { __typename?: 'AgentLimits', maxConcurrentExecutions?: number | null, dailyTokenBudget?: number | null } } | { __typename: 'ForbiddenError', scope: string, message: string, code: string } | { __typename: 'InvalidInputError', field: string, message: string, code: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'RateLimitedError', retryAfterS: number, message: string, code: string } | { __typename: 'ServiceUnavailableError', message: string, code: string } };
 
 export type UpdateAgentMutationVariables = Exact<{
   agentId: Scalars['ID']['input'];
@@ -1021,7 +1033,7 @@ export type UpdateAgentMutationVariables = Exact<{
 }>;
 
 
-export type UpdateAgentMutation = { __typename?: 'Mutation', updateAgent: { __typename: 'Agent', id: string, name: string, model: string, systemPrompt: string, tools: Array<string>, limits: { __typename?: 'AgentLimits', maxConcurrentExecutions?: number | null, dailyTokenBudget?: number | null } } | { __typename: 'ForbiddenError', scope: string, message: string, code: string } | { __typename: 'InvalidInputError', field: string, message: string, code: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'RateLimitedError', retryAfterS: number, message: string, code: string } };
+export type UpdateAgentMutation = { __typename?: 'Mutation', updateAgent: { __typename: 'Agent', id: string, name: string, model: string, systemPrompt: string, tools: Array<string>, limits: { __typename?: 'AgentLimits', maxConcurrentExecutions?: number | null, dailyTokenBudget?: number | null } } | { __typename: 'ForbiddenError', scope: string, message: string, code: string } | { __typename: 'InvalidInputError', field: string, message: string, code: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'RateLimitedError', retryAfterS: number, message: string, code: string } | { __typename: 'ServiceUnavailableError', message: string, code: string } };
 
 export type CreateThreadMutationVariables = Exact<{
   agentId: Scalars['ID']['input'];
@@ -1029,7 +1041,7 @@ export type CreateThreadMutationVariables = Exact<{
 }>;
 
 
-export type CreateThreadMutation = { __typename?: 'Mutation', createThread: { __typename: 'ForbiddenError', scope: string, message: string, code: string } | { __typename: 'InvalidInputError', field: string, message: string, code: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'RateLimitedError', retryAfterS: number, message: string, code: string } | { __typename: 'Thread', id: string, title: string, kind: ThreadKind } };
+export type CreateThreadMutation = { __typename?: 'Mutation', createThread: { __typename: 'ForbiddenError', scope: string, message: string, code: string } | { __typename: 'InvalidInputError', field: string, message: string, code: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'RateLimitedError', retryAfterS: number, message: string, code: string } | { __typename: 'ServiceUnavailableError', message: string, code: string } | { __typename: 'Thread', id: string, title: string, kind: ThreadKind } };
 
 export type SendMessageMutationVariables = Exact<{
   threadId: Scalars['ID']['input'];
@@ -1039,21 +1051,21 @@ export type SendMessageMutationVariables = Exact<{
 }>;
 
 
-export type SendMessageMutation = { __typename?: 'Mutation', sendMessage: { __typename: 'ConflictError', message: string, code: string } | { __typename: 'ForbiddenError', scope: string, message: string, code: string } | { __typename: 'InvalidInputError', field: string, message: string, code: string } | { __typename: 'MessageQueued', queueId: string, threadId: string, cursor: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'RateLimitedError', retryAfterS: number, message: string, code: string } | { __typename: 'SuspensionResolved', suspensionId: string, executionId: string, cursor: string } };
+export type SendMessageMutation = { __typename?: 'Mutation', sendMessage: { __typename: 'ConflictError', message: string, code: string } | { __typename: 'ForbiddenError', scope: string, message: string, code: string } | { __typename: 'InvalidInputError', field: string, message: string, code: string } | { __typename: 'MessageQueued', queueId: string, threadId: string, cursor: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'RateLimitedError', retryAfterS: number, message: string, code: string } | { __typename: 'ServiceUnavailableError', message: string, code: string } | { __typename: 'SuspensionResolved', suspensionId: string, executionId: string, cursor: string } };
 
 export type RetryExecutionMutationVariables = Exact<{
   executionId: Scalars['ID']['input'];
 }>;
 
 
-export type RetryExecutionMutation = { __typename?: 'Mutation', retryExecution: { __typename: 'ConflictError', message: string, code: string } | { __typename: 'ForbiddenError', scope: string, message: string, code: string } | { __typename: 'InvalidInputError', field: string, message: string, code: string } | { __typename: 'MessageQueued', queueId: string, text: string, cursor: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'RateLimitedError', retryAfterS: number, message: string, code: string } };
+export type RetryExecutionMutation = { __typename?: 'Mutation', retryExecution: { __typename: 'ConflictError', message: string, code: string } | { __typename: 'ForbiddenError', scope: string, message: string, code: string } | { __typename: 'InvalidInputError', field: string, message: string, code: string } | { __typename: 'MessageQueued', queueId: string, text: string, cursor: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'RateLimitedError', retryAfterS: number, message: string, code: string } | { __typename: 'ServiceUnavailableError', message: string, code: string } };
 
 export type CancelExecutionMutationVariables = Exact<{
   executionId: Scalars['ID']['input'];
 }>;
 
 
-export type CancelExecutionMutation = { __typename?: 'Mutation', cancelExecution: { __typename: 'CancelRequested', executionId: string, cancelRequested: boolean } | { __typename: 'ConflictError', message: string, code: string } | { __typename: 'ForbiddenError', scope: string, message: string, code: string } | { __typename: 'InvalidInputError', field: string, message: string, code: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'RateLimitedError', retryAfterS: number, message: string, code: string } };
+export type CancelExecutionMutation = { __typename?: 'Mutation', cancelExecution: { __typename: 'CancelRequested', executionId: string, cancelRequested: boolean } | { __typename: 'ConflictError', message: string, code: string } | { __typename: 'ForbiddenError', scope: string, message: string, code: string } | { __typename: 'InvalidInputError', field: string, message: string, code: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'RateLimitedError', retryAfterS: number, message: string, code: string } | { __typename: 'ServiceUnavailableError', message: string, code: string } };
 
 export type EditQueuedMessageMutationVariables = Exact<{
   queueId: Scalars['ID']['input'];
@@ -1061,7 +1073,7 @@ export type EditQueuedMessageMutationVariables = Exact<{
 }>;
 
 
-export type EditQueuedMessageMutation = { __typename?: 'Mutation', editQueuedMessage: { __typename: 'ConflictError', message: string, code: string } | { __typename: 'ForbiddenError', scope: string, message: string, code: string } | { __typename: 'InvalidInputError', field: string, message: string, code: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'QueueItem', id: string, text: string, position: number, steeringExecutionId?: string | null } | { __typename: 'RateLimitedError', retryAfterS: number, message: string, code: string } };
+export type EditQueuedMessageMutation = { __typename?: 'Mutation', editQueuedMessage: { __typename: 'ConflictError', message: string, code: string } | { __typename: 'ForbiddenError', scope: string, message: string, code: string } | { __typename: 'InvalidInputError', field: string, message: string, code: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'QueueItem', id: string, text: string, position: number, steeringExecutionId?: string | null } | { __typename: 'RateLimitedError', retryAfterS: number, message: string, code: string } | { __typename: 'ServiceUnavailableError', message: string, code: string } };
 
 export type SteerQueuedMessageMutationVariables = Exact<{
   queueId: Scalars['ID']['input'];
@@ -1069,14 +1081,14 @@ export type SteerQueuedMessageMutationVariables = Exact<{
 }>;
 
 
-export type SteerQueuedMessageMutation = { __typename?: 'Mutation', steerQueuedMessage: { __typename: 'ConflictError', message: string, code: string } | { __typename: 'ForbiddenError', scope: string, message: string, code: string } | { __typename: 'InvalidInputError', field: string, message: string, code: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'QueueItem', id: string, text: string, position: number, steeringExecutionId?: string | null } | { __typename: 'RateLimitedError', retryAfterS: number, message: string, code: string } };
+export type SteerQueuedMessageMutation = { __typename?: 'Mutation', steerQueuedMessage: { __typename: 'ConflictError', message: string, code: string } | { __typename: 'ForbiddenError', scope: string, message: string, code: string } | { __typename: 'InvalidInputError', field: string, message: string, code: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'QueueItem', id: string, text: string, position: number, steeringExecutionId?: string | null } | { __typename: 'RateLimitedError', retryAfterS: number, message: string, code: string } | { __typename: 'ServiceUnavailableError', message: string, code: string } };
 
 export type RemoveQueuedMessageMutationVariables = Exact<{
   queueId: Scalars['ID']['input'];
 }>;
 
 
-export type RemoveQueuedMessageMutation = { __typename?: 'Mutation', removeQueuedMessage: { __typename: 'ConflictError', message: string, code: string } | { __typename: 'ForbiddenError', scope: string, message: string, code: string } | { __typename: 'InvalidInputError', field: string, message: string, code: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'QueueItemRemoved', queueId: string } | { __typename: 'RateLimitedError', retryAfterS: number, message: string, code: string } };
+export type RemoveQueuedMessageMutation = { __typename?: 'Mutation', removeQueuedMessage: { __typename: 'ConflictError', message: string, code: string } | { __typename: 'ForbiddenError', scope: string, message: string, code: string } | { __typename: 'InvalidInputError', field: string, message: string, code: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'QueueItemRemoved', queueId: string } | { __typename: 'RateLimitedError', retryAfterS: number, message: string, code: string } | { __typename: 'ServiceUnavailableError', message: string, code: string } };
 
 export type ReorderQueuedMessageMutationVariables = Exact<{
   queueId: Scalars['ID']['input'];
@@ -1085,7 +1097,7 @@ export type ReorderQueuedMessageMutationVariables = Exact<{
 }>;
 
 
-export type ReorderQueuedMessageMutation = { __typename?: 'Mutation', reorderQueuedMessage: { __typename: 'ConflictError', message: string, code: string } | { __typename: 'ForbiddenError', scope: string, message: string, code: string } | { __typename: 'InvalidInputError', field: string, message: string, code: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'Queue', threadId: string, steerableExecutionId?: string | null, items: Array<{ __typename?: 'QueueItem', id: string, text: string, position: number, steeringExecutionId?: string | null }> } | { __typename: 'QueueChangedError', currentQueueIds: Array<string>, message: string, code: string } | { __typename: 'RateLimitedError', retryAfterS: number, message: string, code: string } };
+export type ReorderQueuedMessageMutation = { __typename?: 'Mutation', reorderQueuedMessage: { __typename: 'ConflictError', message: string, code: string } | { __typename: 'ForbiddenError', scope: string, message: string, code: string } | { __typename: 'InvalidInputError', field: string, message: string, code: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'Queue', threadId: string, steerableExecutionId?: string | null, items: Array<{ __typename?: 'QueueItem', id: string, text: string, position: number, steeringExecutionId?: string | null }> } | { __typename: 'QueueChangedError', currentQueueIds: Array<string>, message: string, code: string } | { __typename: 'RateLimitedError', retryAfterS: number, message: string, code: string } | { __typename: 'ServiceUnavailableError', message: string, code: string } };
 
 export type ResolveSuspensionMutationVariables = Exact<{
   id: Scalars['ID']['input'];
@@ -1094,7 +1106,7 @@ export type ResolveSuspensionMutationVariables = Exact<{
 }>;
 
 
-export type ResolveSuspensionMutation = { __typename?: 'Mutation', resolveSuspension: { __typename: 'ConflictError', message: string, code: string } | { __typename: 'ForbiddenError', scope: string, message: string, code: string } | { __typename: 'InvalidInputError', field: string, message: string, code: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'RateLimitedError', retryAfterS: number, message: string, code: string } | { __typename: 'SuspensionResolved', suspensionId: string, executionId: string, cursor: string } };
+export type ResolveSuspensionMutation = { __typename?: 'Mutation', resolveSuspension: { __typename: 'ConflictError', message: string, code: string } | { __typename: 'ForbiddenError', scope: string, message: string, code: string } | { __typename: 'InvalidInputError', field: string, message: string, code: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'RateLimitedError', retryAfterS: number, message: string, code: string } | { __typename: 'ServiceUnavailableError', message: string, code: string } | { __typename: 'SuspensionResolved', suspensionId: string, executionId: string, cursor: string } };
 
 export type RunEventsSubscriptionVariables = Exact<{
   threadId: Scalars['ID']['input'];
