@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from '/work/wt-15/src/generated/prisma/client.ts';
-import { startPrivateCluster } from '/work/wt-15/test/support/private-services.ts';
+import { startPrivateCluster } from '/work/wt-15/te../support/private-cluster.ts';
 import { migrate, readMigrations } from '/work/wt-15/src/db/migrator.ts';
 import { openDatabase } from '/work/wt-15/src/db/database.ts';
 const c = await startPrivateCluster();

@@ -6,7 +6,7 @@ import { describeWithServices } from '../support/backends.ts';
 import { conversation, messagesOf, mutate, recordedReply } from '../support/client.ts';
 import { ConversationDocument, SendMessageDocument } from '../support/documents.ts';
 import { follow, type Follower } from '../support/follower.ts';
-import { startPrivateCluster, type PrivateCluster } from '../support/private-services.ts';
+import { startPrivateCluster, type PrivateCluster } from '../support/private-cluster.ts';
 import { finishedOf, is, startedWith, type RunEvent } from '../support/run-events.ts';
 import { newThread, setUpAgent } from '../support/scenario.ts';
 import { eventually, request, startTestServer, type TestServer } from '../support/server.ts';

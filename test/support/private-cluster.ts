@@ -1,9 +1,9 @@
-import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { chmodSync, chownSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { freePort } from './instances.ts';
 
 const run = promisify(execFile);
 
@@ -27,17 +27,6 @@ function postgresBinaries(): string {
   const versions = readdirSync(root).sort((a, b) => Number(b) - Number(a));
   if (!versions.length) throw new Error(`no PostgreSQL under ${root}`);
   return path.join(root, versions[0]!, 'bin');
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** initdb and pg_ctl refuse to run as root: as root they run as the postgres user. */
@@ -83,53 +72,4 @@ export async function startPrivateCluster(): Promise<PrivateCluster> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
-}
-
-/** A redis-server of the suite's own, without persistence, on a free port. */
-export interface PrivateRedis {
-  url: string;
-  stop(): Promise<void>;
-  start(): Promise<void>;
-}
-
-export async function startPrivateRedis(): Promise<PrivateRedis> {
-  const port = await freePort();
-  let child: ChildProcess | null = null;
-  const start = async () => {
-    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-      stdio: 'ignore',
-    });
-    await waitForPort(port);
-  };
-  await start();
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    async start() {
-      await start();
-    },
-    async stop() {
-      const current = child;
-      if (!current || current.exitCode !== null) return;
-      await new Promise<void>((resolve) => {
-        current.once('exit', () => resolve());
-        current.kill('SIGKILL');
-      });
-      child = null;
-    },
-  };
-}
-
-async function waitForPort(port: number): Promise<void> {
-  for (;;) {
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, '127.0.0.1');
-      socket.once('connect', () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.once('error', () => resolve(false));
-    });
-    if (open) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
