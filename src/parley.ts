@@ -177,6 +177,8 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
   // Its own connection: a count must not wait behind the thousands of PUBLISHes a fast run queues
   // on the bus's connection.
   const rateLimitClient = bus.commandClient?.duplicate() ?? null;
+  // While Redis is away the counts fall back to this process (rate-limits.ts); its reconnects are not news.
+  rateLimitClient?.on('error', (error) => logger.debug({ err: error }, 'the rate-limit connection to Redis failed'));
   return {
     config,
     logger,

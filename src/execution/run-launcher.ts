@@ -1,6 +1,7 @@
 import type { ModelMessage } from 'ai';
 import type { Logger } from 'pino';
 import type { Agent, Prisma, PrismaClient, User } from '../generated/prisma/client.ts';
+import { isDatabaseOutage } from '../db/outage.ts';
 import type { OutagePatience } from '../db/outage-patience.ts';
 import type { Tx } from '../db/session-lock.ts';
 import { appendThreadEvents } from '../events/event-log.ts';
@@ -166,7 +167,16 @@ export class RunLauncher {
   }
 
   private async takeSteering(state: RunState, recording: RunRecording): Promise<ModelMessage[]> {
-    const taken = await this.deps.steering.take(state.threadId, state.executionId);
+    let taken: Awaited<ReturnType<Steering['take']>>;
+    try {
+      taken = await this.deps.steering.take(state.threadId, state.executionId);
+    } catch (error) {
+      // The database is out of reach: the run goes on without the steered messages, which stay
+      // reserved for its next boundary or go back to the queue when it ends.
+      if (!isDatabaseOutage(error)) throw error;
+      this.deps.logger.warn({ err: error, executionId: state.executionId }, 'taking steered messages met a database outage');
+      return [];
+    }
     if (taken.length === 0) return [];
     await recording.emit({ type: 'steered', items: taken });
     return taken.map((item) => ({ role: 'user', content: item.text }));

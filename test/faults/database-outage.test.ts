@@ -6,6 +6,7 @@ import { describeWithServices } from '../support/backends.ts';
 import { conversation, messagesOf, mutate, recordedReply } from '../support/client.ts';
 import { ConversationDocument, SendMessageDocument } from '../support/documents.ts';
 import { follow, type Follower } from '../support/follower.ts';
+import { startRedis } from '../support/instances.ts';
 import { startPrivateCluster, type PrivateCluster } from '../support/private-cluster.ts';
 import { finishedOf, is, startedWith, type RunEvent } from '../support/run-events.ts';
 import { newThread, setUpAgent } from '../support/scenario.ts';
@@ -128,7 +129,9 @@ describeWithServices('Parley through PostgreSQL outages (a cluster of our own, s
       const executionId = started.executionId!;
       await follower.waitFor(is('TextDelta', executionId));
 
-      await whileDown(() => eventually(() => !server.parley.outagePatience.leaseHeld(), 30_000, 'the lease to run out'));
+      await whileDown(async () => {
+        await eventually(() => !server.parley.outagePatience.leaseHeld(), 30_000, 'the lease to run out');
+      });
 
       const finished = await follower.waitFor(finishedOf(executionId), 30_000);
       expect(finished).toMatchObject({ status: 'INTERRUPTED' });
@@ -145,6 +148,52 @@ describeWithServices('Parley through PostgreSQL outages (a cluster of our own, s
       await follower.close();
     }
   }, 90_000);
+
+  for (const order of ['PostgreSQL first', 'Redis first'] as const) {
+    it(`survives PostgreSQL and Redis down together, back in either order (${order})`, async () => {
+      const redis = await startRedis();
+      try {
+        const { server, token, agentId } = await serverOn({
+          REDIS_URL: redis.url,
+          PARLEY_LEASE_MS: '60000',
+          PARLEY_DB_ACQUIRE_TIMEOUT_MS: '1000',
+          PARLEY_LIVE_CHANNEL_TIMEOUT_MS: '1000',
+        });
+        const threadId = await newThread(server, token, agentId);
+        const { eventCursor } = await conversation(server, token, threadId);
+        const watcher = follow(server, token, threadId, eventCursor);
+        let executionId: string;
+        try {
+          await sendMessage(server, token, threadId, '/slow 2');
+          executionId = (await watcher.waitFor(startedWith('/slow 2'))).executionId!;
+        } finally {
+          await watcher.close();
+        }
+        await redis.stop();
+        await whileDown(async () => {
+          const refused = await sendMessage(server, token, threadId, 'during both');
+          expect(refused).toMatchObject({ __typename: 'ServiceUnavailableError', code: 'SERVICE_UNAVAILABLE' });
+          const rawExecutionId = decodeId('executionId', executionId, 'Execution');
+          await eventually(() => server.parley.running.get(rawExecutionId)?.snapshot?.().parts.some((part) => part.type === 'text' && part.text.startsWith('Counting: 1 2 3 4 5 6 7 8')), 30_000);
+          if (order === 'Redis first') await redis.restart();
+        });
+        if (order === 'PostgreSQL first') await redis.restart();
+        await eventually(async () => (await readiness(server)) === 200, 30_000, '/ready to say 200');
+
+        const accepted = await sendMessage(server, token, threadId, 'after both');
+        expect(accepted.__typename).toBe('MessageQueued');
+        const events = await replay(server, token, threadId, (all) => all.some((event) => event.__typename === 'ExecutionFinished' && event.executionId !== executionId));
+        expectNoDuplicateEvents(events);
+        const errorDetails = JSON.stringify(events.filter(is('ErrorEvent')).map((event) => (event as { detail?: string }).detail));
+        expect(events.filter(finishedOf(executionId)), errorDetails).toMatchObject([{ status: 'COMPLETED' }]);
+        expect(events.filter(startedWith('after both'))).toHaveLength(1);
+        expect(events.filter(is('ErrorEvent'))).toEqual([]);
+        expect(await recordedReply(server, token, threadId, executionId)).toBe('Counting: 1 2 3 4 5 6 7 8');
+      } finally {
+        await redis.stop();
+      }
+    }, 90_000);
+  }
 
   it('answers within the acquisition and statement timeouts, with the typed error, when the pool is saturated', async () => {
     const { server, token, agentId } = await serverOn({

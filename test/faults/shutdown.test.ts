@@ -68,7 +68,9 @@ describeWithServices('SIGTERM under load: two instances, a cluster and a redis-s
     const env = {
       DATABASE_URL: `${cluster.url}?schema=shutdown`,
       REDIS_URL: redis.url,
-      PARLEY_LEASE_MS: '3000',
+      // Long enough that a loaded machine's stalls never expire a live instance's lease: `a` gives its
+      // lease up when it exits, so `b` takes over its runs at once anyway.
+      PARLEY_LEASE_MS: '10000',
       PARLEY_CONSUMER_SWEEP_MS: '100',
       PARLEY_TEXT_FLUSH_MS: '50',
       // Shorter than most runs: some end COMPLETED within it, the rest are handed over INTERRUPTED.
@@ -122,7 +124,8 @@ describeWithServices('SIGTERM under load: two instances, a cluster and a redis-s
         expect(follower.events.filter(finishedOf(executionId))).toHaveLength(1);
         // Nothing recorded twice: one reply message, one end.
         const rawExecutionId = decodeId('executionId', executionId, 'Execution');
-        expect(await db.prisma.message.count({ where: { executionId: rawExecutionId, role: 'ASSISTANT' } })).toBe(1);
+        const replies = await db.prisma.message.count({ where: { executionId: rawExecutionId, role: 'ASSISTANT' } });
+        expect(replies, `replies of ${executionId}, which ended ${ends[index]!.status}`).toBe(1);
         // Across its reconnections a client applies text as the recovery contract says (throws on a gap).
         const texts = replyTexts(follower.events);
         if (ends[index]!.status === 'COMPLETED') {
