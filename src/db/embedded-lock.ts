@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statfsSync, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
 
 export class DataDirInUseError extends Error {
@@ -39,6 +39,22 @@ const UNUSABLE_REASONS: Record<string, string> = {
   ENOTDIR: 'a part of the path is a file, not a folder',
 };
 
+/**
+ * Free space the data folder must have at start. A new store takes about 30 MB; PGlite that runs out
+ * of space while writing aborts (a bare "Aborted()") and may leave a half-written store behind, so
+ * Parley refuses to start below this instead.
+ */
+export const MIN_FREE_BYTES = 64 * 1024 * 1024;
+
+function ensureFreeSpace(dataDir: string): void {
+  const { bavail, bsize } = statfsSync(dataDir);
+  const free = bavail * bsize;
+  if (free < MIN_FREE_BYTES) {
+    const mb = (bytes: number) => Math.floor(bytes / (1024 * 1024));
+    throw new DataDirUnusableError(dataDir, `the disk is full (${mb(free)} MB free, Parley needs at least ${mb(MIN_FREE_BYTES)} MB)`);
+  }
+}
+
 /** Runs a file-system step of opening the folder, turning "cannot write here" into DataDirUnusableError. */
 function inDataDir<T>(dataDir: string, step: () => T): T {
   try {
@@ -64,8 +80,15 @@ function isAlive(pid: number): boolean {
  * processes opening one PGlite folder corrupt it. A lock left by a dead process is taken over.
  */
 export function acquireDataDirLock(dataDir: string): () => void {
-  inDataDir(dataDir, () => mkdirSync(dataDir, { recursive: true }));
+  try {
+    inDataDir(dataDir, () => mkdirSync(dataDir, { recursive: true }));
+  } catch (error) {
+    // On a read-only file system a recursive mkdir reports the missing folder, not the reason.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new DataDirUnusableError(dataDir, 'it cannot be created');
+    throw error;
+  }
   if (!statSync(dataDir).isDirectory()) throw new DataDirUnusableError(dataDir, 'it is a file, not a folder');
+  ensureFreeSpace(dataDir);
   const lockPath = path.join(dataDir, 'parley.lock');
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
