@@ -4,6 +4,7 @@ import { useServer } from 'graphql-ws/use/ws';
 import type { Logger } from 'pino';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { authorizationFromConnectionParams, type TokenAuthenticator } from '../auth/tokens.ts';
+import { isDatabaseOutage } from '../db/outage.ts';
 import { EventBacklog } from '../events/event-backlog.ts';
 import type { ParleyYoga } from './yoga.ts';
 
@@ -12,6 +13,9 @@ export const TOO_MANY_SOCKETS_CLOSE_CODE = 4429;
 
 /** The close code at shutdown (the standard "Service Restart"): reconnect, to another instance if there is one. */
 export const SERVICE_RESTART_CLOSE_CODE = 1012;
+
+/** The close code of a `connection_init` that met a database outage (the standard "Try Again Later"). */
+export const TRY_AGAIN_LATER_CLOSE_CODE = 1013;
 
 /** The `extensions.code` of an operation refused because its socket runs as many as allowed. */
 export const TOO_MANY_SUBSCRIPTIONS_CODE = 'TOO_MANY_SUBSCRIPTIONS';
@@ -60,9 +64,17 @@ export function serveGraphQLOverWebSocket(
       onConnect: async (ctx) => {
         const authorization = authorizationFromConnectionParams(ctx.connectionParams ?? {});
         if (authorization === undefined || authorization === null || authorization === '') return true;
-        const user = await options.tokens.authenticate(authorization);
-        if (!user) return false;
         const socket = ctx.extra.socket;
+        let user;
+        try {
+          user = await options.tokens.authenticate(authorization);
+        } catch (error) {
+          if (!isDatabaseOutage(error)) throw error;
+          // Not a refused token (4403, which a client must not retry): the client reconnects later.
+          socket.close(TRY_AGAIN_LATER_CLOSE_CODE, 'Service unavailable: try again later');
+          return false;
+        }
+        if (!user) return false;
         if (!sockets.open(user.id, socket)) {
           socket.close(TOO_MANY_SOCKETS_CLOSE_CODE, 'Too many open sockets for this user');
           return false;

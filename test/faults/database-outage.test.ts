@@ -4,7 +4,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { decodeId } from '../../src/schema/ids.ts';
 import { describeWithServices } from '../support/backends.ts';
 import { conversation, messagesOf, mutate, recordedReply } from '../support/client.ts';
-import { ConversationDocument, SendMessageDocument } from '../support/documents.ts';
+import { ConversationDocument, SendMessageDocument, ViewerDocument } from '../support/documents.ts';
+import WebSocket from 'ws';
 import { follow, type Follower } from '../support/follower.ts';
 import { startRedis } from '../support/instances.ts';
 import { startPrivateCluster, type PrivateCluster } from '../support/private-cluster.ts';
@@ -46,6 +47,15 @@ describeWithServices('Parley through PostgreSQL outages (a cluster of our own, s
     }
   };
 
+  /** How the server closes a WebSocket whose `connection_init` carries `token`. */
+  const socketClosure = (server: TestServer, token: string) =>
+    new Promise<{ code: number; reason: string }>((resolve, reject) => {
+      const socket = new WebSocket(server.wsUrl, 'graphql-transport-ws');
+      socket.once('open', () => socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${token}` } })));
+      socket.once('close', (code, reason) => resolve({ code, reason: String(reason) }));
+      socket.once('error', reject);
+    });
+
   const readiness = async (server: TestServer) => (await fetch(new URL('/ready', server.url))).status;
 
   /** Every durable event of the thread, replayed from the start by a new subscriber, until `done`. */
@@ -86,6 +96,8 @@ describeWithServices('Parley through PostgreSQL outages (a cluster of our own, s
 
       const idempotencyKey = randomUUID();
       const rawExecutionId = decodeId('executionId', executionId, 'Execution');
+      // A token never seen before cannot be looked up from a cache while the database is away.
+      const { token: freshToken } = await server.createUser();
       await whileDown(async () => {
       // While it is down: typed, retryable answers, never INTERNAL_SERVER_ERROR.
       const refused = await sendMessage(server, token, threadId, 'after the outage', idempotencyKey);
@@ -93,6 +105,9 @@ describeWithServices('Parley through PostgreSQL outages (a cluster of our own, s
       expect((refused as { retryAfterS: number }).retryAfterS).toBeGreaterThan(0);
       const read = await request(server, ConversationDocument, { threadId }, token);
       expect(read.errors?.[0]?.extensions).toMatchObject({ code: 'SERVICE_UNAVAILABLE', retryAfterS: expect.any(Number) });
+      const unknownViewer = await request(server, ViewerDocument, {}, freshToken);
+      expect(unknownViewer.errors?.[0]?.extensions).toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+      expect(await socketClosure(server, freshToken)).toEqual({ code: 1013, reason: 'Service unavailable: try again later' });
       expect(await readiness(server)).toBe(503);
       // The run streams on to its end, held in memory, which cannot be recorded yet.
       const inMemory = () => server.parley.running.get(rawExecutionId)?.snapshot?.().parts ?? [];
