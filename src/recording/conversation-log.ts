@@ -30,6 +30,8 @@ export class ConversationLog implements RunListener {
   /** The run's error part, kept so that a settlement tried again (after an outage) replaces it. */
   private failurePart: MessagePart | null = null;
   private settling = false;
+  /** Whether the reply was created inside the settlement (a run that failed before it started). */
+  private openedInSettlement = false;
 
   constructor(
     private readonly prisma: PrismaClient,
@@ -78,8 +80,11 @@ export class ConversationLog implements RunListener {
         break;
       case 'run-failed':
         // A failure before the run started still leaves the question and its error in the conversation.
+        // A reply opened by an earlier attempt of the settlement was rolled back with it.
+        if (settlement && this.openedInSettlement) this.messageId = null;
+        this.openedInSettlement = settlement !== undefined && this.messageId === null;
         await this.openTurn(run, settlement?.tx ?? this.prisma);
-        if (this.failurePart) this.parts.splice(this.parts.indexOf(this.failurePart), 1);
+        if (this.failurePart && this.parts.includes(this.failurePart)) this.parts.splice(this.parts.indexOf(this.failurePart), 1);
         this.failurePart = { type: 'error', ...event.failure };
         this.parts.push(this.failurePart);
         this.dirty = true;
@@ -238,10 +243,12 @@ export class ConversationLog implements RunListener {
       .catch((error: unknown) => {
         // Not dropped: the parts are still in memory, so the next write (a timed one at the latest) has them.
         this.dirty = true;
-        if (!this.settling) this.timer ??= setTimeout(() => {
-          this.timer = null;
-          this.flush().catch(this.onFlushError);
-        }, this.policy.flushMs);
+        if (!this.settling) {
+          this.timer ??= setTimeout(() => {
+            this.timer = null;
+            this.flush().catch(this.onFlushError);
+          }, this.policy.flushMs);
+        }
         throw error;
       });
     return this.writing;
