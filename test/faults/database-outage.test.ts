@@ -185,6 +185,8 @@ describeWithServices('Parley through PostgreSQL outages (a cluster of our own, s
           // Long enough to be still streaming when both are down, on a loaded machine too.
           await sendMessage(server, token, threadId, '/slow 6');
           executionId = (await watcher.waitFor(startedWith('/slow 6'))).executionId!;
+          // Streaming: the run has read what it needs from the database.
+          await watcher.waitFor(is('TextDelta', executionId));
         } finally {
           await watcher.close();
         }
@@ -195,7 +197,9 @@ describeWithServices('Parley through PostgreSQL outages (a cluster of our own, s
           const rawExecutionId = decodeId('executionId', executionId, 'Execution');
           // The run streams on to its end, held in memory.
           const inMemory = () => server.parley.running.get(rawExecutionId)?.snapshot?.().parts ?? [];
-          await eventually(() => inMemory().some((part) => part.type === 'text' && part.text === COUNTING_6), 30_000);
+          await eventually(() => inMemory().some((part) => part.type === 'text' && part.text === COUNTING_6), 30_000).catch((error: Error) => {
+            throw new Error(`${error.message}; running: ${server.parley.running.get(rawExecutionId) !== undefined}; in memory: ${JSON.stringify(inMemory())}`);
+          });
           if (order === 'Redis first') await redis.restart();
         });
         if (order === 'PostgreSQL first') await redis.restart();
