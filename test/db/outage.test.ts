@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DATABASE_RETRY_AFTER_S, isDatabaseOutage, serviceUnavailableFor } from '../../src/db/outage.ts';
 import { ConflictError, ServiceUnavailableError } from '../../src/domain/errors.ts';
+import { recordedFailureOf } from '../../src/errors/recorded-failure.ts';
 
 // The shapes below are what Prisma 6 with @prisma/adapter-pg and node-postgres raised against a
 // private cluster that was stopped (pg_ctl stop -m fast), restarted, saturated or locked.
@@ -48,5 +49,21 @@ describe('isDatabaseOutage', () => {
     const looping = new Error('loop') as Error & { cause?: unknown };
     looping.cause = looping;
     expect(isDatabaseOutage(looping)).toBe(false);
+  });
+});
+
+describe('a run that fails on a database outage', () => {
+  it('records one retryable failure that says so, in the user’s language', () => {
+    const outage = prismaError('P1001', { kind: 'DatabaseNotReachable', host: '127.0.0.1', port: 5432 });
+    expect(recordedFailureOf(outage, 'en')).toMatchObject({
+      reason: 'APPLICATION_ERROR',
+      retryable: true,
+      retryAfterS: DATABASE_RETRY_AFTER_S,
+      messageKey: 'error.service_unavailable',
+      message: `The server’s database was unavailable, so the reply could not be finished — try again in ${DATABASE_RETRY_AFTER_S}s.`,
+    });
+    expect(recordedFailureOf(outage, 'de').message).toContain('Datenbank');
+    // Any other unexpected error stays a non-retryable application error.
+    expect(recordedFailureOf(new TypeError('boom'), 'en')).toMatchObject({ messageKey: 'error.application_error', retryable: false });
   });
 });
