@@ -7,6 +7,12 @@ import { freePort } from './instances.ts';
 
 const run = promisify(execFile);
 
+// Clusters still running when the test process exits (a hook that timed out) are stopped then.
+const running = new Map<string, () => void>();
+process.once('exit', () => {
+  for (const stop of running.values()) stop();
+});
+
 /**
  * A PostgreSQL cluster of the fault suite's own (initdb + pg_ctl in a temp dir, on a free port), so
  * that a test may stop and start it; the machine's shared PostgreSQL is never touched.
@@ -55,20 +61,29 @@ export async function startPrivateCluster(): Promise<PrivateCluster> {
     await pgCtl(['-o', options, '-l', path.join(dir, 'log'), 'start']);
   };
   await start();
-  let running = true;
+  let up = true;
+  running.set(dir, () => {
+    try {
+      execFileSync(...asPostgres(path.join(bin, 'pg_ctl'), ['-D', dataDir, '-m', 'immediate', 'stop']), { stdio: 'ignore' });
+    } catch {
+      // Already stopped.
+    }
+    rmSync(dir, { recursive: true, force: true });
+  });
   return {
     url: `postgresql://postgres@127.0.0.1:${port}/postgres`,
     port,
     async stop() {
       await pgCtl(['-m', 'fast', 'stop']);
-      running = false;
+      up = false;
     },
     async start() {
       await start();
-      running = true;
+      up = true;
     },
     async destroy() {
-      if (running) await pgCtl(['-m', 'immediate', 'stop']).catch(() => {});
+      if (up) await pgCtl(['-m', 'immediate', 'stop']).catch(() => {});
+      running.delete(dir);
       rmSync(dir, { recursive: true, force: true });
     },
   };
