@@ -14,7 +14,7 @@ import { createLiveBus, type LiveBus } from './events/live-bus.ts';
 import { Admission } from './execution/admission.ts';
 import { QueueConsumer } from './execution/queue-consumer.ts';
 import { RunLauncher, type RunLauncherDeps } from './execution/run-launcher.ts';
-import { RunningExecutions, ServerShutdown } from './execution/running-executions.ts';
+import { LeaseLost, RunningExecutions, ServerShutdown } from './execution/running-executions.ts';
 import { CancellationService } from './execution/cancellation.ts';
 import { InstanceLease, Interruptions } from './execution/recovery.ts';
 import { Steering } from './execution/steering.ts';
@@ -124,7 +124,11 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
     for await (const message of revocations) if (message.kind === 'token-revoked') authenticator.forget(message.tokenId);
   })().catch((error) => logger.error({ err: error }, 'token revocation listener stopped'));
   const running = new RunningExecutions();
-  const lease = new InstanceLease(prisma, instanceId, config.PARLEY_LEASE_MS, logger);
+  // Past its lease other instances may take this one's runs: they are handed back as interrupted.
+  const lease = new InstanceLease(prisma, instanceId, config.PARLEY_LEASE_MS, logger, () => {
+    logger.warn('the instance lease ran out: interrupting the runs of this instance');
+    for (const run of running.all()) run.controller.abort(new LeaseLost());
+  });
   const outagePatience = new OutagePatience(() => lease.heldUntil);
   const steering = new Steering(prisma, bus);
   const flushPolicy = { flushMs: config.PARLEY_TEXT_FLUSH_MS, flushChars: config.PARLEY_TEXT_FLUSH_CHARS };

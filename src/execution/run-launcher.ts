@@ -23,7 +23,7 @@ import type { RunOutcome, RunUsage, RuntimeEvent } from '../runtime/runtime-even
 import { TokenMeter } from '../runtime/token-meter.ts';
 import { buildTools, ROOT_ONLY_TOOLS, type DelegationResult } from '../runtime/tools.ts';
 import type { AdmittedRun } from './admission.ts';
-import { ServerShutdown, TokenBudgetSpent, type RunningExecution, type RunningExecutions } from './running-executions.ts';
+import { LeaseLost, ServerShutdown, TokenBudgetSpent, type RunningExecution, type RunningExecutions } from './running-executions.ts';
 import { tokenBudgetSpentError, tokensUsedToday } from './token-budget.ts';
 import type { Steering } from './steering.ts';
 
@@ -351,6 +351,8 @@ function answeredQuestion(messages: ModelMessage[]): RuntimeEvent | null {
 async function finishAborted(recording: RunRecording, signal: AbortSignal, usage: RunUsage, root: boolean): Promise<void> {
   if (signal.reason instanceof ServerShutdown) {
     await recording.interrupt('the server shut down while running this execution');
+  } else if (signal.reason instanceof LeaseLost) {
+    await recording.interrupt(signal.reason.message);
   } else if (signal.reason instanceof TokenBudgetSpent) {
     if (root) await recording.refuse(tokenBudgetSpentError(signal.reason.budget), usage);
     else await recording.finish('REFUSED', usage);

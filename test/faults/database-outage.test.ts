@@ -168,7 +168,7 @@ describeWithServices('Parley through PostgreSQL outages (a cluster of our own, s
       const state = await conversation(server, token, threadId);
       const reply = messagesOf(state).find((message) => message.executionId === executionId && message.role === 'ASSISTANT')!;
       const errors = reply.parts.filter((part) => part.__typename === 'ErrorPart');
-      expect(errors).toHaveLength(1);
+      expect(errors, JSON.stringify(messagesOf(state).map((message) => [message.role, message.executionId, message.parts.map((part) => part.__typename)]))).toHaveLength(1);
       expect(errors[0]).toMatchObject({ retryable: true, messageKey: 'error.interrupted' });
       const events = await replay(server, token, threadId, (all) => all.some(finishedOf(executionId)));
       expectNoDuplicateEvents(events);
