@@ -91,9 +91,9 @@ describeWithServices('Parley through PostgreSQL outages (a cluster of our own, s
   }, 120_000);
 
   afterAll(async () => {
-    for (const server of servers) await server.stop().catch(() => {});
+    await Promise.all(servers.map((server) => server.stop().catch(() => {})));
     await cluster?.destroy();
-  }, 60_000);
+  }, 120_000);
 
   it('answers SERVICE_UNAVAILABLE while PostgreSQL restarts under a streaming run, then records its end once and runs the next message', async () => {
     const { server, token, agentId } = await serverOn({ PARLEY_LEASE_MS: '60000', PARLEY_DB_ACQUIRE_TIMEOUT_MS: '3000' });
