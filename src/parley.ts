@@ -6,6 +6,7 @@ import { RateLimits } from './auth/rate-limits.ts';
 import { ApiTokens, TokenAuthenticator, TokenUsageRecorder } from './auth/tokens.ts';
 import type { Config } from './config.ts';
 import { ConversationService } from './conversation/conversation-service.ts';
+import { OutagePatience } from './db/outage-patience.ts';
 import { openDatabase, type Database, type DatabaseTarget } from './db/database.ts';
 import { DirectoryService } from './directory/directory-service.ts';
 import type { RetryPolicy } from './errors/retry-policy.ts';
@@ -13,7 +14,7 @@ import { createLiveBus, type LiveBus } from './events/live-bus.ts';
 import { Admission } from './execution/admission.ts';
 import { QueueConsumer } from './execution/queue-consumer.ts';
 import { RunLauncher, type RunLauncherDeps } from './execution/run-launcher.ts';
-import { RunningExecutions, ServerShutdown } from './execution/running-executions.ts';
+import { LeaseLost, RunningExecutions, ServerShutdown } from './execution/running-executions.ts';
 import { CancellationService } from './execution/cancellation.ts';
 import { InstanceLease, Interruptions } from './execution/recovery.ts';
 import { Steering } from './execution/steering.ts';
@@ -46,6 +47,8 @@ export interface Parley {
   suspensions: SuspensionService;
   running: RunningExecutions;
   consumer: QueueConsumer;
+  /** Abandoning it ends the retries of run ends held in memory through a database outage (at shutdown). */
+  outagePatience: OutagePatience;
   rateLimits: RateLimits;
   /** The Prometheus metrics served at /metrics. */
   metrics: ParleyMetrics;
@@ -67,7 +70,14 @@ export function providerSettingsFrom(config: Config): ProviderSettings {
 
 /** `PARLEY_DATA_DIR=memory://` keeps the embedded database in memory (tests, throw-away demos). */
 export function databaseTarget(config: Config): DatabaseTarget {
-  if (config.DATABASE_URL) return { databaseUrl: config.DATABASE_URL };
+  if (config.DATABASE_URL) {
+    const pool = {
+      size: config.PARLEY_DB_POOL_SIZE,
+      acquireTimeoutMs: config.PARLEY_DB_ACQUIRE_TIMEOUT_MS,
+      statementTimeoutMs: config.PARLEY_DB_STATEMENT_TIMEOUT_MS,
+    };
+    return { databaseUrl: config.DATABASE_URL, pool };
+  }
   if (config.PARLEY_DATA_DIR === 'memory://') return { memory: true };
   return { dataDir: config.PARLEY_DATA_DIR };
 }
@@ -151,6 +161,12 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
     for await (const message of revocations) if (message.kind === 'token-revoked') authenticator.forget(message.tokenId);
   })().catch((error) => logger.error({ err: error }, 'token revocation listener stopped'));
   const running = new RunningExecutions();
+  // Past its lease other instances may take this one's runs: they are handed back as interrupted.
+  const lease = new InstanceLease(prisma, instanceId, config.PARLEY_LEASE_MS, logger, () => {
+    logger.warn('the instance lease ran out: interrupting the runs of this instance');
+    for (const run of running.all()) run.controller.abort(new LeaseLost());
+  });
+  const outagePatience = new OutagePatience(() => lease.heldUntil);
   const steering = new Steering(prisma, bus);
   const flushPolicy = { flushMs: config.PARLEY_TEXT_FLUSH_MS, flushChars: config.PARLEY_TEXT_FLUSH_CHARS };
   const launcher = new RunLauncher({
@@ -163,6 +179,7 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
     logger,
     instanceId,
     steering,
+    outagePatience,
     runtime: overrides.runtime,
     tracing,
     runListeners,
@@ -178,7 +195,6 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
     config.PARLEY_MAX_CONCURRENT_RUNS,
   );
   const kick = (threadId: string) => consumer.kick(threadId);
-  const lease = new InstanceLease(prisma, instanceId, config.PARLEY_LEASE_MS, logger);
   const interruptions = new Interruptions(prisma, bus, flushPolicy, kick, logger, (execution) =>
     runListeners(execution.agent.model),
   );
@@ -214,6 +230,8 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
     databasePool: () => db.poolUsage?.() ?? null,
     redisConnected: () => bus.kind === 'memory' || (liveDeliveryUp && bus.commandClient?.status === 'ready'),
   });
+  // While Redis is away the counts fall back to this process (rate-limits.ts); its reconnects are not news.
+  rateLimitClient?.on('error', (error) => logger.debug({ err: error }, 'the rate-limit connection to Redis failed'));
   return {
     config,
     logger,
@@ -231,6 +249,7 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
     suspensions,
     running,
     consumer,
+    outagePatience,
     rateLimits: new RateLimits({
       mutationsPerMinute: config.PARLEY_MUTATIONS_PER_MINUTE,
       queriesPerMinute: config.PARLEY_QUERIES_PER_MINUTE,
@@ -249,6 +268,7 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
     async close() {
       await consumer.stop();
       for (const run of running.all()) run.controller.abort(new ServerShutdown());
+      outagePatience.abandon();
       await consumer.waitForRuns();
       await lease.stop().catch((error) => logger.warn({ err: error }, 'releasing the instance lease failed'));
       await revocationListener.return?.();

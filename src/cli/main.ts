@@ -1,5 +1,5 @@
 import { ConfigError } from '../config.ts';
-import { DataDirInUseError } from '../db/embedded-lock.ts';
+import { DataDirInUseError, DataDirUnusableError } from '../db/embedded-lock.ts';
 import { DomainError } from '../domain/errors.ts';
 import { describeError, printLine, UsageError } from './command.ts';
 import { parseFlags } from './flags.ts';
@@ -36,8 +36,9 @@ async function main(args: string[]): Promise<number> {
       return 2;
     }
     const prefix = commandName ? `parley: ${commandName}: ` : 'parley: ';
-    // Domain errors and the data-folder lock explain themselves; anything else is unexpected.
-    const message = error instanceof DomainError || error instanceof DataDirInUseError ? error.message : describeError(error);
+    // Domain errors and the data folder's problems explain themselves; anything else is unexpected.
+    const explained = error instanceof DomainError || error instanceof DataDirInUseError || error instanceof DataDirUnusableError;
+    const message = explained ? error.message : describeError(error);
     process.stderr.write(`${prefix}${message}\n`);
     return 1;
   }

@@ -20,7 +20,22 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export type DatabaseTarget = { databaseUrl: string } | { dataDir: string } | { memory: true };
+/** How long a PostgreSQL client waits, so that a slow or saturated database answers instead of hanging. */
+export interface PoolLimits {
+  /** Connections in this instance's pool. */
+  size: number;
+  /** A request that finds every connection busy waits this long for one, then fails as an outage. */
+  acquireTimeoutMs: number;
+  /** The server cancels a statement (a lock wait included) that runs longer. */
+  statementTimeoutMs: number;
+}
+
+export const DEFAULT_POOL_LIMITS: PoolLimits = { size: 10, acquireTimeoutMs: 5_000, statementTimeoutMs: 30_000 };
+
+export type DatabaseTarget =
+  | { databaseUrl: string; pool?: PoolLimits }
+  | { dataDir: string }
+  | { memory: true };
 
 function pgConnection(client: pg.PoolClient | pg.Client): MigrationConnection {
   return {
@@ -63,9 +78,13 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
     const url = new URL(target.databaseUrl);
     const schema = url.searchParams.get('schema') ?? 'public';
     url.searchParams.delete('schema');
+    const limits = target.pool ?? DEFAULT_POOL_LIMITS;
     const pool = new pg.Pool({
       connectionString: url.toString(),
-      max: 10,
+      max: limits.size,
+      // Also bounds the wait for a free connection of the pool, not only the connect itself.
+      connectionTimeoutMillis: limits.acquireTimeoutMs,
+      statement_timeout: limits.statementTimeoutMs,
       options: `-c search_path="${schema.replaceAll('"', '')}"`,
     });
     if (schema !== 'public') await createSchema(pool, schema);

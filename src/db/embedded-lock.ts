@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statfsSync, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
 
 export class DataDirInUseError extends Error {
@@ -12,6 +12,57 @@ export class DataDirInUseError extends Error {
         `server, which offers the same operations), or point PARLEY_DATA_DIR at another folder. Nothing was changed.`,
     );
     this.name = 'DataDirInUseError';
+  }
+}
+
+/** The data folder cannot be created or written (permissions, a read-only or full disk). */
+export class DataDirUnusableError extends Error {
+  constructor(
+    readonly dataDir: string,
+    readonly reason: string,
+  ) {
+    super(
+      `The data folder ${dataDir} cannot be used: ${reason}. Parley keeps its embedded database there and ` +
+        `must be able to write to it. Free some space, fix its permissions, or point PARLEY_DATA_DIR at a ` +
+        `writable folder. Nothing was changed.`,
+    );
+    this.name = 'DataDirUnusableError';
+  }
+}
+
+const UNUSABLE_REASONS: Record<string, string> = {
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EROFS: 'it is on a read-only file system',
+  ENOSPC: 'the disk is full',
+  EDQUOT: 'the disk quota is exhausted',
+  ENOTDIR: 'a part of the path is a file, not a folder',
+};
+
+/**
+ * Free space the data folder must have at start. A new store takes about 30 MB; PGlite that runs out
+ * of space while writing aborts (a bare "Aborted()") and may leave a half-written store behind, so
+ * Parley refuses to start below this instead.
+ */
+export const MIN_FREE_BYTES = 64 * 1024 * 1024;
+
+function ensureFreeSpace(dataDir: string): void {
+  const { bavail, bsize } = statfsSync(dataDir);
+  const free = bavail * bsize;
+  if (free < MIN_FREE_BYTES) {
+    const mb = (bytes: number) => Math.floor(bytes / (1024 * 1024));
+    throw new DataDirUnusableError(dataDir, `the disk is full (${mb(free)} MB free, Parley needs at least ${mb(MIN_FREE_BYTES)} MB)`);
+  }
+}
+
+/** Runs a file-system step of opening the folder, turning "cannot write here" into DataDirUnusableError. */
+function inDataDir<T>(dataDir: string, step: () => T): T {
+  try {
+    return step();
+  } catch (error) {
+    const reason = UNUSABLE_REASONS[(error as NodeJS.ErrnoException).code ?? ''];
+    if (reason) throw new DataDirUnusableError(dataDir, reason);
+    throw error;
   }
 }
 
@@ -29,13 +80,30 @@ function isAlive(pid: number): boolean {
  * processes opening one PGlite folder corrupt it. A lock left by a dead process is taken over.
  */
 export function acquireDataDirLock(dataDir: string): () => void {
-  mkdirSync(dataDir, { recursive: true });
+  try {
+    inDataDir(dataDir, () => mkdirSync(dataDir, { recursive: true }));
+  } catch (error) {
+    // On a read-only file system a recursive mkdir reports the missing folder, not the reason.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new DataDirUnusableError(dataDir, 'it cannot be created');
+    throw error;
+  }
+  if (!statSync(dataDir).isDirectory()) throw new DataDirUnusableError(dataDir, 'it is a file, not a folder');
+  ensureFreeSpace(dataDir);
   const lockPath = path.join(dataDir, 'parley.lock');
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      const fd = openSync(lockPath, 'wx');
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
+      // Writing the lock file also proves that the folder takes writes, before PGlite opens it.
+      inDataDir(dataDir, () => {
+        const fd = openSync(lockPath, 'wx');
+        try {
+          writeSync(fd, String(process.pid));
+        } catch (error) {
+          closeSync(fd);
+          rmSync(lockPath, { force: true });
+          throw error;
+        }
+        closeSync(fd);
+      });
       return () => rmSync(lockPath, { force: true });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;

@@ -1,4 +1,5 @@
 import { providerDisplayName, translate, type Locale, type MessageKey, type MessageParams } from '../i18n/catalog.ts';
+import { DATABASE_RETRY_AFTER_S, isDatabaseOutage } from '../db/outage.ts';
 import { classify } from './classify.ts';
 import { AgentRunFailure, ApplicationError, ReasonedError, type ClassifiedFailure } from './taxonomy.ts';
 
@@ -22,7 +23,20 @@ export function recordedFailureOf(error: unknown, locale: Locale): RecordedFailu
   let classified: ClassifiedFailure;
   if (error instanceof AgentRunFailure) classified = error.failure;
   else if (error instanceof ReasonedError) classified = classify(error);
-  else {
+  else if (isDatabaseOutage(error)) {
+    // The server's own outage, not the agent's: the same turn can succeed once the database is back.
+    classified = classify(
+      new ReasonedError({
+        reason: 'APPLICATION_ERROR',
+        retryable: true,
+        retryAfterS: DATABASE_RETRY_AFTER_S,
+        message: error instanceof Error ? error.message : String(error),
+        messageKey: 'error.service_unavailable',
+        messageParams: { retryAfterS: DATABASE_RETRY_AFTER_S },
+        cause: error,
+      }),
+    );
+  } else {
     classified = classify(
       new ApplicationError({
         message: error instanceof Error ? error.message : String(error),

@@ -119,12 +119,19 @@ export class QueueConsumer {
   /** Runs an admitted (or resumed) execution; when it ends, the thread's next message may start. */
   launch(run: AdmittedRun, resumeWith?: ModelMessage[], admissionStartedAt?: Date): void {
     const threadId = run.execution.threadId;
-    const promise = this.launcher.run(run, resumeWith, admissionStartedAt).finally(() => {
-      this.runs.delete(promise);
-      // Threads that waited for a slot go before this thread's next message.
-      this.offerFreedSlot();
-      this.kick(threadId);
-    });
+    const promise = this.launcher
+      .run(run, resumeWith, admissionStartedAt)
+      .catch((error: unknown) =>
+        // Only when its end could not be recorded (the database stayed out of reach while the process
+        // stopped): the sweeper of the instance that outlives this one's lease interrupts it.
+        this.logger.error({ err: error, executionId: run.execution.id }, 'recording the end of a run failed'),
+      )
+      .finally(() => {
+        this.runs.delete(promise);
+        // Threads that waited for a slot go before this thread's next message.
+        this.offerFreedSlot();
+        this.kick(threadId);
+      });
     this.runs.add(promise);
   }
 

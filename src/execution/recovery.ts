@@ -9,18 +9,34 @@ import { rootRunRecording } from '../recording/root-run-recording.ts';
 /** This instance's lease: a row renewed by a heartbeat. An expired lease means the instance died. */
 export class InstanceLease {
   private timer: NodeJS.Timeout | null = null;
+  /** When the lease ends as last renewed (epoch ms); past it, other instances may take this one's runs. */
+  heldUntil = 0;
+
+  private lapsed = false;
 
   constructor(
     private readonly prisma: PrismaClient,
     private readonly instanceId: string,
     private readonly leaseMs: number,
     private readonly logger: Logger,
+    /** Called once each time the lease runs out because it could not be renewed. */
+    private readonly onLapse: () => void = () => {},
   ) {}
 
   async start(hostname: string): Promise<void> {
     await this.renew(hostname);
     this.timer = setInterval(() => {
-      this.renew(hostname).catch((error) => this.logger.warn({ err: error }, 'renewing the instance lease failed'));
+      this.renew(hostname).then(
+        () => {
+          this.lapsed = false;
+        },
+        (error) => {
+          this.logger.warn({ err: error }, 'renewing the instance lease failed');
+          if (this.lapsed || Date.now() < this.heldUntil) return;
+          this.lapsed = true;
+          this.onLapse();
+        },
+      );
     }, Math.max(50, Math.floor(this.leaseMs / 3)));
   }
 
@@ -31,6 +47,7 @@ export class InstanceLease {
       update: { heartbeatAt: new Date(), expiresAt },
       create: { id: this.instanceId, host, expiresAt },
     });
+    this.heldUntil = Math.max(this.heldUntil, expiresAt.getTime());
   }
 
   /** Only one process can open an embedded data folder: every other lease in it is from a dead one. */

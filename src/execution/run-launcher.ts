@@ -1,6 +1,8 @@
 import type { ModelMessage } from 'ai';
 import type { Logger } from 'pino';
 import type { Agent, Prisma, PrismaClient, User } from '../generated/prisma/client.ts';
+import { isDatabaseOutage } from '../db/outage.ts';
+import type { OutagePatience } from '../db/outage-patience.ts';
 import type { Tx } from '../db/session-lock.ts';
 import { appendThreadEvents } from '../events/event-log.ts';
 import type { LiveBus } from '../events/live-bus.ts';
@@ -21,7 +23,7 @@ import type { RunOutcome, RunUsage, RuntimeEvent } from '../runtime/runtime-even
 import { TokenMeter } from '../runtime/token-meter.ts';
 import { buildTools, ROOT_ONLY_TOOLS, type DelegationResult } from '../runtime/tools.ts';
 import type { AdmittedRun } from './admission.ts';
-import { ServerShutdown, TokenBudgetSpent, type RunningExecution, type RunningExecutions } from './running-executions.ts';
+import { LeaseLost, ServerShutdown, TokenBudgetSpent, type RunningExecution, type RunningExecutions } from './running-executions.ts';
 import { tokenBudgetSpentError, tokensUsedToday } from './token-budget.ts';
 import type { Steering } from './steering.ts';
 import { outsideRequestScope } from '../observability/request-id.ts';
@@ -38,6 +40,8 @@ export interface RunLauncherDeps {
   logger: Logger;
   instanceId: string;
   steering: Steering;
+  /** Keeps a run's end in memory and retries recording it while the database is out of reach. */
+  outagePatience?: OutagePatience;
   /** The agent loop; replaceable so tests can make it fail the way a broken loop would. */
   runtime?: typeof runAgent;
   tracing: ParleyTracing;
@@ -193,7 +197,16 @@ export class RunLauncher {
   }
 
   private async takeSteering(state: RunState, recording: RunRecording): Promise<ModelMessage[]> {
-    const taken = await this.deps.steering.take(state.threadId, state.executionId);
+    let taken: Awaited<ReturnType<Steering['take']>>;
+    try {
+      taken = await this.deps.steering.take(state.threadId, state.executionId);
+    } catch (error) {
+      // The database is out of reach: the run goes on without the steered messages, which stay
+      // reserved for its next boundary or go back to the queue when it ends.
+      if (!isDatabaseOutage(error)) throw error;
+      this.deps.logger.warn({ err: error, executionId: state.executionId }, 'taking steered messages met a database outage');
+      return [];
+    }
     if (taken.length === 0) return [];
     await recording.emit({ type: 'steered', items: taken });
     return taken.map((item) => ({ role: 'user', content: item.text }));
@@ -371,6 +384,8 @@ function answeredQuestion(messages: ModelMessage[]): RuntimeEvent | null {
 async function finishAborted(recording: RunRecording, signal: AbortSignal, usage: RunUsage, root: boolean): Promise<void> {
   if (signal.reason instanceof ServerShutdown) {
     await recording.interrupt('the server shut down while running this execution');
+  } else if (signal.reason instanceof LeaseLost) {
+    await recording.interrupt(signal.reason.message);
   } else if (signal.reason instanceof TokenBudgetSpent) {
     if (root) await recording.refuse(tokenBudgetSpentError(signal.reason.budget), usage);
     else await recording.finish('REFUSED', usage);

@@ -8,6 +8,17 @@ export class ServerShutdown extends Error {
   }
 }
 
+/**
+ * The abort reason when this instance's lease ran out (the database was out of reach for longer):
+ * other instances may now take its runs, so they are handed back as interrupted, not finished here.
+ */
+export class LeaseLost extends Error {
+  constructor() {
+    super('the instance lease ran out while the database was out of reach');
+    this.name = 'LeaseLost';
+  }
+}
+
 /** The abort reason when a run's user has spent the agent's daily token budget while it ran. */
 export class TokenBudgetSpent extends Error {
   constructor(readonly budget: number) {

@@ -26,6 +26,7 @@ const en = {
   'error.tool_failed': 'The tool "{tool}" failed, so the reply could not be finished.',
   'error.run_rejected': 'The server refused to run this agent right now.',
   'error.interrupted': 'The server instance running this reply stopped; the reply was interrupted.',
+  'error.service_unavailable': 'The server’s database was unavailable, so the reply could not be finished — try again in {retryAfterS}s.',
   'refusal.concurrency': 'This agent is already running {limit} replies; try again when one finishes.',
   'refusal.budget': 'Your daily token budget of {budget} for this agent is used up; it resets at midnight UTC.',
   'retry.scheduled': 'Retrying in {delayS}s (attempt {attempt})…',
@@ -62,6 +63,8 @@ const de: Record<MessageKey, string> = {
   'error.run_rejected': 'Der Server hat es abgelehnt, diesen Agenten jetzt auszuführen.',
   'error.interrupted':
     'Die Serverinstanz, die diese Antwort erzeugt hat, wurde beendet; die Antwort wurde unterbrochen.',
+  'error.service_unavailable':
+    'Die Datenbank des Servers war nicht erreichbar, daher konnte die Antwort nicht fertiggestellt werden – bitte versuchen Sie es in {retryAfterS} s erneut.',
   'refusal.concurrency':
     'Dieser Agent erzeugt bereits {limit} Antworten; versuchen Sie es erneut, sobald eine davon fertig ist.',
   'refusal.budget':

@@ -1,3 +1,4 @@
+import { isDatabaseOutage } from '../db/outage.ts';
 import type { Prisma, PrismaClient } from '../generated/prisma/client.ts';
 import type { MessagePart } from '../conversation/parts.ts';
 import type { RecordedFailure } from '../errors/recorded-failure.ts';
@@ -26,7 +27,11 @@ export class ConversationLog implements RunListener {
   private timer: NodeJS.Timeout | null = null;
   private writing: Promise<void> = Promise.resolve();
   private messageId: string | null = null;
-  private recordedFailure: RecordedFailure | null = null;
+  /** The run's error part, kept so that a settlement tried again (after an outage) replaces it. */
+  private failurePart: MessagePart | null = null;
+  private settling = false;
+  /** Whether the reply was created inside the settlement (a run that failed before it started). */
+  private openedInSettlement = false;
 
   constructor(
     private readonly prisma: PrismaClient,
@@ -60,26 +65,30 @@ export class ConversationLog implements RunListener {
         if (existing) Object.assign(existing, { state: event.state, output: event.output });
         else this.parts.push({ type: 'tool-call', ...pick(event) });
         this.dirty = true;
-        await this.flush();
+        await this.flushUnlessOutage();
         break;
       }
       case 'boundary':
-        await this.flush();
+        await this.flushUnlessOutage();
         break;
       case 'steered':
         for (const item of event.items) this.parts.push({ type: 'steered-input', queueId: item.queueId, text: item.text });
         this.dirty = true;
-        await this.flush();
+        await this.flushUnlessOutage();
         break;
       case 'run-failed':
         // A failure before the run started still leaves the question and its error in the conversation.
-        await this.openTurn(run, settlement?.tx ?? this.prisma);
-        // A settlement tried again after its transaction failed must not add the error twice.
-        if (this.recordedFailure !== event.failure) {
-          this.recordedFailure = event.failure;
-          this.parts.push({ type: 'error', ...event.failure });
-          this.dirty = true;
+        // A reply opened by an earlier attempt of the settlement was rolled back with it.
+        if (settlement && this.openedInSettlement) {
+          this.messageId = null;
+          run.assistantMessageId = null;
         }
+        this.openedInSettlement = settlement !== undefined && this.messageId === null;
+        await this.openTurn(run, settlement?.tx ?? this.prisma);
+        if (this.failurePart && this.parts.includes(this.failurePart)) this.parts.splice(this.parts.indexOf(this.failurePart), 1);
+        this.failurePart = { type: 'error', ...event.failure };
+        this.parts.push(this.failurePart);
+        this.dirty = true;
         if (settlement) this.settleInto(settlement);
         else await this.flush();
         break;
@@ -138,6 +147,19 @@ export class ConversationLog implements RunListener {
     if (last && last.type === type) last.text += text;
     else this.parts.push({ type, text });
     this.unflushedChars += text.length;
+  }
+
+  /**
+   * A structural write that meets a database outage does not end the run: the parts stay in memory,
+   * a timed flush tries again, and the settlement writes them in any case.
+   */
+  private async flushUnlessOutage(): Promise<void> {
+    try {
+      await this.flush();
+    } catch (error) {
+      if (!isDatabaseOutage(error)) throw error;
+      this.onFlushError(error);
+    }
   }
 
   private scheduleFlush(): void {
@@ -199,6 +221,10 @@ export class ConversationLog implements RunListener {
     // after it, overwrite the settled reply (its error part, say) with an older snapshot.
     if (this.timer) await this.flush().catch(() => {});
     await this.writing.catch(() => {});
+    // What a failed write left unwritten is the settlement's to write now; no timer may follow it.
+    this.settling = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
   }
 
   /**
@@ -229,6 +255,17 @@ export class ConversationLog implements RunListener {
       .catch(() => {})
       .then(async () => {
         await this.prisma.message.update({ where: { id: messageId }, data: { parts } });
+      })
+      .catch((error: unknown) => {
+        // Not dropped: the parts are still in memory, so the next write (a timed one at the latest) has them.
+        this.dirty = true;
+        if (!this.settling) {
+          this.timer ??= setTimeout(() => {
+            this.timer = null;
+            this.flush().catch(this.onFlushError);
+          }, this.policy.flushMs);
+        }
+        throw error;
       });
     return this.writing;
   }

@@ -1,3 +1,4 @@
+import type { OutagePatience } from '../db/outage-patience.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import { withSessionLock, type Tx } from '../db/session-lock.ts';
 import { recordedFailureOf, type RecordedFailure } from '../errors/recorded-failure.ts';
@@ -12,6 +13,8 @@ import type { ListenerChain, RunState, Settlement } from './run-listener.ts';
 export interface RecordingDeps {
   prisma: PrismaClient;
   bus: LiveBus;
+  /** Retries a settlement that met a database outage; without it, the outage is thrown at once. */
+  outagePatience?: OutagePatience;
 }
 
 /**
@@ -98,13 +101,17 @@ export class RunRecording {
    * with status INTERRUPTED. `detail` says what happened, for logs and a details view.
    */
   async interrupt(detail: string): Promise<void> {
+    await this.settle('INTERRUPTED', NO_USAGE, this.interruption(detail));
+  }
+
+  private interruption(detail: string): RecordedFailure {
     const error = new ReasonedError({
       reason: 'APPLICATION_ERROR',
       retryable: true,
       message: detail,
       messageKey: 'error.interrupted',
     });
-    await this.settle('INTERRUPTED', NO_USAGE, recordedFailureOf(error, this.locale));
+    return recordedFailureOf(error, this.locale);
   }
 
   /**
@@ -132,7 +139,7 @@ export class RunRecording {
   private settle(outcome: RunOutcome, usage: RunUsage, failure: RecordedFailure | null, beforeSettle?: BeforeSettle): Promise<void> {
     if (this.settled) return Promise.resolve();
     this.completed = true;
-    this.settling ??= this.settleOnce(outcome, usage, failure, beforeSettle).then(
+    this.settling ??= this.settlePatiently(outcome, usage, failure, beforeSettle).then(
       () => {
         this.settled = true;
       },
@@ -142,6 +149,34 @@ export class RunRecording {
       },
     );
     return this.settling;
+  }
+
+  /**
+   * The end stays in memory while the database is out of reach and is recorded once it is back.
+   * Past this instance's lease another instance may have interrupted the run (then the status
+   * check makes the attempt a no-op), so from then on it is recorded as interrupted too.
+   */
+  private async settlePatiently(
+    outcome: RunOutcome,
+    usage: RunUsage,
+    failure: RecordedFailure | null,
+    beforeSettle?: BeforeSettle,
+  ): Promise<void> {
+    const patience = this.deps.outagePatience;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.settleOnce(outcome, usage, failure, beforeSettle);
+        return;
+      } catch (error) {
+        if (!patience?.worthRetrying(error)) throw error;
+        if (!patience.leaseHeld() && outcome !== 'INTERRUPTED') {
+          outcome = 'INTERRUPTED';
+          failure = this.interruption('the database was out of reach for longer than the instance lease');
+          beforeSettle = undefined;
+        }
+        await patience.pause(attempt);
+      }
+    }
   }
 
   private async settleOnce(

@@ -5,6 +5,7 @@ import {
   InvalidInputError,
   NotFoundError,
   RateLimitedError,
+  ServiceUnavailableError,
 } from '../domain/errors.ts';
 import { builder, type BuilderTypes } from './builder.ts';
 
@@ -40,5 +41,11 @@ errorType(RateLimitedError, 'Too many mutations; wait retryAfterS seconds.', (t)
   retryAfterS: t.exposeInt('retryAfterS'),
 }));
 
+errorType(
+  ServiceUnavailableError,
+  'A service Parley depends on (the database) is unreachable, restarting or saturated; nothing was done. Send the same request again (same idempotency key) after retryAfterS seconds.',
+  (t) => ({ retryAfterS: t.exposeInt('retryAfterS'), service: t.exposeString('service') }),
+);
+
 /** The errors any mutation can answer with; specific ones add their own. */
-export const COMMON_MUTATION_ERRORS = [NotFoundError, ForbiddenError, InvalidInputError, RateLimitedError];
+export const COMMON_MUTATION_ERRORS = [NotFoundError, ForbiddenError, InvalidInputError, RateLimitedError, ServiceUnavailableError];

@@ -6,6 +6,7 @@ import {
   NotFoundError,
   QueueChangedError,
   RateLimitedError,
+  ServiceUnavailableError,
 } from '../domain/errors.ts';
 import { builder } from './builder.ts';
 import { COMMON_MUTATION_ERRORS, ErrorInterface } from './errors.ts';
@@ -63,7 +64,7 @@ builder.queryField('queue', (t) =>
   }),
 );
 
-const SEND_MESSAGE_ERRORS = [NotFoundError, ForbiddenError, InvalidInputError, RateLimitedError, ConflictError];
+const SEND_MESSAGE_ERRORS = [NotFoundError, ForbiddenError, InvalidInputError, RateLimitedError, ServiceUnavailableError, ConflictError];
 
 const SendMessageResult = builder.unionType('SendMessageResult', {
   description:

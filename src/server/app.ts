@@ -72,6 +72,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
       await new Promise<void>((resolve) => {
         const grace = setTimeout(() => {
           for (const run of parley.running.all()) run.controller.abort(new ServerShutdown());
+          parley.outagePatience.abandon();
         }, config.PARLEY_SHUTDOWN_GRACE_MS);
         void parley.consumer.waitForRuns().then(() => {
           clearTimeout(grace);

@@ -4,6 +4,7 @@ import { useServer } from 'graphql-ws/use/ws';
 import type { Logger } from 'pino';
 import { WebSocketServer, WebSocket } from 'ws';
 import { authorizationFromConnectionParams, type TokenAuthenticator } from '../auth/tokens.ts';
+import { isDatabaseOutage } from '../db/outage.ts';
 import { EventBacklog } from '../events/event-backlog.ts';
 import { inRequestScope, requestIdFrom } from '../observability/request-id.ts';
 import { errorWithRequestId, withRequestId } from './plugins/use-request-id.ts';
@@ -12,6 +13,12 @@ import type { ParleyYoga } from './yoga.ts';
 
 /** The close code of a `connection_init` refused because its user has as many sockets open as allowed. */
 export const TOO_MANY_SOCKETS_CLOSE_CODE = 4429;
+
+/** The close code at shutdown (the standard "Service Restart"): reconnect, to another instance if there is one. */
+export const SERVICE_RESTART_CLOSE_CODE = 1012;
+
+/** The close code of a `connection_init` that met a database outage (the standard "Try Again Later"). */
+export const TRY_AGAIN_LATER_CLOSE_CODE = 1013;
 
 /** The `extensions.code` of an operation refused because its socket runs as many as allowed. */
 export const TOO_MANY_SUBSCRIPTIONS_CODE = 'TOO_MANY_SUBSCRIPTIONS';
@@ -33,7 +40,7 @@ export interface GraphQLWebSocketOptions {
 }
 
 export interface GraphQLWebSocket {
-  /** Completes every subscription, then drops the sockets. */
+  /** Closes every socket with SERVICE_RESTART_CLOSE_CODE, ending its subscriptions. */
   close(): Promise<void>;
 }
 
@@ -86,9 +93,17 @@ export function serveGraphQLOverWebSocket(
         Reflect.deleteProperty(ctx.extra, 'request');
         const authorization = authorizationFromConnectionParams(ctx.connectionParams ?? {});
         if (authorization === undefined || authorization === null || authorization === '') return true;
-        const user = await options.tokens.authenticate(authorization);
-        if (!user) return false;
         const socket = ctx.extra.socket;
+        let user;
+        try {
+          user = await options.tokens.authenticate(authorization);
+        } catch (error) {
+          if (!isDatabaseOutage(error)) throw error;
+          // Not a refused token (4403, which a client must not retry): the client reconnects later.
+          socket.close(TRY_AGAIN_LATER_CLOSE_CODE, 'Service unavailable: try again later');
+          return false;
+        }
+        if (!user) return false;
         if (!sockets.open(user.id, socket)) {
           socket.close(TOO_MANY_SOCKETS_CLOSE_CODE, 'Too many open sockets for this user');
           return false;
@@ -142,6 +157,7 @@ export function serveGraphQLOverWebSocket(
   );
   return {
     async close() {
+      for (const client of wsServer.clients) client.close(SERVICE_RESTART_CLOSE_CODE, 'Service restart: reconnect');
       await handle.dispose();
       for (const client of wsServer.clients) client.terminate();
     },

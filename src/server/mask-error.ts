@@ -1,5 +1,6 @@
 import { GraphQLError } from 'graphql';
 import type { Logger } from 'pino';
+import { serviceUnavailableFor } from '../db/outage.ts';
 import { DomainError } from '../domain/errors.ts';
 
 /** The error a resolver threw, beneath the GraphQLErrors wrapped around it (by any graphql copy). */
@@ -15,6 +16,8 @@ function rootCause(error: unknown): unknown {
 export function clientErrorCode(error: unknown): string {
   const cause = rootCause(error);
   if (cause instanceof DomainError) return cause.code;
+  const unavailable = serviceUnavailableFor(cause);
+  if (unavailable) return unavailable.code;
   if (cause instanceof Error && 'extensions' in cause) {
     const code = (cause as GraphQLError).extensions?.code;
     return typeof code === 'string' ? code : 'GRAPHQL_ERROR';
@@ -22,7 +25,10 @@ export function clientErrorCode(error: unknown): string {
   return 'INTERNAL_SERVER_ERROR';
 }
 
-/** Domain errors reach the client with their code; unexpected ones are logged and masked. */
+/**
+ * Domain errors reach the client with their code; a database outage answers SERVICE_UNAVAILABLE
+ * with `retryAfterS` (HTTP 503 and Retry-After); anything else unexpected is logged and masked.
+ */
 export function maskError(logger: Logger) {
   return (error: unknown): Error => {
     const path = error instanceof GraphQLError ? error.path : undefined;
@@ -30,6 +36,19 @@ export function maskError(logger: Logger) {
     if (cause instanceof DomainError) {
       const retryAfterS = 'retryAfterS' in cause ? { retryAfterS: cause.retryAfterS } : {};
       return new GraphQLError(cause.message, { path, extensions: { code: cause.code, ...retryAfterS } });
+    }
+    const unavailable = serviceUnavailableFor(cause);
+    if (unavailable) {
+      logger.warn({ err: cause }, 'a GraphQL operation met a database outage');
+      const { retryAfterS } = unavailable;
+      return new GraphQLError(unavailable.message, {
+        path,
+        extensions: {
+          code: unavailable.code,
+          retryAfterS,
+          http: { status: 503, headers: { 'retry-after': String(retryAfterS) } },
+        },
+      });
     }
     // Errors GraphQL raised (parse, validation, a variable a scalar refused) are meant for the client.
     if (cause instanceof Error && 'extensions' in cause) return error as Error;

@@ -136,3 +136,47 @@ describe('the session reconnects by itself', () => {
     }
   });
 });
+
+describe('the session waits out an outage', () => {
+  it('sends again after a ServiceUnavailableError, with the same idempotency key, and reconnects after a 1012 close', async () => {
+    const sends: { idempotencyKey: string }[] = [];
+    const sentAt: number[] = [];
+    const outageFetch: typeof fetch = async (url, init) => {
+      const { query, variables } = JSON.parse(String(init?.body)) as { query: string; variables: { idempotencyKey: string } };
+      if (!query.includes('mutation SendThreadMessage')) return fakeFetch(url, init);
+      sends.push(variables);
+      sentAt.push(Date.now());
+      const sendMessage =
+        sends.length === 1
+          ? { __typename: 'ServiceUnavailableError', message: 'The database is unavailable for now.', code: 'SERVICE_UNAVAILABLE', retryAfterS: 0.2 }
+          : { __typename: 'MessageQueued', queueId: 'q-2', threadId: THREAD, cursor: '8' };
+      return new Response(JSON.stringify({ data: { sendMessage } }), { headers: { 'content-type': 'application/json' } });
+    };
+    const afters: (string | null)[] = [];
+    FakeSocket.opened = 0;
+    FakeSocket.peers = [
+      (socket, { id, after }) => {
+        afters.push(after);
+        socket.next(id, { data: { runEvents: { __typename: 'ExecutionFinished', cursor: '6', ...execution, status: 'COMPLETED' } } });
+        // The instance shuts down: "Service Restart", reconnect (elsewhere).
+        setTimeout(() => socket.close(1012, 'Service restart: reconnect'), 20);
+      },
+      (_socket, { after }) => {
+        afters.push(after);
+      },
+    ];
+    const client = createParleyClient({ url: 'http://parley.test/graphql', token: 'plr_test', webSocketImpl: FakeSocket, fetch: outageFetch, reconnectDelayMs: 10 });
+    const session = client.thread(THREAD);
+    try {
+      const result = await session.send('hello');
+      expect(result).toMatchObject({ __typename: 'MessageQueued', queueId: 'q-2' });
+      expect(sends).toHaveLength(2);
+      expect(sends[1]!.idempotencyKey).toBe(sends[0]!.idempotencyKey);
+      expect(sentAt[1]! - sentAt[0]!).toBeGreaterThanOrEqual(190);
+      await eventually(() => afters.length === 2, 10_000, 'the resubscription after the 1012 close');
+      expect(afters[1]).toBe('6');
+    } finally {
+      await session.close();
+    }
+  });
+});

@@ -14,7 +14,7 @@ import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-
  * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
  */
 type Documents = {
-    "\n  fragment ErrorFields on Error {\n    message code\n    ... on InvalidInputError { field }\n    ... on ForbiddenError { scope }\n    ... on RateLimitedError { retryAfterS }\n  }\n": typeof types.ErrorFieldsFragmentDoc,
+    "\n  fragment ErrorFields on Error {\n    message code\n    ... on InvalidInputError { field }\n    ... on ForbiddenError { scope }\n    ... on RateLimitedError { retryAfterS }\n    ... on ServiceUnavailableError { retryAfterS service }\n  }\n": typeof types.ErrorFieldsFragmentDoc,
     "\n  fragment ExecutionErrorFields on ExecutionError {\n    reason retryable retryAfterS occurredAt\n    message messageKey params\n    provider httpStatus providerCode requestId detail\n  }\n": typeof types.ExecutionErrorFieldsFragmentDoc,
     "\n  fragment ProjectFields on Project { id name viewerRole }\n": typeof types.ProjectFieldsFragmentDoc,
     "\n  fragment AgentFields on Agent {\n    id name model systemPrompt tools\n    limits { maxConcurrentExecutions dailyTokenBudget }\n  }\n": typeof types.AgentFieldsFragmentDoc,
@@ -49,7 +49,7 @@ type Documents = {
     "\n  subscription RunEvents($threadId: ID!, $after: String) {\n    runEvents(threadId: $threadId, after: $after) {\n      __typename\n      cursor\n      threadId\n      createdAt\n      ... on ExecutionEvent { executionId parentExecutionId }\n      ... on MessageQueued { queueId text }\n      ... on ExecutionStarted { queueId acceptedText userMessageId }\n      ... on TextDelta { messageId text offset }\n      ... on ReasoningDelta { text }\n      ... on MessageSnapshot {\n        messageId textLength\n        parts { ...MessagePartFields }\n      }\n      ... on MessageSteered { queueIds texts }\n      ... on ToolCallEvent { messageId toolCallId toolName state }\n      ... on SuspensionOpened { suspensionId kind toolCallId payload }\n      ... on SuspensionResolved { suspensionId resolution }\n      ... on RetryScheduled { attempt delayS reason }\n      ... on ErrorEvent {\n        reason retryable retryAfterS occurredAt\n        message messageKey params\n        provider httpStatus providerCode requestId detail\n      }\n      ... on ExecutionFinished { status }\n      ... on ExecutionUpdated { status }\n    }\n  }\n": typeof types.RunEventsDocument,
 };
 const documents: Documents = {
-    "\n  fragment ErrorFields on Error {\n    message code\n    ... on InvalidInputError { field }\n    ... on ForbiddenError { scope }\n    ... on RateLimitedError { retryAfterS }\n  }\n": types.ErrorFieldsFragmentDoc,
+    "\n  fragment ErrorFields on Error {\n    message code\n    ... on InvalidInputError { field }\n    ... on ForbiddenError { scope }\n    ... on RateLimitedError { retryAfterS }\n    ... on ServiceUnavailableError { retryAfterS service }\n  }\n": types.ErrorFieldsFragmentDoc,
     "\n  fragment ExecutionErrorFields on ExecutionError {\n    reason retryable retryAfterS occurredAt\n    message messageKey params\n    provider httpStatus providerCode requestId detail\n  }\n": types.ExecutionErrorFieldsFragmentDoc,
     "\n  fragment ProjectFields on Project { id name viewerRole }\n": types.ProjectFieldsFragmentDoc,
     "\n  fragment AgentFields on Agent {\n    id name model systemPrompt tools\n    limits { maxConcurrentExecutions dailyTokenBudget }\n  }\n": types.AgentFieldsFragmentDoc,
@@ -101,7 +101,7 @@ export function graphql(source: string): unknown;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  fragment ErrorFields on Error {\n    message code\n    ... on InvalidInputError { field }\n    ... on ForbiddenError { scope }\n    ... on RateLimitedError { retryAfterS }\n  }\n"): (typeof documents)["\n  fragment ErrorFields on Error {\n    message code\n    ... on InvalidInputError { field }\n    ... on ForbiddenError { scope }\n    ... on RateLimitedError { retryAfterS }\n  }\n"];
+export function graphql(source: "\n  fragment ErrorFields on Error {\n    message code\n    ... on InvalidInputError { field }\n    ... on ForbiddenError { scope }\n    ... on RateLimitedError { retryAfterS }\n    ... on ServiceUnavailableError { retryAfterS service }\n  }\n"): (typeof documents)["\n  fragment ErrorFields on Error {\n    message code\n    ... on InvalidInputError { field }\n    ... on ForbiddenError { scope }\n    ... on RateLimitedError { retryAfterS }\n    ... on ServiceUnavailableError { retryAfterS service }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

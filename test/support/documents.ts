@@ -13,6 +13,7 @@ export const ErrorFieldsFragment = graphql(`
     ... on InvalidInputError { field }
     ... on ForbiddenError { scope }
     ... on RateLimitedError { retryAfterS }
+    ... on ServiceUnavailableError { retryAfterS service }
   }
 `);
 

@@ -203,6 +203,8 @@ function coalesce(run: () => Promise<void>, isClosed: () => boolean): () => Prom
   };
 }
 
+const WAIT_AND_RETRY_TYPES = new Set(['RateLimitedError', 'ServiceUnavailableError']);
+
 const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 function openThread(
@@ -385,7 +387,9 @@ function openThread(
       let result!: ActionResult<SendResult>;
       for (let attempt = 1; attempt <= SEND_ATTEMPTS; attempt++) {
         result = field(await request(SendThreadMessageDocument, variables as never, files), 'sendMessage');
-        if (!isRequestError(result) && (result.__typename as string) !== 'RateLimitedError') break;
+        // A spent budget and an outage (the typed member or the error of a request) are waited out
+        // and sent again with the same idempotency key, so the message is queued once.
+        if (!isRequestError(result) && !WAIT_AND_RETRY_TYPES.has(result.__typename as string)) break;
         const retryAfterS = isRequestError(result) ? result.retryAfterS : (result as { retryAfterS?: number }).retryAfterS;
         const retryable = retryAfterS != null || (isRequestError(result) && (result.code === null || result.code === 'SERVICE_UNAVAILABLE'));
         if (!retryable || attempt === SEND_ATTEMPTS) break;

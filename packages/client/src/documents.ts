@@ -8,6 +8,7 @@ export const ClientErrorFieldsFragment = graphql(`
     ... on InvalidInputError { field }
     ... on ForbiddenError { scope }
     ... on RateLimitedError { retryAfterS }
+    ... on ServiceUnavailableError { retryAfterS }
     ... on QueueChangedError { currentQueueIds }
   }
 `);

@@ -518,33 +518,33 @@ export type MutationUpdateAgentArgs = {
   tools?: InputMaybe<Array<Scalars['String']['input']>>;
 };
 
-export type MutationAddProjectMemberResult = ConflictError | ForbiddenError | InvalidInputError | NotFoundError | Project | RateLimitedError;
+export type MutationAddProjectMemberResult = ConflictError | ForbiddenError | InvalidInputError | NotFoundError | Project | RateLimitedError | ServiceUnavailableError;
 
-export type MutationCancelExecutionResult = CancelRequested | ConflictError | ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError;
+export type MutationCancelExecutionResult = CancelRequested | ConflictError | ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError | ServiceUnavailableError;
 
-export type MutationCreateAgentResult = Agent | ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError;
+export type MutationCreateAgentResult = Agent | ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError | ServiceUnavailableError;
 
-export type MutationCreateProjectResult = ForbiddenError | InvalidInputError | NotFoundError | Project | RateLimitedError;
+export type MutationCreateProjectResult = ForbiddenError | InvalidInputError | NotFoundError | Project | RateLimitedError | ServiceUnavailableError;
 
-export type MutationCreateThreadResult = ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError | Thread;
+export type MutationCreateThreadResult = ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError | ServiceUnavailableError | Thread;
 
-export type MutationEditQueuedMessageResult = ConflictError | ForbiddenError | InvalidInputError | NotFoundError | QueueItem | RateLimitedError;
+export type MutationEditQueuedMessageResult = ConflictError | ForbiddenError | InvalidInputError | NotFoundError | QueueItem | RateLimitedError | ServiceUnavailableError;
 
-export type MutationRemoveProjectMemberResult = ConflictError | ForbiddenError | InvalidInputError | NotFoundError | Project | RateLimitedError;
+export type MutationRemoveProjectMemberResult = ConflictError | ForbiddenError | InvalidInputError | NotFoundError | Project | RateLimitedError | ServiceUnavailableError;
 
-export type MutationRemoveQueuedMessageResult = ConflictError | ForbiddenError | InvalidInputError | NotFoundError | QueueItemRemoved | RateLimitedError;
+export type MutationRemoveQueuedMessageResult = ConflictError | ForbiddenError | InvalidInputError | NotFoundError | QueueItemRemoved | RateLimitedError | ServiceUnavailableError;
 
-export type MutationReorderQueuedMessageResult = ConflictError | ForbiddenError | InvalidInputError | NotFoundError | Queue | QueueChangedError | RateLimitedError;
+export type MutationReorderQueuedMessageResult = ConflictError | ForbiddenError | InvalidInputError | NotFoundError | Queue | QueueChangedError | RateLimitedError | ServiceUnavailableError;
 
-export type MutationResolveSuspensionResult = ConflictError | ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError | SuspensionResolved;
+export type MutationResolveSuspensionResult = ConflictError | ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError | ServiceUnavailableError | SuspensionResolved;
 
-export type MutationRetryExecutionResult = ConflictError | ForbiddenError | InvalidInputError | MessageQueued | NotFoundError | RateLimitedError;
+export type MutationRetryExecutionResult = ConflictError | ForbiddenError | InvalidInputError | MessageQueued | NotFoundError | RateLimitedError | ServiceUnavailableError;
 
-export type MutationRevokeApiTokenResult = ApiToken | ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError;
+export type MutationRevokeApiTokenResult = ApiToken | ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError | ServiceUnavailableError;
 
-export type MutationSteerQueuedMessageResult = ConflictError | ForbiddenError | InvalidInputError | NotFoundError | QueueItem | RateLimitedError;
+export type MutationSteerQueuedMessageResult = ConflictError | ForbiddenError | InvalidInputError | NotFoundError | QueueItem | RateLimitedError | ServiceUnavailableError;
 
-export type MutationUpdateAgentResult = Agent | ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError;
+export type MutationUpdateAgentResult = Agent | ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError | ServiceUnavailableError;
 
 export type Node = {
   id: Scalars['ID']['output'];
@@ -715,7 +715,17 @@ export type RunEvent = {
 };
 
 /** MessageQueued, or SuspensionResolved when the text answered the open question card instead; else a typed error. */
-export type SendMessageResult = ConflictError | ForbiddenError | InvalidInputError | MessageQueued | NotFoundError | RateLimitedError | SuspensionResolved;
+export type SendMessageResult = ConflictError | ForbiddenError | InvalidInputError | MessageQueued | NotFoundError | RateLimitedError | ServiceUnavailableError | SuspensionResolved;
+
+/** A service Parley depends on (the database) is unreachable, restarting or saturated; nothing was done. Send the same request again (same idempotency key) after retryAfterS seconds. */
+export type ServiceUnavailableError = Error & {
+  __typename?: 'ServiceUnavailableError';
+  /** Also the `extensions.code` this error has as a GraphQL error. */
+  code: Scalars['String']['output'];
+  message: Scalars['String']['output'];
+  retryAfterS: Scalars['Int']['output'];
+  service: Scalars['String']['output'];
+};
 
 /** Marks where a steered message entered the running reply. */
 export type SteeredInputPart = {
@@ -878,7 +888,7 @@ export type StartThreadMutationVariables = Exact<{
 }>;
 
 
-export type StartThreadMutation = { __typename?: 'Mutation', createThread: { __typename: 'ForbiddenError', message: string, code: string } | { __typename: 'InvalidInputError', message: string, code: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'RateLimitedError', message: string, code: string } | { __typename: 'Thread', id: string, title: string, createdAt: string } };
+export type StartThreadMutation = { __typename?: 'Mutation', createThread: { __typename: 'ForbiddenError', message: string, code: string } | { __typename: 'InvalidInputError', message: string, code: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'RateLimitedError', message: string, code: string } | { __typename: 'ServiceUnavailableError', message: string, code: string } | { __typename: 'Thread', id: string, title: string, createdAt: string } };
 
 
 export const ChatViewerDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"ChatViewer"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"viewer"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"email"}},{"kind":"Field","name":{"kind":"Name","value":"locale"}},{"kind":"Field","name":{"kind":"Name","value":"projects"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"agents"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"model"}},{"kind":"Field","name":{"kind":"Name","value":"threads"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"last"},"value":{"kind":"IntValue","value":"30"}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"title"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}}]}}]}}]}}]}}]}}]}}]}}]} as unknown as DocumentNode<ChatViewerQuery, ChatViewerQueryVariables>;
