@@ -110,6 +110,9 @@ export interface ParleyOverrides {
   spanExporter?: SpanExporter;
 }
 
+/** How long `close()` waits for aborted runs to record their end before it closes the database. */
+const CLOSING_RUNS_MS = 5_000;
+
 export async function openParley(config: Config, logger: Logger, overrides: ParleyOverrides = {}): Promise<Parley> {
   const models = new ModelRegistry(providerSettingsFrom(config));
   const db = await openDatabase(databaseTarget(config));
@@ -269,7 +272,9 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
       await consumer.stop();
       for (const run of running.all()) run.controller.abort(new ServerShutdown());
       outagePatience.abandon();
-      await consumer.waitForRuns();
+      if (!(await consumer.waitForRuns(CLOSING_RUNS_MS))) {
+        logger.warn({ executionIds: running.all().map((run) => run.executionId) }, 'closing with runs that did not record their end: left to the sweeper');
+      }
       await lease.stop().catch((error) => logger.warn({ err: error }, 'releasing the instance lease failed'));
       await revocationListener.return?.();
       rateLimitClient?.disconnect();

@@ -172,7 +172,16 @@ export class QueueConsumer {
     await this.relaySubscription?.return?.();
   }
 
-  async waitForRuns(): Promise<void> {
-    await Promise.allSettled([...this.runs]);
+  /** Whether every run ended (its end recorded or given up) within `withinMs`. */
+  async waitForRuns(withinMs: number): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), withinMs);
+    });
+    try {
+      return await Promise.race([Promise.allSettled([...this.runs]).then(() => true as const), deadline]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 }

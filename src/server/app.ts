@@ -27,6 +27,9 @@ export interface BuildAppOptions {
   overrides?: ParleyOverrides;
 }
 
+/** How long runs aborted at the end of the grace period get to record that they were interrupted. */
+const RECORDING_AFTER_ABORT_MS = 5_000;
+
 export async function buildApp(config: Config, options: BuildAppOptions = {}): Promise<App> {
   const logger = options.logger ?? createLogger(config.PARLEY_LOG_LEVEL);
   const parley = await openParley(config, logger, options.overrides);
@@ -69,16 +72,16 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     async stop() {
       accepting = false;
       await parley.consumer.stop();
-      await new Promise<void>((resolve) => {
-        const grace = setTimeout(() => {
-          for (const run of parley.running.all()) run.controller.abort(new ServerShutdown());
-          parley.outagePatience.abandon();
-        }, config.PARLEY_SHUTDOWN_GRACE_MS);
-        void parley.consumer.waitForRuns().then(() => {
-          clearTimeout(grace);
-          resolve();
-        });
-      });
+      if (!(await parley.consumer.waitForRuns(config.PARLEY_SHUTDOWN_GRACE_MS))) {
+        for (const run of parley.running.all()) run.controller.abort(new ServerShutdown());
+        parley.outagePatience.abandon();
+        // Stopping must end: a run that cannot record its end in time is left to the sweeper of
+        // whichever instance outlives this one's lease, which records it INTERRUPTED.
+        if (!(await parley.consumer.waitForRuns(RECORDING_AFTER_ABORT_MS))) {
+          const executionIds = parley.running.all().map((run) => run.executionId);
+          logger.warn({ executionIds }, 'runs still recording their end after the shutdown grace period: left to the sweeper');
+        }
+      }
       await webSocket.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
