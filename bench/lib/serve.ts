@@ -48,7 +48,7 @@ export function serve(command: 'npm-start' | 'node', env: Record<string, string>
     child.stderr!.on('data', (chunk) => (err += chunk));
     child.stdout!.on('data', (chunk) => {
       out += chunk;
-      const match = /Parley is running\. GraphiQL: (\S+)/.exec(out);
+      const match = /Parley is running\.[\s\S]*?GraphiQL:[ \t]+(\S+)\r?\n/.exec(out);
       if (match) {
         clearTimeout(timer);
         resolve({ child, url: match[1]!, readyMs: performance.now() - started, stop });
