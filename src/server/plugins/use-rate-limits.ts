@@ -1,33 +1,21 @@
 import { wrapOrThrow } from '@pothos/plugin-errors';
-import { getOperationAST, GraphQLError, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { getOperationAST, GraphQLError, type DocumentNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { IncomingMessage } from 'node:http';
 import type { RateLimitSubject } from '../../auth/rate-limits.ts';
 import { RateLimitedError } from '../../domain/errors.ts';
 import type { GraphQLContext } from '../../schema/context.ts';
+import { wrapMutationResolvers, type MutationResolverWrapper } from './mutation-resolvers.ts';
 
 /** The GraphQL context with the request Yoga merges into it (HTTP), or a WebSocket's peer address. */
 type RequestContext = GraphQLContext & { req?: IncomingMessage; remoteAddress?: string };
 
-// Mutation fields are wrapped once per schema, outside everything Pothos put around them, so the
-// budget is counted before anything runs and the refusal takes the path of the field's typed
-// errors. The schema object is shared by every server of the process (tests run several), so the
-// wrapper reads the limits from each request's context, never from one server's plugin.
-const limitedSchemas = new WeakSet<GraphQLSchema>();
-
-function limitMutations(schema: GraphQLSchema): void {
-  if (limitedSchemas.has(schema)) return;
-  limitedSchemas.add(schema);
-  for (const field of Object.values(schema.getMutationType()?.getFields() ?? {})) {
-    const resolve = field.resolve;
-    if (!resolve) continue;
-    field.resolve = async (source, args, context: RequestContext, info) => {
-      const limited = await context.parley.rateLimits.consume('mutation', subjectOf(context));
-      if (limited) return wrapOrThrow(new RateLimitedError(limited.retryAfterS), [RateLimitedError]);
-      return resolve(source, args, context, info);
-    };
-  }
-}
+// The budget is counted before anything of the mutation runs.
+const limitMutations: MutationResolverWrapper<RequestContext> = (resolve) => async (source, args, context, info) => {
+  const limited = await context.parley.rateLimits.consume('mutation', subjectOf(context));
+  if (limited) return wrapOrThrow(new RateLimitedError(limited.retryAfterS), [RateLimitedError]);
+  return resolve(source, args, context, info);
+};
 
 /**
  * Per-minute budgets per user, or per address for anonymous clients (`Parley.rateLimits`). A query or a
@@ -39,7 +27,7 @@ function limitMutations(schema: GraphQLSchema): void {
 export function useRateLimits(): Plugin<RequestContext> {
   return {
     async onExecute({ args, setResultAndStopExecution }) {
-      limitMutations(args.schema);
+      wrapMutationResolvers(args.schema, limitMutations);
       const refusal = await admitOperation(args.document, args.operationName, args.contextValue);
       if (refusal) setResultAndStopExecution({ errors: [refusal] });
     },
