@@ -1,7 +1,5 @@
 import { providerDisplayName, translate, type Locale, type MessageKey, type MessageParams } from '../i18n/catalog.ts';
-import { DATABASE_RETRY_AFTER_S, isDatabaseOutage } from '../db/outage.ts';
-import { classify } from './classify.ts';
-import { AgentRunFailure, ApplicationError, ReasonedError, type ClassifiedFailure } from './taxonomy.ts';
+import type { ClassifiedFailure } from './taxonomy.ts';
 
 /** The failure taxonomy as persisted on an ErrorPart, `Execution.error` and an ErrorEvent. */
 export interface RecordedFailure extends Omit<ClassifiedFailure, 'messageKey' | 'messageParams'> {
@@ -14,41 +12,11 @@ export interface RecordedFailure extends Omit<ClassifiedFailure, 'messageKey' | 
 }
 
 /**
- * Turns whatever ended a run into the one failure record every listener stores and shows. Provider
- * failures were classified at the agent boundary (AgentRunFailure); an error that carries its own
- * reason keeps it; anything else (a backend that refuses the run, an agent loop that throws) is an
- * APPLICATION_ERROR.
+ * The one failure record every listener stores and shows, in the language of the run's user, for
+ * a failure classified where it happened (the agent runtime for a provider's, the launcher for
+ * anything else that ended the run).
  */
-export function recordedFailureOf(error: unknown, locale: Locale): RecordedFailure {
-  let classified: ClassifiedFailure;
-  if (error instanceof AgentRunFailure) classified = error.failure;
-  else if (error instanceof ReasonedError) classified = classify(error);
-  else if (isDatabaseOutage(error)) {
-    // The server's own outage, not the agent's: the same turn can succeed once the database is back.
-    classified = classify(
-      new ReasonedError({
-        reason: 'APPLICATION_ERROR',
-        retryable: true,
-        retryAfterS: DATABASE_RETRY_AFTER_S,
-        message: error instanceof Error ? error.message : String(error),
-        messageKey: 'error.service_unavailable',
-        messageParams: { retryAfterS: DATABASE_RETRY_AFTER_S },
-        cause: error,
-      }),
-    );
-  } else {
-    classified = classify(
-      new ApplicationError({
-        message: error instanceof Error ? error.message : String(error),
-        messageKey: 'error.application_error',
-        cause: error,
-      }),
-    );
-  }
-  return withLocalizedMessage(classified, locale);
-}
-
-function withLocalizedMessage(classified: ClassifiedFailure, locale: Locale): RecordedFailure {
+export function recordedFailure(classified: ClassifiedFailure, locale: Locale): RecordedFailure {
   const { messageKey, messageParams, message } = localizeFailure(classified, locale);
   return {
     reason: classified.reason,

@@ -135,14 +135,3 @@ export class ApplicationError extends ReasonedError {
     this.name = 'ApplicationError';
   }
 }
-
-/** A classified failure of the agent loop; the run recording turns it into the run's one error. */
-export class AgentRunFailure extends Error {
-  constructor(
-    readonly failure: ClassifiedFailure,
-    options?: ErrorOptions,
-  ) {
-    super(failure.detail || failure.reason, options);
-    this.name = 'AgentRunFailure';
-  }
-}

@@ -5,6 +5,7 @@ import type { Locale } from '../i18n/catalog.ts';
 import type { FlushPolicy } from '../recording/conversation-log.ts';
 import type { RunListener } from '../recording/run-listener.ts';
 import { rootRunRecording } from '../recording/root-run-recording.ts';
+import { interruption } from '../recording/run-recording.ts';
 
 /** This instance's lease: a row renewed by a heartbeat. An expired lease means the instance died. */
 export class InstanceLease {
@@ -101,8 +102,7 @@ export class Interruptions {
       extraListeners: [
         {
           // Its delegated children died with it.
-          handle: async (event, _run, settlement) => {
-            if (event.type !== 'run-completed' || !settlement) return;
+          onSettle: async (_end, _run, settlement) => {
             await settlement.tx.execution.updateMany({
               where: { parentExecutionId: execution.id, status: { in: ['RUNNING', 'SUSPENDED'] } },
               data: { status: 'INTERRUPTED', finishedAt: new Date() },
@@ -112,7 +112,7 @@ export class Interruptions {
         ...this.observers(execution),
       ],
     });
-    await recording.interrupt(`instance ${execution.ownerInstanceId ?? '(none)'} stopped while running this execution`);
+    await recording.settle(interruption(`instance ${execution.ownerInstanceId ?? '(none)'} stopped while running this execution`));
     this.logger.warn({ executionId: execution.id, instance: execution.ownerInstanceId }, 'execution interrupted');
     this.kick(execution.threadId);
   }

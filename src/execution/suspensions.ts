@@ -7,7 +7,7 @@ import { appendThreadEvents } from '../events/event-log.ts';
 import type { LiveBus } from '../events/live-bus.ts';
 import type { RunEventRecord } from '../events/run-event.ts';
 import type { AdmittedRun } from './admission.ts';
-import type { Checkpoint } from './run-launcher.ts';
+import type { Checkpoint } from './checkpoint.ts';
 import type { RunningExecutions } from './running-executions.ts';
 
 export type Resolution = { decision: 'APPROVE' | 'DENY' } | { answer: string };

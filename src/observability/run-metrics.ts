@@ -1,4 +1,4 @@
-import type { RunListener } from '../recording/run-listener.ts';
+import type { RunEnd, RunListener } from '../recording/run-listener.ts';
 import type { RuntimeEvent } from '../runtime/runtime-event.ts';
 import type { ParleyMetrics } from './metrics.ts';
 
@@ -23,7 +23,7 @@ export class RunMetricsListener implements RunListener {
     private readonly observed: ObservedRun,
   ) {}
 
-  handle(event: RuntimeEvent): void {
+  onEvent(event: RuntimeEvent): void {
     const { provider, model } = this.observed;
     switch (event.type) {
       case 'run-started':
@@ -36,23 +36,19 @@ export class RunMetricsListener implements RunListener {
       case 'retry-scheduled':
         this.metrics.runRetries.inc({ reason: event.reason, provider });
         break;
-      case 'run-failed':
-        this.metrics.runFailures.inc({ reason: event.failure.reason, provider });
-        break;
-      case 'run-completed':
-        this.metrics.runsFinished.inc({ status: event.outcome, provider });
-        if (this.startedAt !== null) {
-          this.metrics.runDuration.observe({ status: event.outcome }, (performance.now() - this.startedAt) / 1000);
-        }
-        if (event.usage.inputTokens > 0) {
-          this.metrics.modelTokens.inc({ provider, model, direction: 'input' }, event.usage.inputTokens);
-        }
-        if (event.usage.outputTokens > 0) {
-          this.metrics.modelTokens.inc({ provider, model, direction: 'output' }, event.usage.outputTokens);
-        }
-        break;
       default:
         break;
     }
+  }
+
+  onSettle(end: RunEnd): void {
+    const { provider, model } = this.observed;
+    if (end.failure) this.metrics.runFailures.inc({ reason: end.failure.reason, provider });
+    this.metrics.runsFinished.inc({ status: end.outcome, provider });
+    if (this.startedAt !== null) {
+      this.metrics.runDuration.observe({ status: end.outcome }, (performance.now() - this.startedAt) / 1000);
+    }
+    if (end.usage.inputTokens > 0) this.metrics.modelTokens.inc({ provider, model, direction: 'input' }, end.usage.inputTokens);
+    if (end.usage.outputTokens > 0) this.metrics.modelTokens.inc({ provider, model, direction: 'output' }, end.usage.outputTokens);
   }
 }

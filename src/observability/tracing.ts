@@ -4,8 +4,7 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor, SimpleSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
-import type { RunListener } from '../recording/run-listener.ts';
-import type { RuntimeEvent } from '../runtime/runtime-event.ts';
+import type { RunEnd, RunListener } from '../recording/run-listener.ts';
 
 export const TRACER_NAME = 'parley';
 
@@ -125,16 +124,15 @@ export class TurnTrace implements RunListener {
     return inChildSpan(this.tracer, name, {}, work);
   }
 
-  handle(event: RuntimeEvent): void {
+  onSettle(end: RunEnd): void {
     if (!this.span) return;
-    if (event.type === 'run-failed') {
-      this.span.setAttribute('parley.error_reason', event.failure.reason);
-      this.span.setStatus({ code: SpanStatusCode.ERROR, message: event.failure.reason });
-    } else if (event.type === 'run-completed') {
-      this.span.setAttribute('parley.outcome', event.outcome);
-      this.span.setAttribute('parley.input_tokens', event.usage.inputTokens);
-      this.span.setAttribute('parley.output_tokens', event.usage.outputTokens);
+    if (end.failure) {
+      this.span.setAttribute('parley.error_reason', end.failure.reason);
+      this.span.setStatus({ code: SpanStatusCode.ERROR, message: end.failure.reason });
     }
+    this.span.setAttribute('parley.outcome', end.outcome);
+    this.span.setAttribute('parley.input_tokens', end.usage.inputTokens);
+    this.span.setAttribute('parley.output_tokens', end.usage.outputTokens);
   }
 
   end(): void {

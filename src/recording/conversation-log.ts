@@ -3,7 +3,7 @@ import type { Prisma, PrismaClient } from '../generated/prisma/client.ts';
 import type { MessagePart } from '../conversation/parts.ts';
 import type { RecordedFailure } from '../errors/recorded-failure.ts';
 import type { RuntimeEvent } from '../runtime/runtime-event.ts';
-import type { RunListener, RunState, Settlement } from './run-listener.ts';
+import type { RunEnd, RunListener, RunState, Settlement } from './run-listener.ts';
 
 /** Recorded text and reasoning of one delegation (each); more is shown live but not recovered. */
 export const DELEGATION_RECORDED_CHARS = 4_000;
@@ -44,7 +44,7 @@ export class ConversationLog implements RunListener {
     return { messageId: this.messageId, parts: structuredClone(this.parts) };
   }
 
-  async handle(event: RuntimeEvent, run: RunState, settlement?: Settlement): Promise<void> {
+  async onEvent(event: RuntimeEvent, run: RunState): Promise<void> {
     switch (event.type) {
       case 'run-started':
         await this.openTurn(run, this.prisma);
@@ -76,29 +76,27 @@ export class ConversationLog implements RunListener {
         this.dirty = true;
         await this.flushUnlessOutage();
         break;
-      case 'run-failed':
-        // A failure before the run started still leaves the question and its error in the conversation.
-        // A reply opened by an earlier attempt of the settlement was rolled back with it.
-        if (settlement && this.openedInSettlement) {
-          this.messageId = null;
-          run.assistantMessageId = null;
-        }
-        this.openedInSettlement = settlement !== undefined && this.messageId === null;
-        await this.openTurn(run, settlement?.tx ?? this.prisma);
-        if (this.failurePart && this.parts.includes(this.failurePart)) this.parts.splice(this.parts.indexOf(this.failurePart), 1);
-        this.failurePart = { type: 'error', ...event.failure };
-        this.parts.push(this.failurePart);
-        this.dirty = true;
-        if (settlement) this.settleInto(settlement);
-        else await this.flush();
-        break;
-      case 'run-completed':
-        if (settlement) this.settleInto(settlement);
-        else await this.flush();
-        break;
       default:
         break;
     }
+  }
+
+  async onSettle(end: RunEnd, run: RunState, settlement: Settlement): Promise<void> {
+    if (end.failure) {
+      // A failure before the run started still leaves the question and its error in the conversation.
+      // A reply opened by an earlier attempt of the settlement was rolled back with it.
+      if (this.openedInSettlement) {
+        this.messageId = null;
+        run.assistantMessageId = null;
+      }
+      this.openedInSettlement = this.messageId === null;
+      await this.openTurn(run, settlement.tx);
+      if (this.failurePart && this.parts.includes(this.failurePart)) this.parts.splice(this.parts.indexOf(this.failurePart), 1);
+      this.failurePart = { type: 'error', ...end.failure };
+      this.parts.push(this.failurePart);
+      this.dirty = true;
+    }
+    this.settleInto(settlement);
   }
 
   /** Adds the card of a delegated child (once), so its text and failure have a place in this reply. */

@@ -1,5 +1,5 @@
 import type { RuntimeEvent } from '../runtime/runtime-event.ts';
-import type { RunListener, RunState, Settlement } from './run-listener.ts';
+import type { RunEnd, RunListener, RunState, Settlement } from './run-listener.ts';
 import type { ConversationLog } from './conversation-log.ts';
 
 /**
@@ -16,7 +16,7 @@ export class DelegationCard implements RunListener {
     await this.parentLog.drain();
   }
 
-  async handle(event: RuntimeEvent, run: RunState, settlement?: Settlement): Promise<void> {
+  async onEvent(event: RuntimeEvent, run: RunState): Promise<void> {
     switch (event.type) {
       case 'run-started':
         this.parentLog.openDelegation(this.toolCallId, run.executionId);
@@ -28,21 +28,19 @@ export class DelegationCard implements RunListener {
       case 'reasoning-delta':
         this.parentLog.appendDelegationText(run.executionId, 'reasoning', event.text);
         break;
-      case 'run-failed':
-        this.parentLog.openDelegation(this.toolCallId, run.executionId);
-        this.parentLog.setDelegationError(run.executionId, event.failure);
-        if (settlement) this.parentLog.settleInto(settlement);
-        else await this.parentLog.flush();
-        break;
       case 'boundary':
         await this.parentLog.flush();
-        break;
-      case 'run-completed':
-        if (settlement) this.parentLog.settleInto(settlement);
-        else await this.parentLog.flush();
         break;
       default:
         break;
     }
+  }
+
+  onSettle(end: RunEnd, run: RunState, settlement: Settlement): void {
+    if (end.failure) {
+      this.parentLog.openDelegation(this.toolCallId, run.executionId);
+      this.parentLog.setDelegationError(run.executionId, end.failure);
+    }
+    this.parentLog.settleInto(settlement);
   }
 }

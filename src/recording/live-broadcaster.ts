@@ -3,7 +3,7 @@ import { appendThreadEvents } from '../events/event-log.ts';
 import type { LiveBus } from '../events/live-bus.ts';
 import type { RunEventPayload } from '../events/run-event.ts';
 import type { RuntimeEvent } from '../runtime/runtime-event.ts';
-import type { RunListener, RunState, Settlement } from './run-listener.ts';
+import type { RunEnd, RunListener, RunState, Settlement } from './run-listener.ts';
 
 /**
  * Turns runtime events into durable RunEvents for subscribers: appended to the thread log first,
@@ -15,7 +15,7 @@ export class LiveBroadcaster implements RunListener {
     private readonly bus: LiveBus,
   ) {}
 
-  async handle(event: RuntimeEvent, run: RunState, settlement?: Settlement): Promise<void> {
+  async onEvent(event: RuntimeEvent, run: RunState): Promise<void> {
     switch (event.type) {
       case 'tool-call':
         await this.appendDurable(run, {
@@ -36,31 +36,28 @@ export class LiveBroadcaster implements RunListener {
           reason: event.reason,
         });
         break;
-      case 'run-failed':
-        await this.appendDurable(run, { type: 'ErrorEvent', ...event.failure }, settlement);
-        break;
-      case 'run-completed':
-        // ExecutionFinished ends a turn of the thread; a suspension (the turn goes on later) and a
-        // delegated child's end are updates.
-        await this.appendDurable(
-          run,
-          run.parentExecutionId || event.outcome === 'SUSPENDED'
-            ? { type: 'ExecutionUpdated', status: event.outcome }
-            : { type: 'ExecutionFinished', status: event.outcome },
-          settlement,
-        );
-        break;
       default:
         break;
     }
   }
 
-  private async appendDurable(run: RunState, payload: RunEventPayload, settlement?: Settlement): Promise<void> {
+  /** The end's events go into the settlement's one statement: the failure first, then the status. */
+  onSettle(end: RunEnd, run: RunState, settlement: Settlement): void {
+    const event = (payload: RunEventPayload) => ({ executionId: run.executionId, parentExecutionId: run.parentExecutionId, payload });
+    if (end.failure) settlement.events.push(event({ type: 'ErrorEvent', ...end.failure }));
+    // ExecutionFinished ends a turn of the thread; a suspension (the turn goes on later) and a
+    // delegated child's end are updates.
+    settlement.events.push(
+      event(
+        run.parentExecutionId || end.outcome === 'SUSPENDED'
+          ? { type: 'ExecutionUpdated', status: end.outcome }
+          : { type: 'ExecutionFinished', status: end.outcome },
+      ),
+    );
+  }
+
+  private async appendDurable(run: RunState, payload: RunEventPayload): Promise<void> {
     const event = [{ executionId: run.executionId, parentExecutionId: run.parentExecutionId, payload }];
-    if (settlement) {
-      settlement.events.push(...event);
-      return;
-    }
     const records = await appendThreadEvents(this.prisma, run.threadId, event);
     this.bus.publishThreadEvents(records);
   }

@@ -1,11 +1,10 @@
-import type { RuntimeEvent } from '../runtime/runtime-event.ts';
 import type { RunListener, RunState, Settlement } from './run-listener.ts';
 
 /** In a run's settlement: reserved messages it did not take go back to their saved positions. */
 export class ReservationReturn implements RunListener {
-  async handle(event: RuntimeEvent, run: RunState, settlement?: Settlement): Promise<void> {
+  async onSettle(_end: unknown, run: RunState, settlement: Settlement): Promise<void> {
     // Under the session lock no steer can commit meanwhile, so the read with the run's status decides.
-    if (event.type !== 'run-completed' || !settlement || run.parentExecutionId || !settlement.reserved) return;
+    if (run.parentExecutionId || !settlement.reserved) return;
     const released = await settlement.tx.queueItem.updateMany({
       where: { steeringExecutionId: run.executionId },
       data: { steeringExecutionId: null },

@@ -4,6 +4,14 @@ import type { RecordedFailure } from '../errors/recorded-failure.ts';
 import type { NewRunEvent, RunEventRecord } from '../events/run-event.ts';
 import type { RunOutcome, RunUsage, RuntimeEvent } from '../runtime/runtime-event.ts';
 
+/** How a run ended, as its settlement records it: the outcome, the usage and its one failure. */
+export interface RunEnd {
+  outcome: RunOutcome;
+  usage: RunUsage;
+  /** The run's one failure, whatever its source: a provider, the server, an interruption, a limit. */
+  failure: RecordedFailure | null;
+}
+
 /** Shared, mutable facts about one run that listeners fill in for the ones after them. */
 export interface RunState {
   executionId: string;
@@ -33,25 +41,32 @@ export interface Settlement {
   /** Whether queue items are still reserved for steering into this run (read with its status). */
   reserved: boolean;
   /** The execution's final state; the failure, when there is one, too. */
-  end: { outcome: RunOutcome; usage: RunUsage; failure: RecordedFailure | null } | null;
+  end: RunEnd | null;
   /** The reply's message and its final parts. */
   reply: { messageId: string; parts: MessagePart[] } | null;
   /** Durable events the end appends, in order (after any already in `publish`). */
   events: NewRunEvent[];
 }
 
+/** Hears a run: each runtime event while it runs, then its end once, inside the settlement. */
 export interface RunListener {
-  handle(event: RuntimeEvent, run: RunState, settlement?: Settlement): Promise<void> | void;
+  onEvent?(event: RuntimeEvent, run: RunState): Promise<void> | void;
+  /** Says what the end writes (`settlement`); may be called again when an earlier attempt rolled back. */
+  onSettle?(end: RunEnd, run: RunState, settlement: Settlement): Promise<void> | void;
   /** Waits for writes still in flight; called before the settlement transaction starts. */
   drain?(): Promise<void>;
 }
 
-/** Delivers each event to every listener in order, so a later listener sees what earlier ones recorded. */
+/** Delivers each event, and the end, to every listener in order, so a later listener sees what earlier ones recorded. */
 export class ListenerChain {
   constructor(private readonly listeners: RunListener[]) {}
 
-  async emit(event: RuntimeEvent, run: RunState, settlement?: Settlement): Promise<void> {
-    for (const listener of this.listeners) await listener.handle(event, run, settlement);
+  async emit(event: RuntimeEvent, run: RunState): Promise<void> {
+    for (const listener of this.listeners) await listener.onEvent?.(event, run);
+  }
+
+  async settle(end: RunEnd, run: RunState, settlement: Settlement): Promise<void> {
+    for (const listener of this.listeners) await listener.onSettle?.(end, run, settlement);
   }
 
   async drain(): Promise<void> {

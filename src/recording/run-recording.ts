@@ -1,14 +1,17 @@
 import type { OutagePatience } from '../db/outage-patience.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import { withSessionLock, type Tx } from '../db/session-lock.ts';
-import { recordedFailureOf, type RecordedFailure } from '../errors/recorded-failure.ts';
-import { ReasonedError } from '../errors/taxonomy.ts';
+import { classify } from '../errors/classify.ts';
+import { recordedFailure, type RecordedFailure } from '../errors/recorded-failure.ts';
+import { ReasonedError, type ClassifiedFailure } from '../errors/taxonomy.ts';
 import { eventAppendCtes, eventRecords, firstSeqOf } from '../events/event-log.ts';
 import type { LiveBus } from '../events/live-bus.ts';
 import type { RunEventRecord } from '../events/run-event.ts';
 import type { Locale } from '../i18n/catalog.ts';
 import type { RunOutcome, RunUsage, RuntimeEvent } from '../runtime/runtime-event.ts';
 import type { ListenerChain, RunState, Settlement } from './run-listener.ts';
+
+export const NO_USAGE: RunUsage = { inputTokens: 0, outputTokens: 0 };
 
 export interface RecordingDeps {
   prisma: PrismaClient;
@@ -23,10 +26,27 @@ export interface RecordingDeps {
  */
 export type BeforeSettle = (tx: Tx, outcome: RunOutcome, settlement: Settlement) => Promise<RunOutcome>;
 
+/** How a run ended, as its launcher (or an interruption) hands it to the recording. */
+export interface RunEnding {
+  outcome: RunOutcome;
+  usage: RunUsage;
+  /** Classified once, where it happened; localized here for the run's user. */
+  failure?: ClassifiedFailure | null;
+  beforeSettle?: BeforeSettle;
+}
+
 /**
- * The single door through which a run's events reach its listeners. It guarantees the failure
- * contract (one failure, delivered as a run-failed event, never after the run completed) and
- * that a run ends atomically: its failure, final text, status, returned reservations and
+ * The run's instance died or shut down: recorded like a failure (retryable, `error.interrupted`),
+ * with status INTERRUPTED. `detail` says what happened, for logs and a details view.
+ */
+export function interruption(detail: string): RunEnding {
+  const error = new ReasonedError({ reason: 'APPLICATION_ERROR', retryable: true, message: detail, messageKey: 'error.interrupted' });
+  return { outcome: 'INTERRUPTED', usage: NO_USAGE, failure: classify(error) };
+}
+
+/**
+ * The single door through which a run's events reach its listeners, and its end with them. A run
+ * ends once and atomically: its failure, final text, status, returned reservations and
  * ExecutionFinished are committed together under the thread's session lock, so nothing (the next
  * claim, a reconnecting subscriber, another instance) ever sees half an ending.
  */
@@ -36,7 +56,6 @@ export class RunRecording {
   /** The settlement committed. */
   private settled = false;
   private settling: Promise<void> | null = null;
-  private reportedFailure: RecordedFailure | null = null;
 
   constructor(
     private readonly deps: RecordingDeps,
@@ -45,20 +64,8 @@ export class RunRecording {
     private readonly locale: Locale,
   ) {}
 
-  /**
-   * A loop may report its own failure and end (as one that reports RunCompleted before it
-   * rethrows does): they are recorded as one settlement, and what it throws afterwards is ignored.
-   */
   async emit(event: RuntimeEvent): Promise<void> {
     if (this.completed) return;
-    if (event.type === 'run-failed') {
-      this.reportedFailure ??= event.failure;
-      return;
-    }
-    if (event.type === 'run-completed') {
-      await this.settle(event.outcome, event.usage, this.reportedFailure);
-      return;
-    }
     if (event.type === 'text-delta' || event.type === 'reasoning-delta') this.publishDelta(event);
     await this.chain.emit(event, this.run);
   }
@@ -92,54 +99,16 @@ export class RunRecording {
     ]);
   }
 
-  async fail(error: unknown, usage: RunUsage = NO_USAGE): Promise<void> {
-    await this.settle('FAILED', usage, this.reportedFailure ?? recordedFailureOf(error, this.locale));
-  }
-
-  /**
-   * The run's instance died or shut down: recorded like a failure (retryable, `error.interrupted`),
-   * with status INTERRUPTED. `detail` says what happened, for logs and a details view.
-   */
-  async interrupt(detail: string): Promise<void> {
-    await this.settle('INTERRUPTED', NO_USAGE, this.interruption(detail));
-  }
-
-  private interruption(detail: string): RecordedFailure {
-    const error = new ReasonedError({
-      reason: 'APPLICATION_ERROR',
-      retryable: true,
-      message: detail,
-      messageKey: 'error.interrupted',
-    });
-    return recordedFailureOf(error, this.locale);
-  }
-
-  /**
-   * A run limit stopped the run while it ran (its token budget): status REFUSED, what it
-   * streamed kept, and the limit as the run's one failure.
-   */
-  async refuse(limit: ReasonedError, usage: RunUsage): Promise<void> {
-    await this.settle('REFUSED', usage, this.reportedFailure ?? recordedFailureOf(limit, this.locale));
-  }
-
-  async finish(
-    outcome: Exclude<RunOutcome, 'FAILED' | 'INTERRUPTED'>,
-    usage: RunUsage,
-    beforeSettle?: BeforeSettle,
-  ): Promise<void> {
-    await this.settle(outcome, usage, this.reportedFailure, beforeSettle);
-  }
-
   /**
    * The settlement: one transaction (BEGIN, the session lock, a read of the run's status, the
    * listeners' rare writes, one statement with the execution's end, the reply's final parts and
    * the events, COMMIT). Safe to call again after it failed (a database outage): nothing was
    * committed then, and it records the same end again; once it committed, calls return at once.
    */
-  private settle(outcome: RunOutcome, usage: RunUsage, failure: RecordedFailure | null, beforeSettle?: BeforeSettle): Promise<void> {
+  settle(ending: RunEnding): Promise<void> {
     if (this.settled) return Promise.resolve();
     this.completed = true;
-    this.settling ??= this.settlePatiently(outcome, usage, failure, beforeSettle).then(
+    this.settling ??= this.settlePatiently(ending).then(
       () => {
         this.settled = true;
       },
@@ -156,35 +125,25 @@ export class RunRecording {
    * Past this instance's lease another instance may have interrupted the run (then the status
    * check makes the attempt a no-op), so from then on it is recorded as interrupted too.
    */
-  private async settlePatiently(
-    outcome: RunOutcome,
-    usage: RunUsage,
-    failure: RecordedFailure | null,
-    beforeSettle?: BeforeSettle,
-  ): Promise<void> {
+  private async settlePatiently(ending: RunEnding): Promise<void> {
     const patience = this.deps.outagePatience;
+    let failure = ending.failure ? recordedFailure(ending.failure, this.locale) : null;
     for (let attempt = 0; ; attempt++) {
       try {
-        await this.settleOnce(outcome, usage, failure, beforeSettle);
+        await this.settleOnce(ending, failure);
         return;
       } catch (error) {
         if (!patience?.worthRetrying(error)) throw error;
-        if (!patience.leaseHeld() && outcome !== 'INTERRUPTED') {
-          outcome = 'INTERRUPTED';
-          failure = this.interruption('the database was out of reach for longer than the instance lease');
-          beforeSettle = undefined;
+        if (!patience.leaseHeld() && ending.outcome !== 'INTERRUPTED') {
+          ending = interruption('the database was out of reach for longer than the instance lease');
+          failure = recordedFailure(ending.failure!, this.locale);
         }
         await patience.pause(attempt);
       }
     }
   }
 
-  private async settleOnce(
-    outcome: RunOutcome,
-    usage: RunUsage,
-    failure: RecordedFailure | null,
-    beforeSettle?: BeforeSettle,
-  ): Promise<void> {
+  private async settleOnce({ outcome, usage, beforeSettle }: RunEnding, failure: RecordedFailure | null): Promise<void> {
     await this.chain.drain();
     const { executionId, threadId } = this.run;
     const publish = await withSessionLock(this.deps.prisma, threadId, async (tx) => {
@@ -203,8 +162,7 @@ export class RunRecording {
         events: [],
       };
       const final = beforeSettle ? await beforeSettle(tx, outcome, settlement) : outcome;
-      if (failure) await this.chain.emit({ type: 'run-failed', failure }, this.run, settlement);
-      await this.chain.emit({ type: 'run-completed', outcome: final, usage }, this.run, settlement);
+      await this.chain.settle({ outcome: final, usage, failure }, this.run, settlement);
       return [...settlement.publish, ...(await writeEnd(tx, threadId, executionId, settlement))];
     });
     this.deps.bus.publishThreadEvents(publish);
@@ -234,4 +192,3 @@ async function writeEnd(tx: Tx, threadId: string, executionId: string, settlemen
   return events.length === 0 ? [] : eventRecords(threadId, firstSeqOf(threadId, row?.firstSeq), now, events);
 }
 
-const NO_USAGE: RunUsage = { inputTokens: 0, outputTokens: 0 };

@@ -2,8 +2,8 @@ import { SpanStatusCode, type Tracer } from '@opentelemetry/api';
 import { stepCountIs, streamText, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
 import { classify } from '../errors/classify.ts';
 import { nextRetryDelayS, sleepCancellable, type RetryPolicy } from '../errors/retry-policy.ts';
-import { AgentRunFailure, ApplicationError } from '../errors/taxonomy.ts';
-import type { RunOutcome, RunUsage, RuntimeEvent } from './runtime-event.ts';
+import { ApplicationError, type ClassifiedFailure } from '../errors/taxonomy.ts';
+import type { RunUsage, RuntimeEvent } from './runtime-event.ts';
 import type { TokenMeter } from './token-meter.ts';
 
 export interface AgentRunInput {
@@ -34,14 +34,22 @@ export interface PendingToolCall {
   approvalId: string | null;
 }
 
-export interface AgentRunResult {
-  /** Failures are thrown (AgentRunFailure), never returned. */
-  outcome: Exclude<RunOutcome, 'FAILED' | 'INTERRUPTED' | 'REFUSED'>;
+interface RunResultBase {
   usage: RunUsage;
   /** The conversation as the model saw it, responses included: a suspended run's checkpoint. */
   messages: ModelMessage[];
-  pending: PendingToolCall | null;
 }
+
+/**
+ * How a run ended, as a value: a provider's failure is classified here, once, where it happened
+ * (a Stop that cancelled it is read from the signal's reason by the caller).
+ */
+export type AgentRunResult = RunResultBase &
+  (
+    | { outcome: 'COMPLETED' | 'CANCELLED'; pending: null }
+    | { outcome: 'SUSPENDED'; pending: PendingToolCall }
+    | { outcome: 'FAILED'; pending: null; failure: ClassifiedFailure }
+  );
 
 class ToolCrash extends Error {}
 
@@ -59,6 +67,7 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunResult> {
     if (input.signal.aborted) return { outcome: 'CANCELLED', usage, messages, pending: null };
     const stepResult = await runStepWithRetries(input, messages, usage);
     if (stepResult === 'cancelled') return { outcome: 'CANCELLED', usage, messages, pending: null };
+    if ('failure' in stepResult) return { outcome: 'FAILED', usage, messages, pending: null, failure: stepResult.failure };
     messages.push(...stepResult.responseMessages);
     await input.emit({ type: 'boundary' });
     if (stepResult.pending) {
@@ -82,7 +91,7 @@ async function runStepWithRetries(
   input: AgentRunInput,
   messages: ModelMessage[],
   usage: RunUsage,
-): Promise<'cancelled' | StepResult> {
+): Promise<'cancelled' | { failure: ClassifiedFailure } | StepResult> {
   const startedAt = Date.now();
   for (let attempt = 1; ; attempt++) {
     let streamedToUser = false;
@@ -102,7 +111,7 @@ async function runStepWithRetries(
       const delayS = streamedToUser
         ? null
         : nextRetryDelayS(input.retryPolicy, attempt, failure, (Date.now() - startedAt) / 1000);
-      if (delayS === null) throw new AgentRunFailure(failure, { cause: error });
+      if (delayS === null) return { failure };
       await input.emit({ type: 'retry-scheduled', attempt, delayS, reason: failure.reason });
       if (!(await waitToRetry(input, { attempt, delayS, reason: failure.reason }))) return 'cancelled';
     }

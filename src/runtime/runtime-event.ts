@@ -1,5 +1,4 @@
 import type { ToolCallState } from '../conversation/parts.ts';
-import type { RecordedFailure } from '../errors/recorded-failure.ts';
 
 /** REFUSED: a run limit ended it (at admission, or its token budget while it ran). */
 export type RunOutcome = 'COMPLETED' | 'FAILED' | 'CANCELLED' | 'SUSPENDED' | 'INTERRUPTED' | 'REFUSED';
@@ -9,7 +8,10 @@ export interface RunUsage {
   outputTokens: number;
 }
 
-/** What the agent runtime reports while it runs; listeners record and broadcast it. */
+/**
+ * What the agent runtime reports while it runs; listeners record and broadcast it. How the run
+ * ended is not an event: the runtime returns it (`AgentRunResult`) and the recording settles it.
+ */
 export type RuntimeEvent =
   | { type: 'run-started' }
   | { type: 'text-delta'; text: string }
@@ -19,7 +21,4 @@ export type RuntimeEvent =
   /** After a model request and its tool batch: everything before it must be recorded. */
   | { type: 'boundary' }
   /** Queued messages entered the run at a boundary (steering). */
-  | { type: 'steered'; items: { queueId: string; text: string }[] }
-  /** The one failure of a run, whatever its source: a provider, the server, an interruption. */
-  | { type: 'run-failed'; failure: RecordedFailure }
-  | { type: 'run-completed'; outcome: RunOutcome; usage: RunUsage };
+  | { type: 'steered'; items: { queueId: string; text: string }[] };

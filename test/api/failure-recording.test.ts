@@ -121,7 +121,7 @@ describe('a backend that refuses the run before RunStarted', () => {
   });
 });
 
-/** The agent loop, replaced: it throws the way a broken loop would, or holds until released. */
+/** The agent loop, replaced: it throws the way a broken loop would, returns its own ending, or holds until released. */
 function scriptedRuntime(gate: { release: () => void; promise: Promise<void> }): typeof runAgent {
   return async (input) => {
     const last = input.messages.at(-1);
@@ -133,11 +133,10 @@ function scriptedRuntime(gate: { release: () => void; promise: Promise<void> }):
       await input.emit({ type: 'boundary' });
       throw new Error('agent loop exploded mid-way');
     }
-    if (text.startsWith('complete then throw')) {
+    if (text.startsWith('complete without a model')) {
       await input.emit({ type: 'run-started' });
       await input.emit({ type: 'text-delta', text: 'All done' });
-      await input.emit({ type: 'run-completed', outcome: 'COMPLETED', usage: { inputTokens: 1, outputTokens: 1 } });
-      throw new Error('agent loop threw after its run completed');
+      return { outcome: 'COMPLETED', usage: { inputTokens: 1, outputTokens: 1 }, messages: input.messages, pending: null };
     }
     // Keeps its execution running (admitted, RUNNING) until the test releases it, then runs normally.
     if (text.startsWith('hold')) await gate.promise;
@@ -200,10 +199,10 @@ describe('an agent loop that throws, and run limits', () => {
     recorded.push(failure);
   });
 
-  it('a loop that throws after its run completed records no failure', async () => {
+  it('a loop that returns its completion records no failure', async () => {
     const { token } = users.en;
     const threadId = await newThread(server, token, agentId);
-    const events = await sendAndFollow(server, token, threadId, 'complete then throw');
+    const events = await sendAndFollow(server, token, threadId, 'complete without a model');
     expect(ofKind(events, 'ErrorEvent')).toEqual([]);
     expect(ofKind(events, 'ExecutionFinished').map((event) => event.status)).toEqual(['COMPLETED']);
     const messages = messagesOf(await conversation(server, token, threadId));

@@ -3,6 +3,7 @@ import { ForbiddenError, NotFoundError } from '../../src/domain/errors.ts';
 import { appendThreadEvents } from '../../src/events/event-log.ts';
 import { Admission } from '../../src/execution/admission.ts';
 import { RunningExecutions } from '../../src/execution/running-executions.ts';
+import { failureOfThrown } from '../../src/execution/run-ending.ts';
 import { rootRunRecording } from '../../src/recording/root-run-recording.ts';
 import type { RunEventRecord } from '../../src/events/run-event.ts';
 import { translate } from '../../src/i18n/catalog.ts';
@@ -272,7 +273,7 @@ describeEachBackend('hot SQL statements', (backend) => {
       await recording.emit({ type: 'run-started' } as never);
       await recording.emit({ type: 'text-delta', text: 'Hello ' } as never);
       await recording.emit({ type: 'text-delta', text: 'world' } as never);
-      await recording.finish('COMPLETED', { inputTokens: 3, outputTokens: 2 });
+      await recording.settle({ outcome: 'COMPLETED', usage: { inputTokens: 3, outputTokens: 2 } });
       const prisma = server.parley.db.prisma;
       const execution = await prisma.execution.findUniqueOrThrow({ where: { id: result.run.execution.id } });
       expect([execution.status, execution.acceptsSteering, execution.inputTokens, execution.outputTokens, execution.finishedAt !== null]).toEqual([
@@ -302,14 +303,15 @@ describeEachBackend('hot SQL statements', (backend) => {
         throw new Error('the database went away');
       };
       // A settlement whose transaction fails commits nothing; the same call made again records the end once.
-      await expect((recording as unknown as { settle: (...args: unknown[]) => Promise<void> }).settle('FAILED', { inputTokens: 1, outputTokens: 1 }, null, outage)).rejects.toThrow(
+      await expect(recording.settle({ outcome: 'FAILED', usage: { inputTokens: 1, outputTokens: 1 }, beforeSettle: outage })).rejects.toThrow(
         'the database went away',
       );
       expect(attempts).toBe(1);
       const prisma = server.parley.db.prisma;
       expect((await prisma.execution.findUniqueOrThrow({ where: { id: result.run.execution.id } })).status).toBe('RUNNING');
-      await recording.fail(new Error('model exploded'), { inputTokens: 1, outputTokens: 1 });
-      await recording.fail(new Error('model exploded'), { inputTokens: 1, outputTokens: 1 });
+      const failed = { outcome: 'FAILED' as const, usage: { inputTokens: 1, outputTokens: 1 }, failure: failureOfThrown(new Error('model exploded')) };
+      await recording.settle(failed);
+      await recording.settle(failed);
       const execution = await prisma.execution.findUniqueOrThrow({ where: { id: result.run.execution.id } });
       expect([execution.status, execution.errorReason, execution.inputTokens]).toEqual(['FAILED', (execution.error as { reason: string }).reason, 1]);
       const reply = await prisma.message.findUniqueOrThrow({ where: { id: result.run.assistantMessageId! } });

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { DATABASE_RETRY_AFTER_S, isDatabaseOutage, serviceUnavailableFor } from '../../src/db/outage.ts';
 import { ConflictError, ServiceUnavailableError } from '../../src/domain/errors.ts';
-import { recordedFailureOf } from '../../src/errors/recorded-failure.ts';
+import { recordedFailure } from '../../src/errors/recorded-failure.ts';
+import { failureOfThrown } from '../../src/execution/run-ending.ts';
+import type { Locale } from '../../src/i18n/catalog.ts';
+
+/** What a run that threw `error` records: classified by the launcher, localized by the recording. */
+const recordedFailureOf = (error: unknown, locale: Locale) => recordedFailure(failureOfThrown(error), locale);
 
 // The shapes below are what Prisma 6 with @prisma/adapter-pg and node-postgres raised against a
 // private cluster that was stopped (pg_ctl stop -m fast), restarted, saturated or locked.

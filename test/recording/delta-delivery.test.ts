@@ -30,7 +30,7 @@ describe('a run’s deltas', () => {
     const seenByListener: number[] = [];
     const chain = new ListenerChain([
       {
-        handle: async (event: RuntimeEvent) => {
+        onEvent: async (event: RuntimeEvent) => {
           if (event.type === 'text-delta' || event.type === 'reasoning-delta') seenByListener.push(published.length);
         },
       },
