@@ -51,7 +51,7 @@ process. Each round sends \`/slow 3 TAG… x x …\` to all 200 threads: the dem
 3 s, i.e. 50 chunks/s per stream, 10,000 chunks/s in total. Latency = client receive − emit time, per
 chunk; p50 and p99 per round; one 1-second warm-up round is discarded.
 *Floor:* a child process PUBLISHes, with ioredis, TextDelta-shaped payloads of the same size (the
-RunEventRecord JSON Parley publishes, plus the emit time) on 200 channels, each paced by a
+ThreadEvent JSON Parley publishes, plus the emit time) on 200 channels, each paced by a
 \`setTimeout(20 ms)\` chain exactly like the demo model's \`/slow\`, for 3 s; an ioredis SUBSCRIBE client in
 the bench process takes the receive time first thing in its \`message\` handler. Same topology: producer
 process → Redis → consumer process, minus Parley's second hop (instance A, GraphQL execution, WebSocket).

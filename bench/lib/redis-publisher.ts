@@ -18,7 +18,7 @@ async function run(args: { prefix: string; channels: number; rate: number; secon
       return new Promise<void>((resolve) => {
         const tick = (index: number) => {
           const text = index === 0 ? 'You ' : 'x ';
-          // The same shape and size as the RunEventRecord Parley publishes for a TextDelta.
+          // The same shape and size as the ThreadEvent Parley publishes for a TextDelta.
           const payload = JSON.stringify({
             threadId,
             seq: null,

@@ -1,4 +1,4 @@
-import type { RunEventRecord } from './run-event.ts';
+import type { ThreadEvent } from './thread-event.ts';
 
 /**
  * The bytes of events a connection holds for a reader that is not keeping up: what its live
@@ -32,7 +32,7 @@ export class EventBacklog {
 }
 
 /** Room for a record and the object around it, erring high: strings count two bytes a character. */
-export function estimatedBytes(record: RunEventRecord): number {
+export function estimatedBytes(record: ThreadEvent): number {
   const payload = record.payload;
   const variable =
     payload.type === 'TextDelta' || payload.type === 'ReasoningDelta' ? payload.text.length : JSON.stringify(payload).length;

@@ -1,5 +1,5 @@
 import { Prisma } from '../generated/prisma/client.ts';
-import { TRANSIENT_EVENT_TYPES, type NewRunEvent, type RunEventRecord } from './run-event.ts';
+import { TRANSIENT_EVENT_TYPES, type NewThreadEvent, type ThreadEvent } from './thread-event.ts';
 
 type Tx = Prisma.TransactionClient;
 /** A transaction or the client itself: a single statement needs no transaction of its own. */
@@ -11,7 +11,7 @@ type Db = Pick<Tx, '$queryRaw'>;
  * subscriber that sees seq n+2 knows n+1 is already committed and can read it. One statement bumps
  * the counter (taking the thread's row lock, the session lock) and inserts the events.
  */
-export async function appendThreadEvents(db: Db, threadId: string, events: NewRunEvent[]): Promise<RunEventRecord[]> {
+export async function appendThreadEvents(db: Db, threadId: string, events: NewThreadEvent[]): Promise<ThreadEvent[]> {
   if (events.length === 0) return [];
   const createdAt = new Date();
   const [appended] = await db.$queryRaw<{ firstSeq: number | null }[]>`
@@ -24,7 +24,7 @@ export async function appendThreadEvents(db: Db, threadId: string, events: NewRu
  * The event append as two common table expressions, `bumped` and `appended` (the new seqs), for
  * statements that write other rows with it (admission, the settlement) and so stay one statement.
  */
-export function eventAppendCtes(threadId: string, events: NewRunEvent[], createdAt: Date): Prisma.Sql {
+export function eventAppendCtes(threadId: string, events: NewThreadEvent[], createdAt: Date): Prisma.Sql {
   for (const event of events) {
     if (TRANSIENT_EVENT_TYPES.has(event.payload.type)) throw new Error(`${event.payload.type} is not a durable event`);
   }
@@ -56,7 +56,7 @@ export function firstSeqOf(threadId: string, firstSeq: number | null | undefined
 }
 
 /** The records of events appended from `firstSeq` on, as subscribers receive them. */
-export function eventRecords(threadId: string, firstSeq: number, createdAt: Date, events: NewRunEvent[]): RunEventRecord[] {
+export function eventRecords(threadId: string, firstSeq: number, createdAt: Date, events: NewThreadEvent[]): ThreadEvent[] {
   return events.map((event, index) => ({
     threadId,
     seq: firstSeq + index,
@@ -72,7 +72,7 @@ export async function readThreadEvents(
   threadId: string,
   afterSeq: number,
   untilSeq?: number,
-): Promise<RunEventRecord[]> {
+): Promise<ThreadEvent[]> {
   const rows = await db.threadEvent.findMany({
     where: { threadId, seq: { gt: afterSeq, ...(untilSeq !== undefined ? { lte: untilSeq } : {}) } },
     orderBy: { seq: 'asc' },
@@ -83,6 +83,6 @@ export async function readThreadEvents(
     executionId: row.executionId,
     parentExecutionId: row.parentExecutionId,
     createdAt: row.createdAt.toISOString(),
-    payload: row.payload as unknown as RunEventRecord['payload'],
+    payload: row.payload as unknown as ThreadEvent['payload'],
   }));
 }

@@ -3,7 +3,7 @@ import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { ServiceUnavailableError } from '../domain/errors.ts';
-import type { RunEventRecord } from './run-event.ts';
+import type { ThreadEvent } from './thread-event.ts';
 
 export type LiveTopics = {
   /** A thread may have a claimable queue head: consumers on every instance try it. */
@@ -21,11 +21,11 @@ export type InstanceMessage =
   | { kind: 'token-revoked'; tokenId: string };
 
 /** Called synchronously with each event of a thread, in order; it must not throw or block. */
-export type ThreadListener = (event: RunEventRecord) => void;
+export type ThreadListener = (event: ThreadEvent) => void;
 
 export interface LiveBus {
   pubsub: PubSub<LiveTopics>;
-  publishThreadEvents(events: RunEventRecord[]): void;
+  publishThreadEvents(events: ThreadEvent[]): void;
   /**
    * Listens to a thread's events. An instance holds one channel per thread however many listen
    * (with Redis, one SUBSCRIBE), opened for the first listener and released with the last; each
@@ -114,7 +114,7 @@ class ThreadListeners {
     return this.byThread.has(threadId);
   }
 
-  deliver(threadId: string, event: RunEventRecord): void {
+  deliver(threadId: string, event: ThreadEvent): void {
     const listeners = this.byThread.get(threadId);
     if (listeners === undefined) return;
     if (typeof listeners === 'function') listeners(event);
@@ -169,7 +169,7 @@ const THREAD_CHANNEL = 'thread:';
 
 function isDurable(message: string): boolean {
   try {
-    return typeof (JSON.parse(message) as RunEventRecord).seq === 'number';
+    return typeof (JSON.parse(message) as ThreadEvent).seq === 'number';
   } catch {
     return false;
   }
@@ -282,10 +282,10 @@ function createRedisLiveBus(redisUrl: string, logger: Logger): LiveBus {
     if (!channel.startsWith(THREAD_CHANNEL)) return;
     const threadId = channel.slice(THREAD_CHANNEL.length);
     if (!threads.has(threadId)) return;
-    let event: RunEventRecord;
+    let event: ThreadEvent;
     try {
       // Decoded once for all of the thread's listeners on this instance.
-      event = JSON.parse(message) as RunEventRecord;
+      event = JSON.parse(message) as ThreadEvent;
     } catch (error) {
       logger.warn({ err: error, channel }, 'an unreadable message on a thread channel was ignored');
       return;

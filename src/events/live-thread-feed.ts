@@ -1,6 +1,6 @@
 import { estimatedBytes, type EventBacklog } from './event-backlog.ts';
 import type { LiveBus } from './live-bus.ts';
-import type { RunEventRecord } from './run-event.ts';
+import type { ThreadEvent } from './thread-event.ts';
 
 /** Taken from the feed after a Redis outage: live delivery may have had a gap, catch up from the log. */
 export const CATCH_UP = Symbol('catch up from the event log');
@@ -11,7 +11,7 @@ export const CATCH_UP = Symbol('catch up from the event log');
  */
 export const DROPPED = Symbol('dropped for a slow reader');
 
-type Arrival = RunEventRecord | typeof CATCH_UP | typeof DROPPED;
+type Arrival = ThreadEvent | typeof CATCH_UP | typeof DROPPED;
 
 /**
  * Set once the subscriber leaves; wakes the feed parked for it. (An AbortSignal would do, at the

@@ -5,8 +5,8 @@ import { readThreadEvents } from './event-log.ts';
 import type { LiveBus } from './live-bus.ts';
 import type { EventBacklog } from './event-backlog.ts';
 import { CATCH_UP, Departure, DROPPED, LiveThreadFeed } from './live-thread-feed.ts';
-import type { RunEventRecord } from './run-event.ts';
-import { parseCursor, SubscriberLedger, type DeliveredRunEvent } from './subscriber-ledger.ts';
+import type { ThreadEvent } from './thread-event.ts';
+import { parseCursor, SubscriberLedger, type RunEvent } from './subscriber-ledger.ts';
 
 /** The replies this instance is producing, by execution id (the execution layer's running executions). */
 export interface RunningReplies {
@@ -20,7 +20,7 @@ export interface RunningReplies {
  * text is delivered so that the client's text never has a hole: a delta beyond what the client
  * has waits for a fresh snapshot from the instance that runs the execution.
  */
-export function streamThreadEvents(options: StreamOptions): AsyncIterableIterator<DeliveredRunEvent> {
+export function streamThreadEvents(options: StreamOptions): AsyncIterableIterator<RunEvent> {
   // An async generator parked in an await cannot run its `return()` until its next event, which on
   // a quiet thread may never come: closing wakes it so it unsubscribes at once.
   const departure = new Departure();
@@ -59,13 +59,13 @@ interface StreamOptions {
   backlog?: EventBacklog;
 }
 
-async function* threadEvents(options: StreamOptions, departure: Departure): AsyncGenerator<DeliveredRunEvent> {
+async function* threadEvents(options: StreamOptions, departure: Departure): AsyncGenerator<RunEvent> {
   const { prisma, bus, running, threadId, liveChannelTimeoutMs } = options;
   const requested = options.after === null ? null : parseCursor(options.after);
   const feed = new LiveThreadFeed(bus, threadId, departure, options.backlog ?? null);
   const ledger = new SubscriberLedger();
 
-  const replay = (events: RunEventRecord[]) => replayLogged(prisma, threadId, ledger, events);
+  const replay = (events: ThreadEvent[]) => replayLogged(prisma, threadId, ledger, events);
 
   try {
     await bus.threadChannelReady(threadId, liveChannelTimeoutMs);
@@ -137,8 +137,8 @@ async function* replayLogged(
   prisma: PrismaClient,
   threadId: string,
   ledger: SubscriberLedger,
-  events: RunEventRecord[],
-): AsyncGenerator<DeliveredRunEvent> {
+  events: ThreadEvent[],
+): AsyncGenerator<RunEvent> {
   const replies = await recordedSnapshots(prisma, threadId, finishedExecutionIds(events));
   for (const event of events) {
     const reply = event.payload.type === 'ExecutionFinished' ? replies.get(event.executionId ?? '') : undefined;
@@ -147,7 +147,7 @@ async function* replayLogged(
   }
 }
 
-function finishedExecutionIds(events: RunEventRecord[]): string[] {
+function finishedExecutionIds(events: ThreadEvent[]): string[] {
   return events.flatMap((event) =>
     event.payload.type === 'ExecutionFinished' && event.executionId ? [event.executionId] : [],
   );
@@ -158,7 +158,7 @@ export function snapshotRecord(
   executionId: string,
   messageId: string,
   parts: MessagePart[],
-): RunEventRecord {
+): ThreadEvent {
   const textLength = parts.reduce((sum, part) => sum + (part.type === 'text' ? part.text.length : 0), 0);
   return {
     threadId,
@@ -174,13 +174,13 @@ async function runningSnapshots(
   prisma: PrismaClient,
   running: RunningReplies,
   threadId: string,
-): Promise<RunEventRecord[]> {
+): Promise<ThreadEvent[]> {
   const executions = await prisma.execution.findMany({
     where: { threadId, parentExecutionId: null, status: { in: ['RUNNING', 'SUSPENDED'] } },
     select: { id: true },
     orderBy: { createdAt: 'asc' },
   });
-  const snapshots: RunEventRecord[] = [];
+  const snapshots: ThreadEvent[] = [];
   for (const { id } of executions) {
     const snapshot = await freshestSnapshot(prisma, running, threadId, id);
     if (snapshot) snapshots.push(snapshot);
@@ -194,7 +194,7 @@ async function freshestSnapshot(
   running: RunningReplies,
   threadId: string,
   executionId: string,
-): Promise<RunEventRecord | null> {
+): Promise<ThreadEvent | null> {
   const local = running.get(executionId)?.snapshot?.();
   if (local?.messageId) return snapshotRecord(threadId, executionId, local.messageId, local.parts);
   return recordedSnapshot(prisma, threadId, executionId);
@@ -205,7 +205,7 @@ async function recordedSnapshots(
   prisma: PrismaClient,
   threadId: string,
   executionIds: string[],
-): Promise<Map<string, RunEventRecord>> {
+): Promise<Map<string, ThreadEvent>> {
   if (executionIds.length === 0) return new Map();
   const replies = await prisma.message.findMany({
     where: { executionId: { in: executionIds }, role: 'ASSISTANT' },
@@ -220,7 +220,7 @@ async function recordedSnapshots(
   );
 }
 
-async function recordedSnapshot(prisma: PrismaClient, threadId: string, executionId: string): Promise<RunEventRecord | null> {
+async function recordedSnapshot(prisma: PrismaClient, threadId: string, executionId: string): Promise<ThreadEvent | null> {
   const recorded = await prisma.message.findFirst({
     where: { executionId, role: 'ASSISTANT' },
     orderBy: { seq: 'desc' },

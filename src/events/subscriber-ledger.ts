@@ -1,15 +1,15 @@
 import type { MessagePart } from '../conversation/parts.ts';
 import { InvalidInputError } from '../domain/errors.ts';
-import type { RunEventRecord } from './run-event.ts';
+import type { ThreadEvent } from './thread-event.ts';
 
-export interface DeliveredRunEvent extends RunEventRecord {
+export interface RunEvent extends ThreadEvent {
   /** Resume point: `runEvents(after: cursor)` continues right after this event. */
   cursor: string;
   /**
    * The record this was made from: for a live event, the one object every subscriber of the thread
    * on this instance got from the bus, so that what is made of it once can serve them all.
    */
-  origin: RunEventRecord;
+  origin: ThreadEvent;
 }
 
 /** Durable events have the cursor `<seq>`, live-only ones `<seq of the durable event before>.<n>`. */
@@ -36,7 +36,7 @@ export function resumeAfter(cursor: string, logEnd: number): { seq: number } {
 export const SNAPSHOT_WAIT_MS = 1_500;
 
 export interface LiveDelivery {
-  deliver: DeliveredRunEvent[];
+  deliver: RunEvent[];
   /** The (root) execution whose snapshot the running instance should publish: the client misses text before a delta. */
   askForSnapshot: string | null;
 }
@@ -55,7 +55,7 @@ export class SubscriberLedger {
   // Keys `text:<executionId>` and `reasoning:<executionId>`: a delegated child's text lives on its
   // card in the parent's message, so the keys are execution ids, not message ids.
   private readonly have = new Map<string, number>();
-  private readonly held = new Map<string, { events: RunEventRecord[]; deadline: number }>();
+  private readonly held = new Map<string, { events: ThreadEvent[]; deadline: number }>();
 
   /** The seq of the last durable event delivered, or of the position the client starts after. */
   get lastSeq(): number {
@@ -68,12 +68,12 @@ export class SubscriberLedger {
   }
 
   /** An event of the thread's log, delivered in seq order. */
-  durable(event: RunEventRecord): DeliveredRunEvent {
+  durable(event: ThreadEvent): RunEvent {
     return this.withCursor(event);
   }
 
   /** A snapshot replaces the client's text of its execution and of its delegation cards' children. */
-  snapshot(snapshot: RunEventRecord): DeliveredRunEvent {
+  snapshot(snapshot: ThreadEvent): RunEvent {
     for (const [key, length] of snapshotLengths(snapshot)) this.have.set(key, length);
     return this.withCursor(snapshot);
   }
@@ -82,7 +82,7 @@ export class SubscriberLedger {
    * A live-only event: a snapshot, or a delta to deliver as far as it is new, or to hold while text
    * before it is missing.
    */
-  live(event: RunEventRecord, now: number): LiveDelivery {
+  live(event: ThreadEvent, now: number): LiveDelivery {
     if (event.payload.type === 'MessageSnapshot') {
       const snapshot = this.snapshot(event);
       return { deliver: [snapshot, ...this.release(event.executionId!)], askForSnapshot: null };
@@ -119,12 +119,12 @@ export class SubscriberLedger {
   }
 
   /** After the wait: the best snapshot there is (if any), then the execution's held deltas. */
-  settle(executionId: string, snapshot: RunEventRecord | null): DeliveredRunEvent[] {
+  settle(executionId: string, snapshot: ThreadEvent | null): RunEvent[] {
     const delivered = snapshot ? [this.snapshot(snapshot)] : [];
     return [...delivered, ...this.release(executionId)];
   }
 
-  private release(executionId: string): DeliveredRunEvent[] {
+  private release(executionId: string): RunEvent[] {
     const waiting = this.held.get(executionId);
     if (!waiting) return [];
     this.held.delete(executionId);
@@ -137,7 +137,7 @@ export class SubscriberLedger {
   }
 
   /** The delta as far as it is new to the client; null when it has all of it; 'gap' when text before it is missing. */
-  private fit(event: RunEventRecord): RunEventRecord | null | 'gap' {
+  private fit(event: ThreadEvent): ThreadEvent | null | 'gap' {
     const payload = event.payload;
     if (payload.type !== 'TextDelta' && payload.type !== 'ReasoningDelta') return event;
     const key = `${payload.type === 'TextDelta' ? 'text' : 'reasoning'}:${event.executionId}`;
@@ -150,7 +150,7 @@ export class SubscriberLedger {
     return { ...event, payload: { ...payload, text: payload.text.slice(known - payload.offset), offset: known } };
   }
 
-  private withCursor(event: RunEventRecord): DeliveredRunEvent {
+  private withCursor(event: ThreadEvent): RunEvent {
     if (event.seq !== null) {
       this.lastDurableSeq = event.seq;
       this.transientCount = 0;
@@ -161,7 +161,7 @@ export class SubscriberLedger {
 }
 
 /** Characters per execution in a snapshot: its own text and reasoning, and its children's cards. */
-function snapshotLengths(record: RunEventRecord): Map<string, number> {
+function snapshotLengths(record: ThreadEvent): Map<string, number> {
   const lengths = new Map<string, number>();
   if (record.payload.type !== 'MessageSnapshot') return lengths;
   const parts = record.payload.parts as MessagePart[];

@@ -3,7 +3,7 @@ import type { Agent, Execution, PrismaClient, User } from '../generated/prisma/c
 import { agentOf, AGENT_COLUMNS, type AgentRow } from '../db/agent-row.ts';
 import { withSessionLock, type Tx } from '../db/session-lock.ts';
 import { eventAppendCtes, eventRecords, firstSeqOf } from '../events/event-log.ts';
-import type { NewRunEvent, RunEventRecord } from '../events/run-event.ts';
+import type { NewThreadEvent, ThreadEvent } from '../events/thread-event.ts';
 import { translate, type Locale, type MessageKey } from '../i18n/catalog.ts';
 import type { MessagePart } from '../conversation/parts.ts';
 import type { RunningExecution, RunningExecutions } from './running-executions.ts';
@@ -21,8 +21,8 @@ export interface AdmittedRun {
 }
 
 export type AdmissionResult =
-  | { kind: 'admitted'; run: AdmittedRun; events: RunEventRecord[] }
-  | { kind: 'refused'; events: RunEventRecord[] }
+  | { kind: 'admitted'; run: AdmittedRun; events: ThreadEvent[] }
+  | { kind: 'refused'; events: ThreadEvent[] }
   | { kind: 'idle' };
 
 /**
@@ -84,7 +84,7 @@ export class Admission {
         const replyParts: MessagePart[] = refusal
           ? [{ type: 'text', text: translate(user.locale as Locale, refusal.key, refusal.params) }]
           : [];
-        const events: NewRunEvent[] = [
+        const events: NewThreadEvent[] = [
           {
             executionId: execution.id,
             payload: { type: 'ExecutionStarted', acceptedText: head.text, userMessageId, queueId: head.queueId },
@@ -147,8 +147,8 @@ export class Admission {
     tx: Tx,
     execution: Execution,
     messages: { id: string; role: 'USER' | 'ASSISTANT'; parts: MessagePart[] }[],
-    events: NewRunEvent[],
-  ): Promise<RunEventRecord[]> {
+    events: NewThreadEvent[],
+  ): Promise<ThreadEvent[]> {
     const now = execution.createdAt;
     const userMessageId = messages[0]!.id;
     const [row] = await tx.$queryRaw<{ firstSeq: number | null }[]>`

@@ -4,7 +4,7 @@ import type { AccessPolicy } from '../auth/access.ts';
 import { ConflictError, InvalidInputError, NotFoundError } from '../domain/errors.ts';
 import { appendThreadEvents } from '../events/event-log.ts';
 import type { LiveBus } from '../events/live-bus.ts';
-import type { RunEventRecord } from '../events/run-event.ts';
+import type { ThreadEvent } from '../events/thread-event.ts';
 import type { RunningExecutions } from './running-executions.ts';
 
 export const STOP_REASON = 'stopped by the user';
@@ -42,7 +42,7 @@ export class CancellationService {
       if (current.status === 'SUSPENDED') return this.cancelSuspended(tx, current.threadId, current.id);
       // Recorded first, so the owning instance finds the request even if the relay is lost.
       await tx.execution.update({ where: { id: executionId }, data: { cancelRequestedAt: new Date() } });
-      return [] as RunEventRecord[];
+      return [] as ThreadEvent[];
     });
     this.bus.publishThreadEvents(events);
     if (events.length > 0) this.kick(execution.threadId);
@@ -58,7 +58,7 @@ export class CancellationService {
   }
 
   /** A suspended execution has no running loop: it ends through its checkpoint, here. */
-  private async cancelSuspended(tx: Tx, threadId: string, executionId: string): Promise<RunEventRecord[]> {
+  private async cancelSuspended(tx: Tx, threadId: string, executionId: string): Promise<ThreadEvent[]> {
     const now = new Date();
     await tx.execution.update({
       where: { id: executionId },

@@ -5,7 +5,7 @@ import type { AccessPolicy } from '../auth/access.ts';
 import { ConflictError, InvalidInputError, NotFoundError } from '../domain/errors.ts';
 import { appendThreadEvents } from '../events/event-log.ts';
 import type { LiveBus } from '../events/live-bus.ts';
-import type { RunEventRecord } from '../events/run-event.ts';
+import type { ThreadEvent } from '../events/thread-event.ts';
 import type { AdmittedRun } from './admission.ts';
 import type { Checkpoint } from './checkpoint.ts';
 import type { RunningExecutions } from './running-executions.ts';
@@ -28,7 +28,7 @@ export class SuspensionService {
     private readonly resume: (run: AdmittedRun, messages: ModelMessage[]) => void,
   ) {}
 
-  async resolve(user: User, suspensionId: string, resolution: Resolution): Promise<RunEventRecord> {
+  async resolve(user: User, suspensionId: string, resolution: Resolution): Promise<ThreadEvent> {
     const suspension = await this.prisma.suspension.findUnique({ where: { id: suspensionId } });
     const askedFor = { entity: 'Suspension', id: suspensionId };
     if (!suspension) throw new NotFoundError(askedFor.entity, askedFor.id);
@@ -38,7 +38,7 @@ export class SuspensionService {
   }
 
   /** A typed message while a question card is open answers it; null when no question is open. */
-  async answerOpenQuestion(threadId: string, text: string): Promise<RunEventRecord | null> {
+  async answerOpenQuestion(threadId: string, text: string): Promise<ThreadEvent | null> {
     const question = await this.prisma.suspension.findFirst({
       where: { threadId, status: 'OPEN', kind: 'QUESTION' },
       orderBy: { createdAt: 'asc' },
@@ -60,7 +60,7 @@ export class SuspensionService {
     }
   }
 
-  private async resolveChecked(suspensionId: string, threadId: string, resolution: Resolution): Promise<RunEventRecord> {
+  private async resolveChecked(suspensionId: string, threadId: string, resolution: Resolution): Promise<ThreadEvent> {
     let registeredId: string | null = null;
     try {
       const outcome = await withSessionLock(this.prisma, threadId, async (tx) => {

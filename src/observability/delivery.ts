@@ -1,4 +1,4 @@
-import type { DeliveredRunEvent } from '../events/subscriber-ledger.ts';
+import type { RunEvent } from '../events/subscriber-ledger.ts';
 import type { ParleyMetrics } from './metrics.ts';
 
 const STREAMED_CHUNKS = new Set(['TextDelta', 'ReasoningDelta']);
@@ -9,9 +9,9 @@ const STREAMED_CHUNKS = new Set(['TextDelta', 'ReasoningDelta']);
  * delivery lag. Not an async generator, whose return() would wait for the next event.
  */
 export function observeDelivery(
-  events: AsyncIterableIterator<DeliveredRunEvent>,
+  events: AsyncIterableIterator<RunEvent>,
   metrics: ParleyMetrics,
-): AsyncIterableIterator<DeliveredRunEvent> {
+): AsyncIterableIterator<RunEvent> {
   return {
     async next() {
       const result = await events.next();
@@ -26,7 +26,7 @@ export function observeDelivery(
   };
 }
 
-function record(event: DeliveredRunEvent, metrics: ParleyMetrics): void {
+function record(event: RunEvent, metrics: ParleyMetrics): void {
   const type = event.payload.type;
   metrics.eventsDelivered.inc({ kind: event.seq !== null ? 'durable' : type === 'MessageSnapshot' ? 'snapshot' : 'live' });
   if (event.seq === null && STREAMED_CHUNKS.has(type)) {

@@ -4,7 +4,7 @@ import { ConflictError, InvalidInputError, NotFoundError, QueueChangedError } fr
 import { randomUUID } from 'node:crypto';
 import { appendThreadEvents, eventRecords } from '../events/event-log.ts';
 import type { LiveBus } from '../events/live-bus.ts';
-import type { NewRunEvent, RunEventRecord } from '../events/run-event.ts';
+import type { NewThreadEvent, ThreadEvent } from '../events/thread-event.ts';
 import { withSessionLock, type Tx } from '../db/session-lock.ts';
 import type { SuspensionService } from '../execution/suspensions.ts';
 import { checkedMediaType, safeFilename } from './attachment-policy.ts';
@@ -69,7 +69,7 @@ export class QueueService {
     user: User,
     threadId: string,
     input: { text: string; idempotencyKey?: string | null; attachments?: readonly NewAttachment[] },
-  ): Promise<RunEventRecord> {
+  ): Promise<ThreadEvent> {
     const { text } = input;
     const attachments = input.attachments ?? [];
     const idempotencyKey = input.idempotencyKey ?? null;
@@ -98,7 +98,7 @@ export class QueueService {
     text: string,
     idempotencyKey: string | null,
     attachments: readonly NewAttachment[],
-  ): Promise<{ event: RunEventRecord; isNew: boolean }> {
+  ): Promise<{ event: ThreadEvent; isNew: boolean }> {
     const queueId = randomUUID();
     const createdAt = new Date();
     const payload = { type: 'MessageQueued' as const, queueId, text, idempotencyKey };
@@ -149,7 +149,7 @@ export class QueueService {
   async enqueueOrAnswer(
     user: User,
     input: { threadId: string; text: string; idempotencyKey?: string | null; attachments?: readonly NewAttachment[] },
-  ): Promise<RunEventRecord> {
+  ): Promise<ThreadEvent> {
     const text = validateMessageText(input.text, this.limits);
     const attachments = validateAttachments(input.attachments ?? [], this.limits);
     const thread = await this.access.thread(user, input.threadId, 'agent:execute');
@@ -162,7 +162,7 @@ export class QueueService {
    * Re-queues the input of a failed turn at the head of the queue, for a failure a retry can fix.
    * Retrying the same execution again answers with the item the first retry queued.
    */
-  async retryFailed(user: User, executionId: string): Promise<RunEventRecord> {
+  async retryFailed(user: User, executionId: string): Promise<ThreadEvent> {
     const execution = await this.prisma.execution.findUnique({ where: { id: executionId } });
     const askedFor = { entity: 'Execution', id: executionId };
     if (!execution) throw new NotFoundError(askedFor.entity, askedFor.id);
@@ -287,7 +287,7 @@ export class QueueService {
   }
 
   /** A queue change under the session lock; its events are published after the commit. */
-  private async locked<T>(threadId: string, work: (tx: Tx) => Promise<{ result: T; events: NewRunEvent[] }>): Promise<T> {
+  private async locked<T>(threadId: string, work: (tx: Tx) => Promise<{ result: T; events: NewThreadEvent[] }>): Promise<T> {
     const { result, events } = await withSessionLock(this.prisma, threadId, async (tx) => {
       const outcome = await work(tx);
       return { result: outcome.result, events: await appendThreadEvents(tx, threadId, outcome.events) };
@@ -299,8 +299,8 @@ export class QueueService {
 
   private async commit(
     threadId: string,
-    work: (tx: Tx) => Promise<{ event: RunEventRecord; isNew: boolean }>,
-  ): Promise<RunEventRecord> {
+    work: (tx: Tx) => Promise<{ event: ThreadEvent; isNew: boolean }>,
+  ): Promise<ThreadEvent> {
     const outcome = await withSessionLock(this.prisma, threadId, work);
     if (outcome.isNew) {
       this.bus.publishThreadEvents([outcome.event]);
@@ -310,7 +310,7 @@ export class QueueService {
   }
 
   /** Queues the input of a failed turn at the head, inside the caller's session-locked transaction. */
-  private async insertAtHead(tx: Tx, threadId: string, userId: string, text: string, idempotencyKey: string): Promise<{ event: RunEventRecord; isNew: boolean }> {
+  private async insertAtHead(tx: Tx, threadId: string, userId: string, text: string, idempotencyKey: string): Promise<{ event: ThreadEvent; isNew: boolean }> {
     const head = await tx.queueItem.findFirst({ where: { threadId }, orderBy: { position: 'asc' }, select: { position: true } });
     const position = (head?.position ?? 1) - 1;
     const item = await tx.queueItem.create({ data: { threadId, userId, text, idempotencyKey, position } });
@@ -321,7 +321,7 @@ export class QueueService {
   }
 
   /** A retried send answers with what the first one recorded, whether its item is pending or started. */
-  private async queuedEventForKey(db: Pick<Tx, '$queryRaw'>, threadId: string, idempotencyKey: string): Promise<RunEventRecord | null> {
+  private async queuedEventForKey(db: Pick<Tx, '$queryRaw'>, threadId: string, idempotencyKey: string): Promise<ThreadEvent | null> {
     // Matches the partial unique index on the key (migration 0006), so it is one index probe.
     const [row] = await db.$queryRaw<
       { seq: number; executionId: string | null; parentExecutionId: string | null; createdAt: Date; payload: unknown }[]
@@ -335,7 +335,7 @@ export class QueueService {
       executionId: row.executionId,
       parentExecutionId: row.parentExecutionId,
       createdAt: row.createdAt.toISOString(),
-      payload: row.payload as RunEventRecord['payload'],
+      payload: row.payload as ThreadEvent['payload'],
     };
   }
 }
@@ -347,6 +347,6 @@ function isUniqueViolation(error: unknown): boolean {
   return (error as { code?: string }).code === 'P2002' || cause?.code === '23505' || cause?.originalCode === '23505' || cause?.kind === 'UniqueConstraintViolation';
 }
 
-function queueUpdated(): NewRunEvent {
+function queueUpdated(): NewThreadEvent {
   return { executionId: null, payload: { type: 'QueueUpdated' } };
 }

@@ -1,12 +1,12 @@
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import { appendThreadEvents } from '../events/event-log.ts';
 import type { LiveBus } from '../events/live-bus.ts';
-import type { RunEventPayload } from '../events/run-event.ts';
+import type { ThreadEventPayload } from '../events/thread-event.ts';
 import type { RuntimeEvent } from '../runtime/runtime-event.ts';
 import type { RunEnd, RunListener, RunState, Settlement } from './run-listener.ts';
 
 /**
- * Turns runtime events into durable RunEvents for subscribers: appended to the thread log first,
+ * Turns runtime events into durable thread events for subscribers: appended to the thread log first,
  * published after. (Deltas are live only and go out from RunRecording before any listener.)
  */
 export class LiveBroadcaster implements RunListener {
@@ -43,7 +43,7 @@ export class LiveBroadcaster implements RunListener {
 
   /** The end's events go into the settlement's one statement: the failure first, then the status. */
   onSettle(end: RunEnd, run: RunState, settlement: Settlement): void {
-    const event = (payload: RunEventPayload) => ({ executionId: run.executionId, parentExecutionId: run.parentExecutionId, payload });
+    const event = (payload: ThreadEventPayload) => ({ executionId: run.executionId, parentExecutionId: run.parentExecutionId, payload });
     if (end.failure) settlement.events.push(event({ type: 'ErrorEvent', ...end.failure }));
     // ExecutionFinished ends a turn of the thread; a suspension (the turn goes on later) and a
     // delegated child's end are updates.
@@ -56,7 +56,7 @@ export class LiveBroadcaster implements RunListener {
     );
   }
 
-  private async appendDurable(run: RunState, payload: RunEventPayload): Promise<void> {
+  private async appendDurable(run: RunState, payload: ThreadEventPayload): Promise<void> {
     const event = [{ executionId: run.executionId, parentExecutionId: run.parentExecutionId, payload }];
     const records = await appendThreadEvents(this.prisma, run.threadId, event);
     this.bus.publishThreadEvents(records);

@@ -1,7 +1,7 @@
 import type { Prisma } from '../generated/prisma/client.ts';
 import type { MessagePart } from '../conversation/parts.ts';
 import type { RecordedFailure } from '../errors/recorded-failure.ts';
-import type { NewRunEvent, RunEventRecord } from '../events/run-event.ts';
+import type { NewThreadEvent, ThreadEvent } from '../events/thread-event.ts';
 import type { RunOutcome, RunUsage, RuntimeEvent } from '../runtime/runtime-event.ts';
 
 /** How a run ended, as its settlement records it: the outcome, the usage and its one failure. */
@@ -35,7 +35,7 @@ export interface RunState {
  */
 export interface Settlement {
   tx: Prisma.TransactionClient;
-  publish: RunEventRecord[];
+  publish: ThreadEvent[];
   /** False when the run failed before its execution row was written (a backend refusing it). */
   executionExists: boolean;
   /** Whether queue items are still reserved for steering into this run (read with its status). */
@@ -45,7 +45,7 @@ export interface Settlement {
   /** The reply's message and its final parts. */
   reply: { messageId: string; parts: MessagePart[] } | null;
   /** Durable events the end appends, in order (after any already in `publish`). */
-  events: NewRunEvent[];
+  events: NewThreadEvent[];
 }
 
 /** Hears a run: each runtime event while it runs, then its end once, inside the settlement. */

@@ -6,7 +6,7 @@ import { recordedFailure, type RecordedFailure } from '../errors/recorded-failur
 import { ReasonedError, type ClassifiedFailure } from '../errors/taxonomy.ts';
 import { eventAppendCtes, eventRecords, firstSeqOf } from '../events/event-log.ts';
 import type { LiveBus } from '../events/live-bus.ts';
-import type { RunEventRecord } from '../events/run-event.ts';
+import type { ThreadEvent } from '../events/thread-event.ts';
 import type { Locale } from '../i18n/catalog.ts';
 import type { RunOutcome, RunUsage, RuntimeEvent } from '../runtime/runtime-event.ts';
 import type { ListenerChain, RunState, Settlement } from './run-listener.ts';
@@ -170,7 +170,7 @@ export class RunRecording {
 }
 
 /** The settlement's one statement: the execution's final state, the reply's final parts, the events. */
-async function writeEnd(tx: Tx, threadId: string, executionId: string, settlement: Settlement): Promise<RunEventRecord[]> {
+async function writeEnd(tx: Tx, threadId: string, executionId: string, settlement: Settlement): Promise<ThreadEvent[]> {
   const { end, reply, events } = settlement;
   const now = new Date();
   const finishedAt = end && end.outcome !== 'SUSPENDED' ? now : null;

@@ -1,7 +1,7 @@
 import { streamThreadEvents } from '../events/run-event-stream.ts';
 import { observeDelivery } from '../observability/delivery.ts';
-import { parseCursor, resumeAfter, type DeliveredRunEvent } from '../events/subscriber-ledger.ts';
-import type { RunEventPayload, RunEventType } from '../events/run-event.ts';
+import { parseCursor, resumeAfter, type RunEvent } from '../events/subscriber-ledger.ts';
+import type { ThreadEventPayload, ThreadEventType } from '../events/thread-event.ts';
 import type { MessagePart } from '../conversation/parts.ts';
 import type { ErrorReason } from '../errors/taxonomy.ts';
 import { DomainError } from '../domain/errors.ts';
@@ -18,13 +18,13 @@ import { MessagePartUnion, ToolCallStateEnum } from './message.ts';
  * same masking as any resolver error), then completes; a thrown iterator error would lose the code.
  */
 function endingAsResult(
-  events: AsyncIterableIterator<DeliveredRunEvent>,
-): AsyncIterableIterator<DeliveredRunEvent | DomainError> {
+  events: AsyncIterableIterator<RunEvent>,
+): AsyncIterableIterator<RunEvent | DomainError> {
   // Not an async generator: its return() would wait for the next event, on a quiet thread forever.
   let ended = false;
   // Promise chains, not an async function: an idle subscription waits in next(), and a suspended
   // async function keeps a frame for as long as it waits.
-  const endWith = (error: unknown): IteratorResult<DeliveredRunEvent | DomainError> => {
+  const endWith = (error: unknown): IteratorResult<RunEvent | DomainError> => {
     if (!(error instanceof DomainError)) throw error;
     ended = true;
     return { done: false, value: error };
@@ -42,14 +42,14 @@ function endingAsResult(
   };
 }
 
-type EventOf<T extends RunEventType> = DeliveredRunEvent & { payload: Extract<RunEventPayload, { type: T }> };
+type EventOf<T extends ThreadEventType> = RunEvent & { payload: Extract<ThreadEventPayload, { type: T }> };
 
 /** Events that come before any execution exists: a message entering the queue, the queue changing. */
-const THREAD_EVENT_TYPES: ReadonlySet<RunEventType> = new Set(['MessageQueued', 'QueueUpdated']);
+const THREAD_EVENT_TYPES: ReadonlySet<ThreadEventType> = new Set(['MessageQueued', 'QueueUpdated']);
 
-const eventTypeOf = (event: unknown) => (event as DeliveredRunEvent).payload.type;
+const eventTypeOf = (event: unknown) => (event as RunEvent).payload.type;
 
-const RunEventInterface = builder.interfaceRef<DeliveredRunEvent>('RunEvent').implement({
+const RunEventInterface = builder.interfaceRef<RunEvent>('RunEvent').implement({
   description:
     'Every event of a thread. Select `cursor` here once: pass the last durable one (no dot) to `runEvents(after:)` to resume.',
   resolveType: eventTypeOf,
@@ -63,7 +63,7 @@ const RunEventInterface = builder.interfaceRef<DeliveredRunEvent>('RunEvent').im
   }),
 });
 
-const ExecutionEventInterface = builder.interfaceRef<DeliveredRunEvent>('ExecutionEvent').implement({
+const ExecutionEventInterface = builder.interfaceRef<RunEvent>('ExecutionEvent').implement({
   description: 'An event about one execution (every event but MessageQueued and QueueUpdated).',
   interfaces: [RunEventInterface],
   resolveType: eventTypeOf,
@@ -82,7 +82,7 @@ const ExecutionEventInterface = builder.interfaceRef<DeliveredRunEvent>('Executi
  * one). No `isTypeOf`: the interfaces' resolveType (and the unions' that hold some of these types)
  * names the type from `payload.type` once per event, instead of every member testing it.
  */
-function runEventType<T extends RunEventType>(
+function runEventType<T extends ThreadEventType>(
   type: T,
   description: string,
   fields: (t: PothosSchemaTypes.ObjectFieldBuilder<BuilderTypes, EventOf<T>>) => object = () => ({}),
@@ -194,7 +194,7 @@ builder.subscriptionField('runEvents', (t) =>
         }), context.parley.metrics),
       );
     },
-    resolve: (event: DeliveredRunEvent | DomainError) => {
+    resolve: (event: RunEvent | DomainError) => {
       if (event instanceof DomainError) throw event;
       return event as never;
     },

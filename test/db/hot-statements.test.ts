@@ -5,7 +5,7 @@ import { Admission } from '../../src/execution/admission.ts';
 import { RunningExecutions } from '../../src/execution/running-executions.ts';
 import { failureOfThrown } from '../../src/execution/run-ending.ts';
 import { rootRunRecording } from '../../src/recording/root-run-recording.ts';
-import type { RunEventRecord } from '../../src/events/run-event.ts';
+import type { ThreadEvent } from '../../src/events/thread-event.ts';
 import { translate } from '../../src/i18n/catalog.ts';
 import { describeEachBackend } from '../support/backends.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
@@ -250,11 +250,11 @@ describeEachBackend('hot SQL statements', (backend) => {
   });
 
   describe('the settlement', () => {
-    function recordingOf(run: { execution: Parameters<typeof rootRunRecording>[1]; assistantMessageId?: string }, published: RunEventRecord[]) {
+    function recordingOf(run: { execution: Parameters<typeof rootRunRecording>[1]; assistantMessageId?: string }, published: ThreadEvent[]) {
       // Durable events only: the live deltas are not the settlement's.
       const bus = {
         ...server.parley.bus,
-        publishThreadEvents: (events: RunEventRecord[]) => published.push(...events.filter((event) => event.seq !== null)),
+        publishThreadEvents: (events: ThreadEvent[]) => published.push(...events.filter((event) => event.seq !== null)),
       };
       return rootRunRecording({ prisma: server.parley.db.prisma, bus, flushPolicy: { flushMs: 60_000, flushChars: 1_000_000 } }, run.execution, {
         locale: 'en',
@@ -268,7 +268,7 @@ describeEachBackend('hot SQL statements', (backend) => {
     it('writes the final text, the execution’s end and ExecutionFinished in one transaction, published after commit', async () => {
       const { thread, result } = await admitted();
       if (result.kind !== 'admitted') throw new Error('expected an admission');
-      const published: RunEventRecord[] = [];
+      const published: ThreadEvent[] = [];
       const recording = recordingOf(result.run, published);
       await recording.emit({ type: 'run-started' } as never);
       await recording.emit({ type: 'text-delta', text: 'Hello ' } as never);
@@ -293,7 +293,7 @@ describeEachBackend('hot SQL statements', (backend) => {
     it('records a failure (error part, error and reason, ErrorEvent before ExecutionFinished) once, also when called again after a failed attempt', async () => {
       const { result } = await admitted();
       if (result.kind !== 'admitted') throw new Error('expected an admission');
-      const published: RunEventRecord[] = [];
+      const published: ThreadEvent[] = [];
       const recording = recordingOf(result.run, published);
       await recording.emit({ type: 'run-started' } as never);
       await recording.emit({ type: 'text-delta', text: 'partial' } as never);

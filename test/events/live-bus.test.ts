@@ -2,13 +2,13 @@ import { Redis } from 'ioredis';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLiveBus, type LiveBus } from '../../src/events/live-bus.ts';
-import type { RunEventRecord } from '../../src/events/run-event.ts';
+import type { ThreadEvent } from '../../src/events/thread-event.ts';
 import { describeWithServices } from '../support/backends.ts';
 import { eventually, TEST_REDIS_URL } from '../support/server.ts';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
 
 
-function queuedEvent(threadId: string, seq: number): RunEventRecord {
+function queuedEvent(threadId: string, seq: number): ThreadEvent {
   return {
     threadId,
     seq,
@@ -21,7 +21,7 @@ function queuedEvent(threadId: string, seq: number): RunEventRecord {
 
 /** Listens to a thread: what arrived so far, and how to stop. */
 function listen(bus: LiveBus, threadId: string) {
-  const received: RunEventRecord[] = [];
+  const received: ThreadEvent[] = [];
   const stop = bus.subscribeThread(threadId, (event) => received.push(event));
   return { received, stop };
 }
@@ -73,7 +73,7 @@ describeWithServices('the Redis live bus', () => {
     return { bus, proxy };
   }
 
-  async function publishDirectly(event: RunEventRecord): Promise<number> {
+  async function publishDirectly(event: ThreadEvent): Promise<number> {
     const publisher = new Redis(TEST_REDIS_URL!);
     try {
       return await publisher.publish(`thread:${event.threadId}`, JSON.stringify(event));

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { MessagePart } from '../../src/conversation/parts.ts';
-import type { RunEventRecord } from '../../src/events/run-event.ts';
-import { SNAPSHOT_WAIT_MS, SubscriberLedger, type DeliveredRunEvent } from '../../src/events/subscriber-ledger.ts';
+import type { ThreadEvent } from '../../src/events/thread-event.ts';
+import { SNAPSHOT_WAIT_MS, SubscriberLedger, type RunEvent } from '../../src/events/subscriber-ledger.ts';
 
 /*
  * A model of one thread: root executions stream text and reasoning, some through a delegated child
@@ -99,7 +99,7 @@ function key(stream: Stream, executionId: string): string {
 }
 
 /** Text and reasoning per execution in a snapshot, as the client rule reads it. */
-function snapshotTexts(snapshot: RunEventRecord): Map<string, string> {
+function snapshotTexts(snapshot: ThreadEvent): Map<string, string> {
   const texts = new Map<string, string>();
   if (snapshot.payload.type !== 'MessageSnapshot') return texts;
   const parts = snapshot.payload.parts as MessagePart[];
@@ -118,7 +118,7 @@ function snapshotTexts(snapshot: RunEventRecord): Map<string, string> {
 class Client {
   readonly texts = new Map<string, string>();
 
-  apply(event: RunEventRecord): void {
+  apply(event: ThreadEvent): void {
     const payload = event.payload;
     if (payload.type === 'MessageSnapshot') {
       for (const [textKey, text] of snapshotTexts(event)) this.texts.set(textKey, text);
@@ -160,7 +160,7 @@ function run(scenario: Scenario): void {
   };
 
   /** A root's reply with its children's cards, each text cut at `lengthOf` (default: all of it). */
-  const reply = (root: Execution, lengthOf = (_textKey: string) => Infinity): RunEventRecord => {
+  const reply = (root: Execution, lengthOf = (_textKey: string) => Infinity): ThreadEvent => {
     const cut = (execution: Execution, stream: Stream) =>
       execution[stream].slice(0, lengthOf(key(stream, execution.id)));
     const text = cut(root, 'text');
@@ -202,16 +202,16 @@ function run(scenario: Scenario): void {
     }
   };
 
-  const log: RunEventRecord[] = [];
-  const appendDurable = (executionId: string | null, payload: RunEventRecord['payload']): RunEventRecord => {
-    const event: RunEventRecord = { threadId: THREAD, seq: log.length + 1, executionId, parentExecutionId: null, createdAt, payload };
+  const log: ThreadEvent[] = [];
+  const appendDurable = (executionId: string | null, payload: ThreadEvent['payload']): ThreadEvent => {
+    const event: ThreadEvent = { threadId: THREAD, seq: log.length + 1, executionId, parentExecutionId: null, createdAt, payload };
     log.push(event);
     return event;
   };
 
   const ledger = new SubscriberLedger();
   const client = new Client();
-  const channel: (RunEventRecord | typeof CATCH_UP)[] = [];
+  const channel: (ThreadEvent | typeof CATCH_UP)[] = [];
   const snapshotRequests: string[] = [];
   let subscribed = false;
   let reading = false;
@@ -219,11 +219,11 @@ function run(scenario: Scenario): void {
   let clientSeq = 0;
   let now = 0;
 
-  const publish = (event: RunEventRecord | typeof CATCH_UP, lostOnTheWay = false): void => {
+  const publish = (event: ThreadEvent | typeof CATCH_UP, lostOnTheWay = false): void => {
     if (subscribed && !lostOnTheWay) channel.push(event);
   };
 
-  const deliver = (event: DeliveredRunEvent): void => {
+  const deliver = (event: RunEvent): void => {
     if (lastCursor !== null) {
       const [seq, transient] = cursorOrder(event.cursor);
       const [lastSeq, lastTransient] = cursorOrder(lastCursor);
@@ -250,14 +250,14 @@ function run(scenario: Scenario): void {
   };
 
   /** A snapshot and what it released were delivered: the client has exactly the snapshot's texts. */
-  const expectCaughtUpWith = (snapshot: RunEventRecord): void => {
+  const expectCaughtUpWith = (snapshot: ThreadEvent): void => {
     for (const [textKey, text] of snapshotTexts(snapshot)) {
       const has = client.texts.get(textKey);
       check(has === text, () => `${textKey}: client has "${has}", snapshot "${text}"`);
     }
   };
 
-  const replay = (events: RunEventRecord[]): void => {
+  const replay = (events: ThreadEvent[]): void => {
     for (const event of events) {
       if (event.payload.type === 'ExecutionFinished') {
         const snapshot = recordedReply(byId.get(event.executionId!)!);
@@ -403,7 +403,7 @@ function run(scenario: Scenario): void {
   }
 }
 
-function delta(execution: Execution, stream: Stream, offset: number, text: string): RunEventRecord {
+function delta(execution: Execution, stream: Stream, offset: number, text: string): ThreadEvent {
   const messageId = 'reply';
   const payload =
     stream === 'text'

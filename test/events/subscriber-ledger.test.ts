@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { MessagePart } from '../../src/conversation/parts.ts';
 import { InvalidInputError } from '../../src/domain/errors.ts';
-import type { RunEventRecord } from '../../src/events/run-event.ts';
+import type { ThreadEvent } from '../../src/events/thread-event.ts';
 import { parseCursor, resumeAfter, SNAPSHOT_WAIT_MS, SubscriberLedger } from '../../src/events/subscriber-ledger.ts';
 
 const THREAD = 'thread-1';
 const createdAt = '2025-01-01T00:00:00.000Z';
 
-function textDelta(executionId: string, offset: number, text: string): RunEventRecord {
+function textDelta(executionId: string, offset: number, text: string): ThreadEvent {
   return {
     threadId: THREAD,
     seq: null,
@@ -18,7 +18,7 @@ function textDelta(executionId: string, offset: number, text: string): RunEventR
   };
 }
 
-function reasoningDelta(executionId: string, offset: number, text: string): RunEventRecord {
+function reasoningDelta(executionId: string, offset: number, text: string): ThreadEvent {
   return {
     threadId: THREAD,
     seq: null,
@@ -29,7 +29,7 @@ function reasoningDelta(executionId: string, offset: number, text: string): RunE
   };
 }
 
-function snapshot(executionId: string, parts: MessagePart[]): RunEventRecord {
+function snapshot(executionId: string, parts: MessagePart[]): ThreadEvent {
   const textLength = parts.reduce((sum, part) => sum + (part.type === 'text' ? part.text.length : 0), 0);
   return {
     threadId: THREAD,
@@ -46,12 +46,12 @@ function card(childExecutionId: string, text: string, reasoning = ''): MessagePa
   return { type: 'delegation', toolCallId, childExecutionId, text, reasoning, truncated: false, error: null };
 }
 
-function durable(seq: number, executionId: string | null = null): RunEventRecord {
+function durable(seq: number, executionId: string | null = null): ThreadEvent {
   return { threadId: THREAD, seq, executionId, parentExecutionId: null, createdAt, payload: { type: 'QueueUpdated' } };
 }
 
 /** Text and offset of delivered deltas, to compare without cursors and ids. */
-function deltas(events: readonly RunEventRecord[]): { text: string; offset: number }[] {
+function deltas(events: readonly ThreadEvent[]): { text: string; offset: number }[] {
   return events.flatMap((event) =>
     event.payload.type === 'TextDelta' || event.payload.type === 'ReasoningDelta'
       ? [{ text: event.payload.text, offset: event.payload.offset }]

@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { EventBacklog } from '../../src/events/event-backlog.ts';
-import type { DeliveredRunEvent } from '../../src/events/subscriber-ledger.ts';
+import type { RunEvent } from '../../src/events/subscriber-ledger.ts';
 import { observeDelivery } from '../../src/observability/delivery.ts';
 import { ParleyMetrics } from '../../src/observability/metrics.ts';
 import { valueOf } from './prometheus.ts';
 
-function event(seq: number | null, payload: DeliveredRunEvent['payload'], createdAt: Date): DeliveredRunEvent {
+function event(seq: number | null, payload: RunEvent['payload'], createdAt: Date): RunEvent {
   const record = { threadId: 't', seq, executionId: 'e', parentExecutionId: null, createdAt: createdAt.toISOString(), payload };
   return { ...record, cursor: String(seq ?? '0.1'), origin: record };
 }
 
-async function* source(events: DeliveredRunEvent[]) {
+async function* source(events: RunEvent[]) {
   yield* events;
 }
 

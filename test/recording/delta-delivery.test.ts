@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { createLiveBus } from '../../src/events/live-bus.ts';
-import type { RunEventRecord } from '../../src/events/run-event.ts';
+import type { ThreadEvent } from '../../src/events/thread-event.ts';
 import type { PrismaClient } from '../../src/generated/prisma/client.ts';
 import { ListenerChain, type RunState } from '../../src/recording/run-listener.ts';
 import { RunRecording } from '../../src/recording/run-recording.ts';
@@ -24,7 +24,7 @@ function runState(): RunState {
 describe('a run’s deltas', () => {
   it('reach the bus before any listener records them, with offsets that count what came before', async () => {
     const bus = createLiveBus(undefined, pino({ level: 'silent' }));
-    const published: RunEventRecord[] = [];
+    const published: ThreadEvent[] = [];
     const stop = bus.subscribeThread('thread-1', (event) => published.push(event));
     // What the bus had delivered when each listener got each delta.
     const seenByListener: number[] = [];

@@ -9,7 +9,7 @@ import {
   type ExecutionResult,
 } from 'graphql';
 import { isAsyncIterable, isPromise, mapAsyncIterator, type Plugin } from 'graphql-yoga';
-import type { DeliveredRunEvent } from '../../events/subscriber-ledger.ts';
+import type { RunEvent } from '../../events/subscriber-ledger.ts';
 
 /**
  * Executes each live event once per instance for every subscription that selects the same thing,
@@ -51,7 +51,7 @@ async function subscribeSharingResults(args: ExecutionArgs) {
   const executeEvent = (event: unknown): Outcome => {
     const origin = originOf(event);
     if (!origin) return execute({ ...args, rootValue: event });
-    const key = `${selection}\u0000${(event as DeliveredRunEvent).cursor}`;
+    const key = `${selection}\u0000${(event as RunEvent).cursor}`;
     const results = resultsByOrigin.get(origin) ?? new Map<string, Outcome>();
     const known = results.get(key);
     if (known) return known;
@@ -80,7 +80,7 @@ async function subscribeSharingResults(args: ExecutionArgs) {
 /** The instance-wide record a live event was made from; null for anything else. */
 function originOf(event: unknown): object | null {
   if (typeof event !== 'object' || event === null) return null;
-  const { origin, cursor } = event as Partial<DeliveredRunEvent>;
+  const { origin, cursor } = event as Partial<RunEvent>;
   return typeof origin === 'object' && origin !== null && typeof cursor === 'string' ? origin : null;
 }
 

@@ -6,7 +6,7 @@ import type { ExecutionStatus } from '../generated/prisma/enums.ts';
  * Everything a `runEvents` subscriber can receive. Durable kinds are appended to the thread event log
  * (they have a seq); deltas are live only, and a reload recovers their text from message snapshots.
  */
-export type RunEventPayload =
+export type ThreadEventPayload =
   | { type: 'MessageQueued'; queueId: string; text: string; idempotencyKey: string | null }
   | { type: 'ExecutionStarted'; acceptedText: string; userMessageId: string; queueId: string }
   | { type: 'TextDelta'; messageId: string; text: string; offset: number }
@@ -30,11 +30,11 @@ export type RunEventPayload =
   | { type: 'ExecutionUpdated'; status: ExecutionStatus }
   | { type: 'MessageSnapshot'; messageId: string; parts: unknown; textLength: number };
 
-export type RunEventType = RunEventPayload['type'];
+export type ThreadEventType = ThreadEventPayload['type'];
 
-export const TRANSIENT_EVENT_TYPES: ReadonlySet<RunEventType> = new Set(['TextDelta', 'ReasoningDelta', 'MessageSnapshot']);
+export const TRANSIENT_EVENT_TYPES: ReadonlySet<ThreadEventType> = new Set(['TextDelta', 'ReasoningDelta', 'MessageSnapshot']);
 
-export interface RunEventRecord {
+export interface ThreadEvent {
   threadId: string;
   /** Position in the thread's durable log; null for live-only events. */
   seq: number | null;
@@ -42,7 +42,7 @@ export interface RunEventRecord {
   /** A delegated child's events: the execution whose reply holds the child's card. */
   parentExecutionId: string | null;
   createdAt: string;
-  payload: RunEventPayload;
+  payload: ThreadEventPayload;
 }
 
-export type NewRunEvent = { executionId: string | null; parentExecutionId?: string | null; payload: RunEventPayload };
+export type NewThreadEvent = { executionId: string | null; parentExecutionId?: string | null; payload: ThreadEventPayload };
