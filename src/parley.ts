@@ -158,7 +158,7 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
       .announceToInstances({ kind: 'token-revoked', tokenId })
       .catch((error) => logger.warn({ err: error, tokenId }, 'announcing a token revocation failed'));
   });
-  const revocations = bus.pubsub.subscribe('instance', 'all');
+  const revocations = bus.instanceMessages();
   const revocationListener = revocations[Symbol.asyncIterator]();
   void (async () => {
     for await (const message of revocations) if (message.kind === 'token-revoked') authenticator.forget(message.tokenId);
@@ -196,6 +196,7 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
     logger,
     config.PARLEY_CONSUMER_SWEEP_MS,
     config.PARLEY_MAX_CONCURRENT_RUNS,
+    () => sweepInterruptions(),
   );
   const kick = (threadId: string) => consumer.kick(threadId);
   const interruptions = new Interruptions(prisma, bus, flushPolicy, kick, logger, (execution) =>
@@ -265,7 +266,6 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
       await lease.start(hostname());
       if (db.kind === 'pglite') await lease.dropOthers();
       await sweepInterruptions();
-      consumer.onSweep = sweepInterruptions;
       consumer.start();
     },
     async close() {

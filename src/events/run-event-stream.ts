@@ -104,7 +104,7 @@ async function* threadEvents(options: StreamOptions, departure: Departure): Asyn
         } else if (event.seq === null) {
           const { deliver, askForSnapshot } = ledger.live(event, Date.now());
           if (askForSnapshot !== null) {
-            bus.pubsub.publish('instance', 'all', { kind: 'snapshot', executionId: askForSnapshot });
+            bus.relayToInstances({ kind: 'snapshot', executionId: askForSnapshot });
           }
           yield* deliver;
         } else if (event.seq > ledger.lastSeq) {

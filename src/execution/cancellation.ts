@@ -54,7 +54,7 @@ export class CancellationService {
   signal(executionId: string): void {
     const local = this.running.get(executionId);
     if (local) local.controller.abort(new Error(STOP_REASON));
-    else this.bus.pubsub.publish('instance', 'all', { kind: 'cancel', executionId });
+    else this.bus.relayToInstances({ kind: 'cancel', executionId });
   }
 
   /** A suspended execution has no running loop: it ends through its checkpoint, here. */

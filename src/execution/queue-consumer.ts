@@ -23,8 +23,6 @@ export class QueueConsumer {
   private sweepTimer: NodeJS.Timeout | null = null;
   private kickSubscription: AsyncIterator<unknown> | null = null;
   private relaySubscription: AsyncIterator<unknown> | null = null;
-  /** Extra periodic work (the interruption of executions whose instance died). */
-  onSweep: (() => Promise<void>) | null = null;
   private stopped = true;
 
   constructor(
@@ -37,17 +35,19 @@ export class QueueConsumer {
     private readonly sweepMs: number,
     /** Runs this instance executes at once; beyond it, messages wait in their queues, pending. */
     private readonly maxConcurrentRuns = Number.POSITIVE_INFINITY,
+    /** Extra periodic work (the interruption of executions whose instance died). */
+    private readonly onSweep: () => Promise<void> = async () => {},
   ) {}
 
   start(): void {
     this.stopped = false;
     // In memory the direct call in kick() is the only consumer; with Redis, the others hear it here.
-    const kicks = this.bus.pubsub.subscribe('queue-kick');
+    const kicks = this.bus.queueKicks();
     this.kickSubscription = kicks[Symbol.asyncIterator]();
     void (async () => {
       for await (const { threadId } of kicks) this.tryThread(threadId);
     })().catch((error) => this.logger.error({ err: error }, 'queue kick listener stopped'));
-    const relayed = this.bus.pubsub.subscribe('instance', 'all');
+    const relayed = this.bus.instanceMessages();
     this.relaySubscription = relayed[Symbol.asyncIterator]();
     void (async () => {
       for await (const message of relayed) {
@@ -65,7 +65,7 @@ export class QueueConsumer {
   /** Tells every instance's consumer (this one directly) that this thread may have a claimable head. */
   kick(threadId: string): void {
     this.tryThread(threadId);
-    if (this.bus.kind !== 'memory') this.bus.pubsub.publish('queue-kick', { threadId });
+    this.bus.kickOtherInstances(threadId);
   }
 
   tryThread(threadId: string): void {
@@ -151,7 +151,7 @@ export class QueueConsumer {
         select: { id: true },
       });
       for (const { id } of requested) this.running.get(id)?.controller.abort(new Error(STOP_REASON));
-      await this.onSweep?.();
+      await this.onSweep();
       const threads = await this.prisma.queueItem.findMany({
         where: { steeringExecutionId: null },
         distinct: ['threadId'],

@@ -7,48 +7,9 @@ import type { LiveBus } from '../events/live-bus.ts';
 import type { NewThreadEvent, ThreadEvent } from '../events/thread-event.ts';
 import { withSessionLock, type Tx } from '../db/session-lock.ts';
 import type { SuspensionService } from '../execution/suspensions.ts';
-import { checkedMediaType, safeFilename } from './attachment-policy.ts';
-
-export interface QueueLimits {
-  maxMessageChars: number;
-  maxAttachmentBytes: number;
-  maxAttachments: number;
-}
-
-export interface NewAttachment {
-  filename: string;
-  mediaType: string;
-  data: Uint8Array;
-}
+import { validateAttachments, validateIdempotencyKey, validateMessageText, type NewAttachment, type QueueLimits } from './message-input.ts';
 
 const QUEUED_MESSAGE = 'Queued message';
-
-/** Checks the files of a message and returns them as they are stored: safe names, checked media types. */
-function validateAttachments(attachments: readonly NewAttachment[], limits: QueueLimits): NewAttachment[] {
-  if (attachments.length > limits.maxAttachments) {
-    throw new InvalidInputError('attachments', `at most ${limits.maxAttachments} files per message.`);
-  }
-  return attachments.map((attachment) => {
-    const filename = safeFilename(attachment.filename);
-    if (attachment.data.byteLength > limits.maxAttachmentBytes) {
-      throw new InvalidInputError(
-        'attachments',
-        `${filename.slice(0, 80)} is ${attachment.data.byteLength} bytes; the limit is ${limits.maxAttachmentBytes}.`,
-      );
-    }
-    return { filename, mediaType: checkedMediaType(filename, attachment.mediaType, attachment.data), data: attachment.data };
-  });
-}
-
-const MAX_IDEMPOTENCY_KEY_CHARS = 200;
-
-export function validateMessageText(text: string, limits: QueueLimits): string {
-  if (text.trim().length === 0) throw new InvalidInputError('text', 'must not be empty.');
-  if (text.length > limits.maxMessageChars) {
-    throw new InvalidInputError('text', `is ${text.length} characters long; the limit is ${limits.maxMessageChars}.`);
-  }
-  return text;
-}
 
 /** The durable queue of a thread's pending user messages. */
 export class QueueService {
@@ -73,32 +34,31 @@ export class QueueService {
     const { text } = input;
     const attachments = input.attachments ?? [];
     const idempotencyKey = input.idempotencyKey ?? null;
-    if (idempotencyKey !== null && (idempotencyKey.length === 0 || idempotencyKey.length > MAX_IDEMPOTENCY_KEY_CHARS)) {
-      throw new InvalidInputError('idempotencyKey', `must be 1 to ${MAX_IDEMPOTENCY_KEY_CHARS} characters.`);
-    }
+    validateIdempotencyKey(idempotencyKey);
     // Keys are namespaced by who chose them, so a client's key can never pose as a retry's.
     const storedKey = idempotencyKey === null ? null : `client:${idempotencyKey}`;
-    const outcome = await this.enqueueAtTail(threadId, user.id, text, storedKey, attachments);
-    if (outcome.isNew) {
-      this.bus.publishThreadEvents([outcome.event]);
-      this.kick(threadId);
-    }
+    const outcome = await this.enqueueAt('tail', this.prisma, threadId, user.id, text, storedKey, attachments);
+    if (outcome.isNew) this.announce(threadId, [outcome.event]);
     return outcome.event;
   }
 
   /**
-   * The enqueue as one statement (it commits on its own): locks the thread row (the session lock)
-   * while bumping its event counter and tail position, inserts the item, its files and its
-   * MessageQueued event. A key sent before fails on its unique index, whatever this statement's
-   * snapshot saw, and is answered with the first send's event.
+   * The one way a queue item is inserted, as one statement: locks the thread row (the session lock)
+   * while bumping its event counter (and, at the tail, its tail position), inserts the item, its
+   * files and its MessageQueued event. At the tail it commits on its own: a key sent before fails on
+   * its unique index, whatever this statement's snapshot saw, and is answered with the first send's
+   * event. At the head it runs in the caller's session-locked transaction, below the current head.
    */
-  private async enqueueAtTail(
+  private async enqueueAt(
+    at: 'tail' | 'head',
+    db: Pick<Tx, '$queryRaw'>,
     threadId: string,
     userId: string,
     text: string,
     idempotencyKey: string | null,
-    attachments: readonly NewAttachment[],
+    attachments: readonly NewAttachment[] = [],
   ): Promise<{ event: ThreadEvent; isNew: boolean }> {
+    const atTail = at === 'tail';
     const queueId = randomUUID();
     const createdAt = new Date();
     const payload = { type: 'MessageQueued' as const, queueId, text, idempotencyKey };
@@ -111,15 +71,18 @@ export class QueueService {
     }));
     let rows: { seq: number }[];
     try {
-      rows = await this.prisma.$queryRaw<{ seq: number }[]>`
+      rows = await db.$queryRaw<{ seq: number }[]>`
         WITH locked AS (
           UPDATE "thread"
-          SET "lastEventSeq" = "lastEventSeq" + 1, "queueTailPosition" = "queueTailPosition" + 1, "updatedAt" = ${createdAt}::timestamp(3)
+          SET "lastEventSeq" = "lastEventSeq" + 1, "queueTailPosition" = "queueTailPosition" + ${atTail ? 1 : 0}::int, "updatedAt" = ${createdAt}::timestamp(3)
           WHERE "id" = ${threadId}
           RETURNING "lastEventSeq", "queueTailPosition"
         ), item AS (
           INSERT INTO "queue_item" ("id", "threadId", "userId", "text", "position", "idempotencyKey", "createdAt", "updatedAt")
-          SELECT ${queueId}::text, ${threadId}::text, ${userId}::text, ${text}::text, locked."queueTailPosition", ${idempotencyKey}::text,
+          SELECT ${queueId}::text, ${threadId}::text, ${userId}::text, ${text}::text,
+                 CASE WHEN ${atTail}::boolean THEN locked."queueTailPosition"
+                      ELSE (SELECT COALESCE(MIN(head."position"), 1) - 1 FROM "queue_item" head WHERE head."threadId" = ${threadId}) END,
+                 ${idempotencyKey}::text,
                  ${createdAt}::timestamp(3), ${createdAt}::timestamp(3)
           FROM locked
           RETURNING "id"
@@ -135,7 +98,7 @@ export class QueueService {
         FROM locked, item
         RETURNING "seq"`;
     } catch (error) {
-      if (idempotencyKey === null || !isUniqueViolation(error)) throw error;
+      if (!atTail || idempotencyKey === null || !isUniqueViolation(error)) throw error;
       const previous = await this.queuedEventForKey(this.prisma, threadId, idempotencyKey);
       if (!previous) throw error;
       return { event: previous, isNew: false };
@@ -171,7 +134,7 @@ export class QueueService {
       throw new InvalidInputError('executionId', 'is a delegated child execution; retry the turn it belongs to.');
     }
     const retryKey = `retry:${execution.id}`;
-    return this.commit(thread.id, async (tx) => {
+    const outcome = await withSessionLock(this.prisma, thread.id, async (tx) => {
       const previous = await this.queuedEventForKey(tx, thread.id, retryKey);
       if (previous) return { event: previous, isNew: false };
       const current = await tx.execution.findUniqueOrThrow({ where: { id: execution.id } });
@@ -189,8 +152,10 @@ export class QueueService {
       if (later) {
         throw new ConflictError('A later turn has run since; send the message again instead of retrying this one.');
       }
-      return this.insertAtHead(tx, thread.id, user.id, current.acceptedText, retryKey);
+      return this.enqueueAt('head', tx, thread.id, user.id, current.acceptedText, retryKey);
     });
+    if (outcome.isNew) this.announce(thread.id, [outcome.event]);
+    return outcome.event;
   }
 
   /** Changes a pending message's text; its position and attachments stay. */
@@ -292,32 +257,14 @@ export class QueueService {
       const outcome = await work(tx);
       return { result: outcome.result, events: await appendThreadEvents(tx, threadId, outcome.events) };
     });
-    this.bus.publishThreadEvents(events);
-    this.kick(threadId);
+    this.announce(threadId, events);
     return result;
   }
 
-  private async commit(
-    threadId: string,
-    work: (tx: Tx) => Promise<{ event: ThreadEvent; isNew: boolean }>,
-  ): Promise<ThreadEvent> {
-    const outcome = await withSessionLock(this.prisma, threadId, work);
-    if (outcome.isNew) {
-      this.bus.publishThreadEvents([outcome.event]);
-      this.kick(threadId);
-    }
-    return outcome.event;
-  }
-
-  /** Queues the input of a failed turn at the head, inside the caller's session-locked transaction. */
-  private async insertAtHead(tx: Tx, threadId: string, userId: string, text: string, idempotencyKey: string): Promise<{ event: ThreadEvent; isNew: boolean }> {
-    const head = await tx.queueItem.findFirst({ where: { threadId }, orderBy: { position: 'asc' }, select: { position: true } });
-    const position = (head?.position ?? 1) - 1;
-    const item = await tx.queueItem.create({ data: { threadId, userId, text, idempotencyKey, position } });
-    const [event] = await appendThreadEvents(tx, threadId, [
-      { executionId: null, payload: { type: 'MessageQueued', queueId: item.id, text, idempotencyKey } },
-    ]);
-    return { event: event!, isNew: true };
+  /** After a commit: subscribers get the change's events, and the consumers a kick. */
+  private announce(threadId: string, events: ThreadEvent[]): void {
+    this.bus.publishThreadEvents(events);
+    this.kick(threadId);
   }
 
   /** A retried send answers with what the first one recorded, whether its item is pending or started. */

@@ -7,6 +7,7 @@ import type PrismaTypes from '../generated/pothos-prisma-types.ts';
 import { getDatamodel } from '../generated/pothos-prisma-types.ts';
 import { UnauthenticatedError } from '../domain/errors.ts';
 import type { AuthenticatedContext, GraphQLContext } from './context.ts';
+import { MUTATION_WRAPPERS_PLUGIN } from './mutation-wrappers.ts';
 
 export const builder = new SchemaBuilder<{
   Context: GraphQLContext;
@@ -21,7 +22,8 @@ export const builder = new SchemaBuilder<{
     File: { Input: File; Output: never };
   };
 }>({
-  plugins: [ScopeAuthPlugin, ErrorsPlugin, PrismaPlugin, RelayPlugin],
+  // The mutation wrappers first: they are the outermost (see mutation-wrappers.ts).
+  plugins: [MUTATION_WRAPPERS_PLUGIN, ScopeAuthPlugin, ErrorsPlugin, PrismaPlugin, RelayPlugin],
   defaultFieldNullability: false,
   scopeAuth: {
     authScopes: (context) => ({ authenticated: context.viewer !== null }),

@@ -79,8 +79,8 @@ export function serveGraphQLOverWebSocket(
           (args.rootValue as { subscribe: (a: ExecutionArgs) => unknown }).subscribe(args),
         ) as never,
       // A shared result never carries errors, so it needs no request id.
-      onNext: (_ctx, _id, _payload, args, result) =>
-        isSharedResult(result) ? serializedOnce(result) : withRequestId(result, requestIdOf(args)),
+      onNext: (ctx, _id, _payload, args, result) =>
+        isSharedResult(result) ? serializedOnce(result, ctx.extra.socket as SharedPayloadWebSocket) : withRequestId(result, requestIdOf(args)),
       onError: (_ctx, _id, payload, errors) => {
         const requestId = requestIdFrom(payload.extensions?.requestId);
         return errors.map((error) => errorWithRequestId(error, requestId));
@@ -177,9 +177,8 @@ function requestIdOf(args: ExecutionArgs): string {
 const serializedResults = new WeakMap<ExecutionResult, string>();
 const PLACEHOLDER = 'parley:serialized-payload';
 const PLACEHOLDER_TAIL = `"payload":"${PLACEHOLDER}"}`;
-let placed: string | null = null;
 
-function serializedOnce(result: ExecutionResult): ExecutionResult {
+function serializedOnce(result: ExecutionResult, socket: SharedPayloadWebSocket): ExecutionResult {
   let text = serializedResults.get(result);
   if (text === undefined) {
     text = JSON.stringify(result);
@@ -188,7 +187,7 @@ function serializedOnce(result: ExecutionResult): ExecutionResult {
   const json = text;
   return {
     toJSON: () => {
-      placed = json;
+      socket.placed = json;
       return PLACEHOLDER;
     },
   } as unknown as ExecutionResult;
@@ -197,12 +196,14 @@ function serializedOnce(result: ExecutionResult): ExecutionResult {
 class SharedPayloadWebSocket extends WebSocket {
   /** The peer's address, from the upgrade request (which is not kept). */
   remoteAddress: string | undefined;
+  /** The stored text of the shared result being sent, between its stringification and this send. */
+  placed: string | null = null;
 
   override send(data: unknown, ...rest: unknown[]): void {
-    if (placed !== null && typeof data === 'string' && data.endsWith(PLACEHOLDER_TAIL)) {
-      data = `${data.slice(0, -PLACEHOLDER_TAIL.length)}"payload":${placed}}`;
+    if (this.placed !== null && typeof data === 'string' && data.endsWith(PLACEHOLDER_TAIL)) {
+      data = `${data.slice(0, -PLACEHOLDER_TAIL.length)}"payload":${this.placed}}`;
     }
-    placed = null;
+    this.placed = null;
     (super.send as (...args: unknown[]) => void)(data, ...rest);
   }
 }

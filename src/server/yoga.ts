@@ -14,7 +14,6 @@ import { useDocumentLimits } from './plugins/use-document-limits.ts';
 import { useGraphiQLContentSecurityPolicy } from './plugins/use-graphiql-csp.ts';
 import { useHealth } from './plugins/use-health.ts';
 import { useInputHygiene } from './plugins/use-input-hygiene.ts';
-import { useOutageAnswers } from './plugins/use-outage-answers.ts';
 import { useRateLimits } from './plugins/use-rate-limits.ts';
 import { useReadiness } from './plugins/use-readiness.ts';
 import { useSchemaDisclosure } from './plugins/use-schema-disclosure.ts';
@@ -86,7 +85,6 @@ export function createParleyYoga({ parley, config, logger, isAccepting }: Parley
         costWeights: COST_WEIGHTS,
       }),
       useRateLimits(),
-      useOutageAnswers(),
       useAttachmentDownload({
         authenticate: (authorization) => parley.authenticator.authenticate(authorization),
         load: (user, attachmentId) => parley.conversations.attachment(user, attachmentId),

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   createSourceEventStream,
   execute,
@@ -40,9 +41,9 @@ export function isSharedResult(result: unknown): boolean {
 type Outcome = ExecutionResult | Promise<ExecutionResult>;
 
 const resultsByOrigin = new WeakMap<object, Map<string, Outcome>>();
-const documentIds = new WeakMap<DocumentNode, number>();
+/** A key for each document object (random, so nothing counts documents across the process). */
+const documentKeys = new WeakMap<DocumentNode, string>();
 const perEventVariables = new WeakMap<DocumentNode, string[]>();
-let nextDocumentId = 0;
 
 async function subscribeSharingResults(args: ExecutionArgs) {
   const stream = await createSourceEventStream(args);
@@ -86,10 +87,10 @@ function originOf(event: unknown): object | null {
 
 /** What decides a result besides the event: the document, the operation and the variables its selection reads. */
 function selectionKey(args: ExecutionArgs): string {
-  let id = documentIds.get(args.document);
+  let id = documentKeys.get(args.document);
   if (id === undefined) {
-    id = nextDocumentId++;
-    documentIds.set(args.document, id);
+    id = randomUUID();
+    documentKeys.set(args.document, id);
   }
   let names = perEventVariables.get(args.document);
   if (!names) {

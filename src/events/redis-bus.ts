@@ -1,0 +1,202 @@
+import { createPubSub } from '@graphql-yoga/subscription';
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { ServiceUnavailableError } from '../domain/errors.ts';
+import type { InstanceMessage, InstanceTopics, LiveBus } from './live-bus-contract.ts';
+import { RepublishBuffer } from './republish-buffer.ts';
+import { ThreadListeners } from './thread-listeners.ts';
+import type { ThreadEvent } from './thread-event.ts';
+
+const THREAD_CHANNEL = 'thread:';
+const QUEUE_KICK_CHANNEL = 'queue-kick';
+const INSTANCE_CHANNEL = 'instance:all';
+
+function listenerSet() {
+  const listeners = new Set<() => void>();
+  return {
+    add(listener: () => void) {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+    fire() {
+      for (const listener of [...listeners]) listener();
+    },
+  };
+}
+
+/** A promise with its resolver, for a channel that waits for its SUBSCRIBE to be confirmed. */
+function confirmation() {
+  let resolve!: () => void;
+  const promise = new Promise<void>((done) => (resolve = done));
+  return { promise, resolve, confirmed: false };
+}
+
+/**
+ * Instances sharing a Redis: one channel per thread with listeners here (`thread:<id>`), and two for
+ * every instance (`queue-kick`, `instance:all`), each SUBSCRIBE sent and confirmed by this bus itself.
+ */
+export function createRedisLiveBus(redisUrl: string, logger: Logger): LiveBus {
+  const outages = listenerSet();
+  const resyncs = listenerSet();
+  // Subscribing puts an ioredis connection in subscriber mode, so publishing needs its own.
+  // Commands fail fast while Redis is away: every durable event is in the database, and a
+  // subscriber catches up from there when Redis is back, so nothing may wait on Redis.
+  const options = { maxRetriesPerRequest: 1, retryStrategy: (times: number) => Math.min(50 * 2 ** times, 2_000) };
+  const publisher = new Redis(redisUrl, options);
+  // Channels are subscribed again by `subscribeAll` below, which knows when that is confirmed;
+  // ioredis' own re-subscription would not tell.
+  const subscriber = new Redis(redisUrl, { ...options, autoResubscribe: false });
+  const reportErrors = (role: string) => {
+    let lastReport = 0;
+    return (error: Error) => {
+      if (Date.now() - lastReport < 5_000) return;
+      lastReport = Date.now();
+      logger.warn({ err: error, role }, 'Redis is unreachable; events are recorded and delivered once it is back');
+    };
+  };
+  publisher.on('error', reportErrors('publish'));
+  subscriber.on('error', reportErrors('subscribe'));
+
+  /** Every channel some subscriber of this instance listens to, with the state of its SUBSCRIBE. */
+  const channels = new Map<string, ReturnType<typeof confirmation>>();
+
+  // SUBSCRIBE goes out only on a ready connection. ioredis writes it at once while its handshake is
+  // still under way (the command is allowed while Redis loads); the handshake's ready check (INFO)
+  // then fails on a connection in subscriber mode, ioredis reconnects and drops the subscription
+  // without re-sending it: the channel would stay silent for good.
+  const subscribeWhenReady = (channel: string, entry: ReturnType<typeof confirmation>) => {
+    if (subscriber.status !== 'ready') return;
+    subscriber.subscribe(channel).then(
+      () => {
+        if (channels.get(channel) !== entry) return;
+        entry.confirmed = true;
+        entry.resolve();
+      },
+      // The connection went away after it was sent: the next 'ready' subscribes it again.
+      (error: unknown) => logger.debug({ err: error, channel }, 'Redis SUBSCRIBE failed; sent again on reconnect'),
+    );
+  };
+
+  /** Subscribes every wanted channel on a (re)connected subscriber; resolves once all are confirmed. */
+  const subscribeAll = async () => {
+    const wanted = [...channels.entries()];
+    if (wanted.length === 0) return;
+    await subscriber.subscribe(...wanted.map(([channel]) => channel));
+    for (const [channel, entry] of wanted) {
+      if (channels.get(channel) !== entry || entry.confirmed) continue;
+      entry.confirmed = true;
+      entry.resolve();
+    }
+  };
+
+  let connected = false;
+  let everReady = false;
+  subscriber.on('ready', () => {
+    connected = true;
+    const reconnected = everReady;
+    everReady = true;
+    if (reconnected) logger.info('Redis is back; subscribers catch up from the event log');
+    subscribeAll().then(
+      () => {
+        if (reconnected) resyncs.fire();
+      },
+      (error: unknown) => logger.warn({ err: error }, 'Redis SUBSCRIBE failed; sent again on the next reconnect'),
+    );
+  });
+  subscriber.on('close', () => {
+    if (!connected) return;
+    connected = false;
+    for (const [channel, entry] of channels) if (entry.confirmed) channels.set(channel, confirmation());
+    outages.fire();
+  });
+
+  const republish = new RepublishBuffer();
+  publisher.on('ready', () => {
+    for (const { channel, message } of republish.take()) publish(channel, message);
+  });
+  const publish = (channel: string, message: string) =>
+    publisher.publish(channel, message).catch((error: unknown) => {
+      logger.debug({ err: error, channel }, 'Redis PUBLISH failed');
+      if (channel.startsWith(THREAD_CHANNEL)) republish.keep(channel, message);
+    });
+
+  const openChannel = (channel: string) => {
+    const entry = confirmation();
+    channels.set(channel, entry);
+    subscribeWhenReady(channel, entry);
+  };
+  const releaseChannel = (channel: string) => {
+    channels.delete(channel);
+    subscriber.unsubscribe(channel).catch((error: unknown) => logger.debug({ err: error, channel }, 'Redis UNSUBSCRIBE failed'));
+  };
+
+  const threads = new ThreadListeners(
+    (threadId) => openChannel(THREAD_CHANNEL + threadId),
+    (threadId) => releaseChannel(THREAD_CHANNEL + threadId),
+  );
+  // Kicks and control messages are fanned out on this instance as they arrive, for as long as it runs.
+  const topics = createPubSub<InstanceTopics>();
+  openChannel(QUEUE_KICK_CHANNEL);
+  openChannel(INSTANCE_CHANNEL);
+  /** Decoded once for all of the channel's listeners on this instance; undefined when unreadable. */
+  const decode = (channel: string, message: string): unknown => {
+    try {
+      return JSON.parse(message);
+    } catch (error) {
+      logger.warn({ err: error, channel }, 'an unreadable message on a live channel was ignored');
+      return undefined;
+    }
+  };
+  subscriber.on('message', (channel: string, message: string) => {
+    if (channel.startsWith(THREAD_CHANNEL)) {
+      const threadId = channel.slice(THREAD_CHANNEL.length);
+      if (!threads.has(threadId)) return;
+      const event = decode(channel, message);
+      if (event !== undefined) threads.deliver(threadId, event as ThreadEvent);
+      return;
+    }
+    const decoded = decode(channel, message);
+    if (decoded === undefined) return;
+    if (channel === QUEUE_KICK_CHANNEL) topics.publish('queue-kick', decoded as { threadId: string });
+    else if (channel === INSTANCE_CHANNEL) topics.publish('instance', 'all', decoded as InstanceMessage);
+  });
+
+  return {
+    kind: 'redis',
+    publishThreadEvents: (events) => events.forEach((event) => publish(THREAD_CHANNEL + event.threadId, JSON.stringify(event))),
+    subscribeThread: (threadId, listener) => threads.add(threadId, listener),
+    threadChannelReady: async (threadId, timeoutMs) => {
+      const entry = channels.get(THREAD_CHANNEL + threadId);
+      if (!entry) throw new Error(`threadChannelReady(${threadId}) before subscribing to the thread`);
+      if (entry.confirmed) return;
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new ServiceUnavailableError('live delivery', 1)), timeoutMs);
+      });
+      try {
+        await Promise.race([entry.promise, timedOut]);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    kickOtherInstances: (threadId) => void publish(QUEUE_KICK_CHANNEL, JSON.stringify({ threadId })),
+    queueKicks: () => topics.subscribe('queue-kick'),
+    announceToInstances: async (message) => {
+      await publisher.publish(INSTANCE_CHANNEL, JSON.stringify(message));
+    },
+    relayToInstances: (message) => void publish(INSTANCE_CHANNEL, JSON.stringify(message)),
+    instanceMessages: () => topics.subscribe('instance', 'all'),
+    onOutage: outages.add,
+    onResync: resyncs.add,
+    ping: async () => {
+      await publisher.ping();
+    },
+    commandClient: publisher,
+    close: async () => {
+      publisher.disconnect();
+      subscriber.disconnect();
+    },
+  };
+}
