@@ -10,6 +10,6 @@ try {
   process.stderr.write(`parley: cannot build the server: ${error.message}\nRun \`npm run build\` (or \`npm install\`) and try again.\n`);
   process.exit(1);
 }
-// Stack traces name the TypeScript sources (dist/ has their source maps).
-process.setSourceMapsEnabled(true);
+// dist/ has source maps; Node applies them with NODE_OPTIONS=--enable-source-maps (off by default:
+// they cost start time and memory).
 await import('../dist/cli/main.js');

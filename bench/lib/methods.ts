@@ -134,7 +134,8 @@ through tsx (measured without its file watcher: \`node --import tsx src/cli/main
 transform cache warm). Both start embedded on one data folder migrated by an unmeasured first
 start, five rounds alternating with the floor, a bare \`node -e\` that prints a line; the time is
 spawn to the banner (spawn to the line for the floor), the memory the process's \`VmRSS\` 1 s after it.
-The compiled start includes bin/parley.js hashing src/ (about 2 MB) to check that dist/ is current.`,
+The compiled start includes bin/parley.js hashing src/ (about 2 MB) to check that dist/ is current.
+The last two figures take the sources as the floor: compiled ÷ sources, round by round.`,
   P9: `A host child on the embedded database (PGlite, in-process bus; its runs are the fastest, so a stalled
 reader falls furthest behind), started with \`--expose-gc\`. A round: four WebSockets subscribe
 (\`runEvents\`, live) to a fresh thread and keep reading while \`/tokens 50000\` runs (the floor: what the run

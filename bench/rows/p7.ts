@@ -106,6 +106,8 @@ export const p7: Row = async () => {
       againstFloor('sources start (tsx, as `npm run dev`; same data dir and floor)', 'ms', sources.readyMs, floor.readyMs),
       againstFloor('compiled RSS 1 s after ready (floor: bare `node -e`)', 'MB', compiled.rss, floor.rss),
       againstFloor('sources (tsx) RSS 1 s after ready (floor: bare `node -e`)', 'MB', sources.rss, floor.rss),
+      againstFloor('compiled start against sources start (floor: the sources, tsx)', 'ms', compiled.readyMs, sources.readyMs),
+      againstFloor('compiled RSS against sources RSS (floor: the sources, tsx)', 'MB', compiled.rss, sources.rss),
     ],
     notes: [
       'time from spawning the process to the "Parley is running" banner on stdout; `npm start` includes npm\'s own start-up',
