@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { defaultClientConditions, defineConfig } from 'vite';
 
 // The reference web chat, built into static files that `parley serve` answers at `/`.
 // Vite 8 compiles TSX itself (oxc); React's automatic runtime needs no plugin.
@@ -9,6 +9,9 @@ export default defineConfig({
   root,
   base: '/',
   oxc: { jsx: { runtime: 'automatic', importSource: 'react' } },
+  // @parley/client from its sources (its `@parley/source` export condition, as in tsconfig.json):
+  // the chat is built on the client as it is in this checkout, never on a stale packages/client/dist.
+  resolve: { conditions: ['@parley/source', ...defaultClientConditions] },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -126,7 +126,16 @@ its nearest dominator of a named class). Snapshots are not committed.`,
   P7: `Embedded: \`npm start\` with \`PORT=0\` and a fresh \`PARLEY_DATA_DIR\` (PGlite initdb, migrations, demo
 user/project/agent, token) from spawn to the "Parley is running" banner on stdout. PostgreSQL:
 \`node bin/parley.js serve\` with a fresh schema (\`CREATE SCHEMA\`, migrations) and Redis, to the same
-banner. Three rounds each; the servers are stopped with SIGTERM between rounds.`,
+banner. Three rounds each; the servers are stopped with SIGTERM between rounds.
+
+*Compiled against sources:* \`npm start\` runs the compiled build (\`node bin/parley.js serve\`: dist/,
+no TypeScript loader; until issue 21 it ran the sources through tsx), \`npm run dev\` the sources
+through tsx (measured without its file watcher: \`node --import tsx src/cli/main.ts serve\`, tsx's
+transform cache warm). Both start embedded on one data folder migrated by an unmeasured first
+start, five rounds alternating with the floor, a bare \`node -e\` that prints a line; the time is
+spawn to the banner (spawn to the line for the floor), the memory the process's \`VmRSS\` 1 s after it.
+The compiled start includes bin/parley.js hashing src/ (about 2 MB) to check that dist/ is current.
+The last two figures take the sources as the floor: compiled ÷ sources, round by round.`,
   P9: `A host child on the embedded database (PGlite, in-process bus; its runs are the fastest, so a stalled
 reader falls furthest behind), started with \`--expose-gc\`. A round: four WebSockets subscribe
 (\`runEvents\`, live) to a fresh thread and keep reading while \`/tokens 50000\` runs (the floor: what the run

@@ -1,5 +1,10 @@
-/** `node bin/parley.js serve` (or `npm start`) as a child process: time to the ready banner, stop by signal. */
+/**
+ * `parley serve` as a child process: `node bin/parley.js serve` (the compiled build), `npm start`
+ * (the same, through npm), or `sources` (the TypeScript sources through tsx, as `npm run dev` runs
+ * them, without its file watcher). Time to the ready banner, stop by signal.
+ */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export const REPO = fileURLToPath(new URL('../../', import.meta.url));
@@ -11,10 +16,22 @@ export interface Served {
   stop(): Promise<void>;
 }
 
-export function serve(command: 'npm-start' | 'node', env: Record<string, string>, timeoutMs = 90_000): Promise<Served> {
+const COMMANDS = {
+  'npm-start': ['npm', ['start', '--silent']],
+  node: [process.execPath, ['bin/parley.js', 'serve']],
+  sources: [process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve']],
+} as const;
+
+/** Resident memory of a process (VmRSS), in MB. */
+export function rssMb(pid: number): number {
+  const kb = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  return Number(kb) / 1024;
+}
+
+export function serve(command: keyof typeof COMMANDS, env: Record<string, string>, timeoutMs = 90_000): Promise<Served> {
   const started = performance.now();
-  const [file, args] = command === 'npm-start' ? ['npm', ['start', '--silent']] : [process.execPath, ['bin/parley.js', 'serve']];
-  const child = spawn(file, args as string[], {
+  const [file, args] = COMMANDS[command];
+  const child = spawn(file, args, {
     cwd: REPO,
     env: { ...process.env, PORT: '0', PARLEY_LOG_LEVEL: 'silent', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

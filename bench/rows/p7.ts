@@ -2,17 +2,55 @@
  * P7: start to ready. Embedded: `npm start` (as a user types it) with a fresh PARLEY_DATA_DIR: PGlite
  * initdb, migrations, demo bootstrap, until the "Parley is running" banner. PostgreSQL: `node
  * bin/parley.js serve` with a fresh schema (migrations included) and Redis, until the banner.
+ * Compiled against sources: the compiled build (`node bin/parley.js serve`, what `npm start` runs)
+ * and the sources through tsx (what `npm run dev` runs) on an existing data folder, their start time
+ * and resident memory, against a bare `node` process started the same way.
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchDatabaseUrl, REDIS_URL } from '../lib/hosts.ts';
-import { serve } from '../lib/serve.ts';
-import { spread } from '../lib/stats.ts';
+import { REPO, rssMb, serve } from '../lib/serve.ts';
+import { sleep, spread, type Spread } from '../lib/stats.ts';
 import { log } from '../lib/log.ts';
-import type { Row } from '../lib/types.ts';
+import type { Metric, Row } from '../lib/types.ts';
 
 const ROUNDS = 3;
+const WARM_ROUNDS = 5;
+/** Memory is read this long after the banner, once start-up work has settled. */
+const SETTLE_MS = 1_000;
+
+/** The floor: `node -e` printing a line, from spawn to that line, and its RSS at the same delay. */
+async function bareNode(): Promise<{ readyMs: number; rss: number }> {
+  const started = performance.now();
+  const child = spawn(process.execPath, ['-e', "console.log('ready'); setInterval(() => {}, 60_000)"], { cwd: REPO, stdio: ['ignore', 'pipe', 'ignore'] });
+  const readyMs = await new Promise<number>((resolve, reject) => {
+    child.stdout!.once('data', () => resolve(performance.now() - started));
+    child.once('exit', (code) => reject(new Error(`bare node exited with ${code}`)));
+  });
+  await sleep(SETTLE_MS);
+  const rss = rssMb(child.pid!);
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGKILL');
+  await exited;
+  return { readyMs, rss };
+}
+
+async function warmStart(command: 'node' | 'sources', dataDir: string): Promise<{ readyMs: number; rss: number }> {
+  const server = await serve(command, { PARLEY_DATA_DIR: dataDir });
+  await sleep(SETTLE_MS);
+  const rss = rssMb(server.child.pid!);
+  await server.stop();
+  return { readyMs: server.readyMs, rss };
+}
+
+function againstFloor(name: string, unit: string, rounds: number[], floorRounds: number[]): Metric {
+  const measured = spread(rounds);
+  const floor = spread(floorRounds);
+  const ratio: Spread = { ...spread(rounds.map((value, i) => value / floorRounds[i]!)), median: measured.median / floor.median };
+  return { name, unit, measured, floor, ratio, budget: 'report', pass: null };
+}
 
 export const p7: Row = async () => {
   const embedded: number[] = [];
@@ -31,13 +69,49 @@ export const p7: Row = async () => {
     await pgServer.stop();
     log(`P7 round ${r}: embedded cold ${embedded[r]!.toFixed(0)} ms, PostgreSQL ${postgres[r]!.toFixed(0)} ms`);
   }
+
+  const dataDir = mkdtempSync(join(tmpdir(), 'parley-bench-warm-'));
+  const floor = { readyMs: [] as number[], rss: [] as number[] };
+  const compiled = { readyMs: [] as number[], rss: [] as number[] };
+  const sources = { readyMs: [] as number[], rss: [] as number[] };
+  try {
+    // Unmeasured: creates and migrates the data folder, and builds dist/ if it is out of date.
+    await (await serve('node', { PARLEY_DATA_DIR: dataDir })).stop();
+    for (let r = 0; r < WARM_ROUNDS; r++) {
+      for (const [into, measure] of [
+        [floor, bareNode],
+        [compiled, () => warmStart('node', dataDir)],
+        [sources, () => warmStart('sources', dataDir)],
+      ] as const) {
+        const { readyMs, rss } = await measure();
+        into.readyMs.push(readyMs);
+        into.rss.push(rss);
+      }
+      log(
+        `P7 warm round ${r}: compiled ${compiled.readyMs[r]!.toFixed(0)} ms ${compiled.rss[r]!.toFixed(0)} MB, ` +
+          `sources ${sources.readyMs[r]!.toFixed(0)} ms ${sources.rss[r]!.toFixed(0)} MB, bare node ${floor.readyMs[r]!.toFixed(0)} ms ${floor.rss[r]!.toFixed(0)} MB`,
+      );
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+
   return {
     id: 'P7',
-    what: 'start to ready: embedded `npm start` on a fresh data folder, and PostgreSQL + Redis on a fresh schema',
+    what: 'start to ready: embedded `npm start` on a fresh data folder, PostgreSQL + Redis on a fresh schema, and the compiled build against the sources',
     metrics: [
       { name: 'embedded cold start (`npm start`, fresh data dir)', unit: 'ms', measured: spread(embedded), budget: 'report', pass: null },
       { name: 'PostgreSQL start (`parley serve`, fresh schema)', unit: 'ms', measured: spread(postgres), budget: 'report', pass: null },
+      againstFloor('compiled start (`node bin/parley.js serve`, embedded, existing data dir; floor: bare `node -e`)', 'ms', compiled.readyMs, floor.readyMs),
+      againstFloor('sources start (tsx, as `npm run dev`; same data dir and floor)', 'ms', sources.readyMs, floor.readyMs),
+      againstFloor('compiled RSS 1 s after ready (floor: bare `node -e`)', 'MB', compiled.rss, floor.rss),
+      againstFloor('sources (tsx) RSS 1 s after ready (floor: bare `node -e`)', 'MB', sources.rss, floor.rss),
+      againstFloor('compiled start against sources start (floor: the sources, tsx)', 'ms', compiled.readyMs, sources.readyMs),
+      againstFloor('compiled RSS against sources RSS (floor: the sources, tsx)', 'MB', compiled.rss, sources.rss),
     ],
-    notes: ['time from spawning the process to the "Parley is running" banner on stdout; `npm start` includes npm\'s own start-up'],
+    notes: [
+      'time from spawning the process to the "Parley is running" banner on stdout; `npm start` includes npm\'s own start-up',
+      `compiled and sources: ${WARM_ROUNDS} rounds alternating bare node, compiled and sources; the compiled start includes bin/parley.js hashing src/ to check the build is current`,
+    ],
   };
 };

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { userForToken } from '../../src/auth/tokens.ts';
 import { openDatabase } from '../../src/db/database.ts';
 import { describeWithServices } from '../support/backends.ts';
+import { CLI_FROM_SOURCES } from '../support/cli.ts';
 import { ViewerDocument } from '../support/documents.ts';
 import { isolatedEnv, request, startTestServer, type TestServer } from '../support/server.ts';
 
@@ -15,7 +16,7 @@ const TOKEN_LINE = /^pky_[A-Za-z0-9_-]+\n$/;
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
 
 function runCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['bin/parley.js', ...args], {
+  const child = spawn(process.execPath, [...CLI_FROM_SOURCES, ...args], {
     cwd: REPO_ROOT,
     env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -83,7 +83,11 @@ describe('the client package stands alone', () => {
     expect(manifest).toMatchObject({
       name: '@parley/client',
       type: 'module',
-      exports: { '.': './src/index.ts', './react': './src/react.ts' },
+      exports: {
+        '.': { '@parley/source': './src/index.ts', types: './dist/index.d.ts', import: './dist/index.js' },
+        './react': { '@parley/source': './src/react.ts', types: './dist/react.d.ts', import: './dist/react.js' },
+      },
+      files: ['dist'],
       peerDependenciesMeta: { react: { optional: true } },
     });
     expect(Object.keys(manifest.peerDependencies).sort()).toEqual(['graphql', 'graphql-ws', 'react']);

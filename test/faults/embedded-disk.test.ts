@@ -4,13 +4,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI_FROM_SOURCES } from '../support/cli.ts';
 
 const run = promisify(execFile);
 
 /** `parley serve` on a data folder: its exit code and what it said on stderr. */
 async function serveOn(dataDir: string): Promise<{ code: number; stderr: string }> {
   try {
-    await run(process.execPath, ['bin/parley.js', 'serve'], {
+    await run(process.execPath, [...CLI_FROM_SOURCES, 'serve'], {
       env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', PARLEY_DATA_DIR: dataDir, PORT: '0' },
       timeout: 60_000,
     });

@@ -3,6 +3,13 @@ import { fileURLToPath } from 'node:url';
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
+/**
+ * Node's arguments for `parley` run from the sources (tsx), as `npm run dev` does: suites test the
+ * code as it is in the checkout without waiting for a build. `bin/parley.js` (the compiled build)
+ * has a suite of its own, test/process/compiled-build.test.ts.
+ */
+export const CLI_FROM_SOURCES = ['--import', 'tsx', fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url))];
+
 export interface CliResult {
   code: number | null;
   stdout: string;
@@ -14,7 +21,7 @@ export interface CliResult {
  * environment cleared (the embedded database unless `env` names one).
  */
 export function startCli(args: string[], env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ['bin/parley.js', ...args], {
+  return spawn(process.execPath, [...CLI_FROM_SOURCES, ...args], {
     cwd: REPO_ROOT,
     env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '', PARLEY_PROVIDERS: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

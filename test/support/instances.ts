@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { PrismaClient } from '../../src/generated/prisma/client.ts';
+import { CLI_FROM_SOURCES } from './cli.ts';
 import type { Follower } from './follower.ts';
 import { durableSeq } from './run-events.ts';
 
@@ -10,7 +11,6 @@ import { durableSeq } from './run-events.ts';
 // whatever a failed test left running, and a process exit kills them as a last resort.
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const CLI = fileURLToPath(new URL('../../bin/parley.js', import.meta.url));
 const STDERR_LIMIT = 64_000;
 
 const children = new Set<ChildProcess>();
@@ -59,7 +59,7 @@ export interface Instance {
 }
 
 /**
- * Spawns `node bin/parley.js serve` with `env` (PORT=0 unless given) and resolves once it printed its
+ * Spawns `parley serve` (from the sources) with `env` (PORT=0 unless given) and resolves once it printed its
  * URL, and in the embedded mode the demo token and agent id too; rejects with its output if it exits
  * first.
  */
@@ -69,7 +69,7 @@ export function startInstance(env: Record<string, string>, options: { timeoutMs?
   delete inherited.DATABASE_URL;
   delete inherited.REDIS_URL;
   delete inherited.PARLEY_DATA_DIR;
-  const child = spawn(process.execPath, [CLI, 'serve'], {
+  const child = spawn(process.execPath, [...CLI_FROM_SOURCES, 'serve'], {
     cwd: ROOT,
     // Suites poll for conditions as fast as they can; the rate-limit suites set their own budgets.
     env: { ...inherited, PORT: '0', PARLEY_LOG_LEVEL: 'warn', PARLEY_QUERIES_PER_MINUTE: '1000000', ...env },
