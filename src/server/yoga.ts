@@ -22,6 +22,7 @@ import { useWebApp } from './plugins/use-web-app.ts';
 import { useMetrics, type MetricsEndpoint } from './plugins/use-metrics.ts';
 import { useRequestId } from './plugins/use-request-id.ts';
 import { useTracing } from './plugins/use-tracing.ts';
+import { useUploadAuthentication } from './plugins/use-upload-authentication.ts';
 import { currentRequestId, requestIdFrom } from '../observability/request-id.ts';
 import { useSharedEventResults } from './plugins/use-shared-event-results.ts';
 
@@ -75,6 +76,7 @@ export function createParleyYoga({ parley, config, logger, isAccepting }: Parley
       useHealth(),
       ...(config.PARLEY_WEB ? [useWebApp()] : []),
       useGraphiQLContentSecurityPolicy(),
+      useUploadAuthentication({ authenticate: (authorization) => parley.authenticator.authenticate(authorization) }),
       useReadiness({ probes: { database: () => parley.db.ping(), redis: () => parley.bus.ping() }, isAccepting }),
       useSchemaDisclosure({ introspection: config.PARLEY_INTROSPECTION }),
       useDocumentLimits({
