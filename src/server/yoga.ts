@@ -23,6 +23,8 @@ import { useMetrics, type MetricsEndpoint } from './plugins/use-metrics.ts';
 import { useRequestId } from './plugins/use-request-id.ts';
 import { useTracing } from './plugins/use-tracing.ts';
 import { useUploadAuthentication } from './plugins/use-upload-authentication.ts';
+import { useSubscriptionsPerUser } from './plugins/use-subscriptions-per-user.ts';
+import type { LimitReporter } from './connection-limits.ts';
 import { currentRequestId, requestIdFrom } from '../observability/request-id.ts';
 import { useSharedEventResults } from './plugins/use-shared-event-results.ts';
 
@@ -46,10 +48,12 @@ export interface ParleyYogaOptions {
   logger: Logger;
   /** False once shutdown has begun. */
   isAccepting: () => boolean;
+  /** Told each time a limit refuses an operation. */
+  limits: LimitReporter;
 }
 
 /** Every HTTP route (GraphQL, /health, /ready, the web chat at /) and every operation over HTTP or WebSocket goes through this. */
-export function createParleyYoga({ parley, config, logger, isAccepting }: ParleyYogaOptions): ParleyYoga {
+export function createParleyYoga({ parley, config, logger, isAccepting, limits }: ParleyYogaOptions): ParleyYoga {
   return createYoga<ServerContext, GraphQLContext>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -88,6 +92,7 @@ export function createParleyYoga({ parley, config, logger, isAccepting }: Parley
         costWeights: COST_WEIGHTS,
       }),
       useRateLimits(),
+      useSubscriptionsPerUser(config.PARLEY_MAX_SUBSCRIPTIONS_PER_USER, () => limits.hit('subscriptions_per_user')),
       useOutageAnswers(),
       useAttachmentDownload({
         authenticate: (authorization) => parley.authenticator.authenticate(authorization),
