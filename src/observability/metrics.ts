@@ -152,6 +152,19 @@ export class ParleyMetrics {
     registers: [this.registry],
   });
 
+  // Connections
+  readonly connectionsOpen = new Gauge({
+    name: 'parley_http_connections_open',
+    help: 'TCP connections open to the HTTP server (WebSockets included)',
+    registers: [this.registry],
+  });
+  readonly connectionLimitsHit = new Counter({
+    name: 'parley_connection_limits_hit_total',
+    help: 'Connections, requests and subscriptions refused or closed by a limit, by limit',
+    labelNames: ['limit'] as const,
+    registers: [this.registry],
+  });
+
   // Infrastructure
   readonly dbPoolInUse: Gauge = new Gauge({
     name: 'parley_db_pool_connections_in_use',

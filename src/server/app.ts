@@ -9,6 +9,7 @@ import { openParley, type Parley, type ParleyOverrides } from '../parley.ts';
 import { createLogger } from '../observability/logging.ts';
 import { inRequestScope, REQUEST_ID_HEADER, requestIdFrom } from '../observability/request-id.ts';
 import { limitRequestBody } from './request-body-limit.ts';
+import { LimitReporter, limitConnections } from './connection-limits.ts';
 import { createParleyYoga, maxMultipartBytes, slowReaderDropped } from './yoga.ts';
 
 export interface App {
@@ -36,19 +37,40 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   const demo = options.bootstrapDemo ? await bootstrapDemo(parley) : null;
 
   let accepting = true;
-  const yoga = createParleyYoga({ parley, config, logger, isAccepting: () => accepting });
+  const limitReporter = new LimitReporter(parley.metrics, logger);
+  const yoga = createParleyYoga({ parley, config, logger, isAccepting: () => accepting, limits: limitReporter });
   const bodyLimits = { maxBytes: config.PARLEY_MAX_REQUEST_BYTES, maxMultipartBytes: maxMultipartBytes(config) };
-  const server: Server = createServer((req, res) => {
+  // Node checks the headers timeout this often; the default (30 s) would let a slow client keep
+  // its connection three times as long as the timeout says.
+  const connectionsCheckingInterval = Math.max(10, Math.min(1_000, Math.floor(config.PARLEY_HEADERS_TIMEOUT_MS / 4)));
+  const server: Server = createServer({ connectionsCheckingInterval }, (req, res) => {
     // Every answer names its request, the refusal of a body over the limit included.
     const requestId = requestIdFrom(req.headers[REQUEST_ID_HEADER]);
     res.setHeader(REQUEST_ID_HEADER, requestId);
+    startBodyDeadline(req, res);
     if (limitRequestBody(req, res, bodyLimits)) inRequestScope(requestId, () => void yoga.handle(req, res));
   });
+  const startBodyDeadline = limitConnections(
+    server,
+    {
+      maxConnections: config.PARLEY_MAX_CONNECTIONS,
+      maxConnectionsPerAddress: config.PARLEY_MAX_CONNECTIONS_PER_ADDRESS,
+      headersTimeoutMs: config.PARLEY_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: config.PARLEY_REQUEST_TIMEOUT_MS,
+      minUploadBytesPerS: config.PARLEY_UPLOAD_MIN_BYTES_PER_S,
+      maxMultipartBytes: bodyLimits.maxMultipartBytes,
+    },
+    limitReporter,
+    parley.metrics,
+  );
   const webSocket = serveGraphQLOverWebSocket(server, yoga, {
     maxPayloadBytes: config.PARLEY_MAX_REQUEST_BYTES,
     initTimeoutMs: config.PARLEY_WS_INIT_TIMEOUT_MS,
     maxOperationsPerSocket: config.PARLEY_WS_MAX_SUBSCRIPTIONS,
     maxSocketsPerUser: config.PARLEY_WS_MAX_SOCKETS_PER_USER,
+    maxAnonymousSocketsPerAddress: config.PARLEY_WS_MAX_ANONYMOUS_SOCKETS_PER_ADDRESS,
+    idleTimeoutMs: config.PARLEY_WS_IDLE_TIMEOUT_MS,
+    limits: limitReporter,
     maxBufferedBytes: config.PARLEY_MAX_BUFFERED_EVENT_BYTES,
     tokens: parley.authenticator,
     logger,

@@ -9,10 +9,15 @@ import { EventBacklog } from '../events/event-backlog.ts';
 import { inRequestScope, requestIdFrom } from '../observability/request-id.ts';
 import { errorWithRequestId, withRequestId } from './plugins/use-request-id.ts';
 import { isSharedResult } from './plugins/use-shared-event-results.ts';
+import { TOO_MANY_SUBSCRIPTIONS_CODE } from './plugins/use-subscriptions-per-user.ts';
 import type { ParleyYoga } from './yoga.ts';
+import type { LimitReporter } from './connection-limits.ts';
 
 /** The close code of a `connection_init` refused because its user has as many sockets open as allowed. */
 export const TOO_MANY_SOCKETS_CLOSE_CODE = 4429;
+
+/** The close code of a socket that ran no operation for the idle timeout (the standard "Normal Closure"). */
+export const IDLE_CLOSE_CODE = 1000;
 
 /** The close code at shutdown (the standard "Service Restart"): reconnect, to another instance if there is one. */
 export const SERVICE_RESTART_CLOSE_CODE = 1012;
@@ -20,8 +25,8 @@ export const SERVICE_RESTART_CLOSE_CODE = 1012;
 /** The close code of a `connection_init` that met a database outage (the standard "Try Again Later"). */
 export const TRY_AGAIN_LATER_CLOSE_CODE = 1013;
 
-/** The `extensions.code` of an operation refused because its socket runs as many as allowed. */
-export const TOO_MANY_SUBSCRIPTIONS_CODE = 'TOO_MANY_SUBSCRIPTIONS';
+/** The `extensions.code` of an operation refused because its socket (or its user) runs as many as allowed. */
+export { TOO_MANY_SUBSCRIPTIONS_CODE };
 
 export interface GraphQLWebSocketOptions {
   maxPayloadBytes: number;
@@ -31,6 +36,12 @@ export interface GraphQLWebSocketOptions {
   maxOperationsPerSocket: number;
   /** Sockets one user may hold open on this instance. */
   maxSocketsPerUser: number;
+  /** Sockets without a token one peer address may hold open on this instance. */
+  maxAnonymousSocketsPerAddress: number;
+  /** An acknowledged socket that runs no operation for this long is closed (IDLE_CLOSE_CODE). */
+  idleTimeoutMs: number;
+  /** Told each time a limit closes or refuses a socket. */
+  limits: LimitReporter;
   /** Bytes of events one socket may hold for a reader that is not keeping up (see EventBacklog). */
   maxBufferedBytes: number;
   tokens: TokenAuthenticator;
@@ -51,7 +62,16 @@ export function serveGraphQLOverWebSocket(
   options: GraphQLWebSocketOptions,
 ): GraphQLWebSocket {
   const { maxPayloadBytes, initTimeoutMs, maxOperationsPerSocket, logger } = options;
-  const sockets = new SocketsPerUser(options.maxSocketsPerUser);
+  const sockets = new OpenSockets(options.maxSocketsPerUser);
+  const anonymousSockets = new OpenSockets(options.maxAnonymousSocketsPerAddress);
+  const idleWatches = new WeakMap<WebSocket, IdleWatch>();
+  const watchIdle = (socket: WebSocket, operations: () => number) =>
+    idleWatches.set(
+      socket,
+      new IdleWatch(socket, operations, options.idleTimeoutMs, () =>
+        options.limits.hit('websocket_idle_timeout', { address: (socket as SharedPayloadWebSocket).remoteAddress }),
+      ),
+    );
   const backlogs = new WeakMap<WebSocket, EventBacklog>();
   const wsServer = new WebSocketServer({
     server,
@@ -92,8 +112,18 @@ export function serveGraphQLOverWebSocket(
         // parser state), whose one use, the peer's address, the socket holds.
         Reflect.deleteProperty(ctx.extra, 'request');
         const authorization = authorizationFromConnectionParams(ctx.connectionParams ?? {});
-        if (authorization === undefined || authorization === null || authorization === '') return true;
         const socket = ctx.extra.socket;
+        const operations = () => Object.keys(ctx.subscriptions).length;
+        if (authorization === undefined || authorization === null || authorization === '') {
+          const address = (socket as SharedPayloadWebSocket).remoteAddress ?? 'unknown';
+          if (!anonymousSockets.open(address, socket)) {
+            options.limits.hit('websocket_anonymous_per_address', { address });
+            socket.close(TOO_MANY_SOCKETS_CLOSE_CODE, 'Too many sockets without a token from this address');
+            return false;
+          }
+          watchIdle(socket, operations);
+          return true;
+        }
         let user;
         try {
           user = await options.tokens.authenticate(authorization);
@@ -108,9 +138,12 @@ export function serveGraphQLOverWebSocket(
           socket.close(TOO_MANY_SOCKETS_CLOSE_CODE, 'Too many open sockets for this user');
           return false;
         }
+        watchIdle(socket, operations);
         return true;
       },
+      onComplete: (ctx) => idleWatches.get(ctx.extra.socket)?.busy(),
       onSubscribe: async (ctx, _id, payload) => {
+        idleWatches.get(ctx.extra.socket)?.busy();
         // One id per operation: the client's (`extensions.requestId` of its subscribe message) or a new one.
         const requestId = requestIdFrom(payload.extensions?.requestId);
         // graphql-ws has already registered this operation when it asks.
@@ -208,25 +241,67 @@ class SharedPayloadWebSocket extends WebSocket {
   }
 }
 
-/** Which sockets each authenticated user holds open, to refuse one beyond the cap. */
-class SocketsPerUser {
-  private readonly byUser = new Map<string, Set<WebSocket>>();
+/** Which sockets each user (or, without a token, each address) holds open, to refuse one beyond the cap. */
+class OpenSockets {
+  private readonly byHolder = new Map<string, Set<WebSocket>>();
 
   constructor(private readonly max: number) {}
 
-  /** Counts the socket for the user until it closes; false (nothing counted) when the user is at the cap. */
-  open(userId: string, socket: WebSocket): boolean {
+  /** Counts the socket for its holder until it closes; false (nothing counted) when the holder is at the cap. */
+  open(holder: string, socket: WebSocket): boolean {
     // A socket that closed while its token was looked up would never leave the count.
     if (socket.readyState !== socket.OPEN) return false;
-    const open = this.byUser.get(userId) ?? new Set<WebSocket>();
+    const open = this.byHolder.get(holder) ?? new Set<WebSocket>();
     if (open.size >= this.max) return false;
     open.add(socket);
-    this.byUser.set(userId, open);
+    this.byHolder.set(holder, open);
     socket.once('close', () => {
       open.delete(socket);
-      if (open.size === 0 && this.byUser.get(userId) === open) this.byUser.delete(userId);
+      if (open.size === 0 && this.byHolder.get(holder) === open) this.byHolder.delete(holder);
     });
     return true;
+  }
+}
+
+/**
+ * Closes an acknowledged socket once it has run no operation for the timeout: a socket that
+ * subscribes to nothing holds memory and a file descriptor for nothing. Like closeUnlessInitialised,
+ * the check runs after pending I/O, so a stalled event loop does not close a socket whose
+ * subscribe message has arrived meanwhile.
+ */
+class IdleWatch {
+  private lastBusyAt = Date.now();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly socket: WebSocket,
+    private readonly operations: () => number,
+    private readonly timeoutMs: number,
+    private readonly onIdle: () => void,
+  ) {
+    this.arm(timeoutMs);
+    socket.once('close', () => clearTimeout(this.timer));
+  }
+
+  /** An operation started or ended: the idle time counts from now. */
+  busy(): void {
+    this.lastBusyAt = Date.now();
+  }
+
+  private arm(delayMs: number): void {
+    this.timer = setTimeout(() => setImmediate(() => this.check()), delayMs);
+  }
+
+  private check(): void {
+    if (this.socket.readyState !== this.socket.OPEN) return;
+    if (this.operations() > 0) this.busy();
+    const idleForMs = Date.now() - this.lastBusyAt;
+    if (idleForMs < this.timeoutMs) {
+      this.arm(this.timeoutMs - idleForMs);
+      return;
+    }
+    this.onIdle();
+    this.socket.close(IDLE_CLOSE_CODE, `Idle: no operation for ${this.timeoutMs} ms`);
   }
 }
 

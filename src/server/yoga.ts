@@ -21,6 +21,9 @@ import { useWebApp } from './plugins/use-web-app.ts';
 import { useMetrics, type MetricsEndpoint } from './plugins/use-metrics.ts';
 import { useRequestId } from './plugins/use-request-id.ts';
 import { useTracing } from './plugins/use-tracing.ts';
+import { useUploadAuthentication } from './plugins/use-upload-authentication.ts';
+import { useSubscriptionsPerUser } from './plugins/use-subscriptions-per-user.ts';
+import type { LimitReporter } from './connection-limits.ts';
 import { currentRequestId, requestIdFrom } from '../observability/request-id.ts';
 import { useSharedEventResults } from './plugins/use-shared-event-results.ts';
 
@@ -44,10 +47,12 @@ export interface ParleyYogaOptions {
   logger: Logger;
   /** False once shutdown has begun. */
   isAccepting: () => boolean;
+  /** Told each time a limit refuses an operation. */
+  limits: LimitReporter;
 }
 
 /** Every HTTP route (GraphQL, /health, /ready, the web chat at /) and every operation over HTTP or WebSocket goes through this. */
-export function createParleyYoga({ parley, config, logger, isAccepting }: ParleyYogaOptions): ParleyYoga {
+export function createParleyYoga({ parley, config, logger, isAccepting, limits }: ParleyYogaOptions): ParleyYoga {
   return createYoga<ServerContext, GraphQLContext>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -74,6 +79,7 @@ export function createParleyYoga({ parley, config, logger, isAccepting }: Parley
       useHealth(),
       ...(config.PARLEY_WEB ? [useWebApp()] : []),
       useGraphiQLContentSecurityPolicy(),
+      useUploadAuthentication({ authenticate: (authorization) => parley.authenticator.authenticate(authorization) }),
       useReadiness({ probes: { database: () => parley.db.ping(), redis: () => parley.bus.ping() }, isAccepting }),
       useSchemaDisclosure({ introspection: config.PARLEY_INTROSPECTION }),
       useDocumentLimits({
@@ -85,6 +91,7 @@ export function createParleyYoga({ parley, config, logger, isAccepting }: Parley
         costWeights: COST_WEIGHTS,
       }),
       useRateLimits(),
+      useSubscriptionsPerUser(config.PARLEY_MAX_SUBSCRIPTIONS_PER_USER, () => limits.hit('subscriptions_per_user')),
       useAttachmentDownload({
         authenticate: (authorization) => parley.authenticator.authenticate(authorization),
         load: (user, attachmentId) => parley.conversations.attachment(user, attachmentId),

@@ -45,15 +45,32 @@ function findInVariables(variables: unknown): UnsafeString | null {
       if (reason) return { where, reason };
     } else if (Array.isArray(value)) {
       value.forEach((item, index) => stack.push({ value: item, where: `${where}[${index}]` }));
-    } else if (value instanceof Blob) {
-      // An uploaded file: its name and type are strings the client chose.
-      if ('name' in value && typeof value.name === 'string') stack.push({ value: value.name, where: `${where}.name` });
-      stack.push({ value: value.type, where: `${where}.type` });
+    } else if (isBinary(value)) {
+      // An uploaded file: its name and type are strings the client chose; its bytes are not text.
+      const { name, type } = value as { name?: unknown; type?: unknown };
+      if (typeof name === 'string') stack.push({ value: name, where: `${where}.name` });
+      if (typeof type === 'string') stack.push({ value: type, where: `${where}.type` });
     } else if (value && typeof value === 'object') {
       for (const [key, item] of Object.entries(value)) stack.push({ value: item, where: `${where}.${key}` });
     }
   }
   return null;
+}
+
+/**
+ * Bytes, not text: a typed array, an ArrayBuffer or Buffer, or a Blob or File by its shape (the
+ * upload library's File is not an instance of this realm's Blob). Walking one would visit every
+ * byte.
+ */
+export function isBinary(value: unknown): boolean {
+  if (!value || typeof value !== 'object') return false;
+  if (value instanceof Blob || value instanceof ArrayBuffer || ArrayBuffer.isView(value)) return true;
+  if (typeof SharedArrayBuffer !== 'undefined' && value instanceof SharedArrayBuffer) return true;
+  const candidate = value as Record<string, unknown>;
+  return (
+    typeof candidate.size === 'number' &&
+    (typeof candidate.arrayBuffer === 'function' || typeof candidate.stream === 'function' || typeof candidate.slice === 'function')
+  );
 }
 
 function findInDocument(document: DocumentNode): UnsafeString | null {
