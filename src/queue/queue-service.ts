@@ -8,6 +8,7 @@ import type { NewRunEvent, RunEventRecord } from '../events/run-event.ts';
 import { withSessionLock, type Tx } from '../db/session-lock.ts';
 import type { SuspensionService } from '../execution/suspensions.ts';
 import { checkedMediaType, safeFilename } from './attachment-policy.ts';
+import { titleFromText } from './thread-title.ts';
 
 export interface QueueLimits {
   maxMessageChars: number;
@@ -114,7 +115,8 @@ export class QueueService {
       rows = await this.prisma.$queryRaw<{ seq: number }[]>`
         WITH locked AS (
           UPDATE "thread"
-          SET "lastEventSeq" = "lastEventSeq" + 1, "queueTailPosition" = "queueTailPosition" + 1, "updatedAt" = ${createdAt}::timestamp(3)
+          SET "lastEventSeq" = "lastEventSeq" + 1, "queueTailPosition" = "queueTailPosition" + 1, "updatedAt" = ${createdAt}::timestamp(3),
+              "title" = CASE WHEN "title" = '' THEN ${titleFromText(text)}::text ELSE "title" END
           WHERE "id" = ${threadId}
           RETURNING "lastEventSeq", "queueTailPosition"
         ), item AS (
