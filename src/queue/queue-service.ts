@@ -8,6 +8,7 @@ import type { NewThreadEvent, ThreadEvent } from '../events/thread-event.ts';
 import { withSessionLock, type Tx } from '../db/session-lock.ts';
 import type { SuspensionService } from '../execution/suspensions.ts';
 import { validateAttachments, validateIdempotencyKey, validateMessageText, type NewAttachment, type QueueLimits } from './message-input.ts';
+import { titleFromText } from './thread-title.ts';
 
 const QUEUED_MESSAGE = 'Queued message';
 
@@ -74,7 +75,8 @@ export class QueueService {
       rows = await db.$queryRaw<{ seq: number }[]>`
         WITH locked AS (
           UPDATE "thread"
-          SET "lastEventSeq" = "lastEventSeq" + 1, "queueTailPosition" = "queueTailPosition" + ${atTail ? 1 : 0}::int, "updatedAt" = ${createdAt}::timestamp(3)
+          SET "lastEventSeq" = "lastEventSeq" + 1, "queueTailPosition" = "queueTailPosition" + ${atTail ? 1 : 0}::int, "updatedAt" = ${createdAt}::timestamp(3),
+              "title" = CASE WHEN "title" = '' THEN ${titleFromText(text)}::text ELSE "title" END
           WHERE "id" = ${threadId}
           RETURNING "lastEventSeq", "queueTailPosition"
         ), item AS (

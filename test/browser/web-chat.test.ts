@@ -7,8 +7,9 @@ import { DEMO_FAILURE_REASONS } from '../../src/models/demo/failures.ts';
 import { WEB_APP_CONTENT_SECURITY_POLICY } from '../../src/server/plugins/use-web-app.ts';
 import { announceSkip, CHROMIUM, CHROMIUM_ARGS, keepInsideOrigin, requireChromium, skipBrowserSuite } from '../support/chromium.ts';
 import { send } from '../support/client.ts';
+import { QueueDocument } from '../support/documents.ts';
 import { newThread, setUpAgent } from '../support/scenario.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { requestData, startTestServer, type TestServer } from '../support/server.ts';
 import { ensureWebAppBuilt } from '../support/web-build.ts';
 
 // The reference web chat (web/) in Debian's Chromium against a real server, every request outside
@@ -84,6 +85,24 @@ describe.skipIf(skipBrowserSuite)('the web chat in Chromium', () => {
     await expect.poll(() => reply.getAttribute('data-outcome'), WAIT).toBe(outcome);
   }
 
+  /** Holds the page's sendMessage requests on their way until released (a slow network, on cue). */
+  async function holdSends(page: Page): Promise<{ held: Route[]; release(): Promise<void> }> {
+    const held: Route[] = [];
+    let holding = true;
+    await page.route('**/graphql', (route) => {
+      if (holding && route.request().postData()?.includes('mutation SendThreadMessage')) held.push(route);
+      else void route.fallback();
+    });
+    return {
+      held,
+      // The handler stays (passing everything on) until the page closes.
+      async release() {
+        holding = false;
+        for (const route of held.splice(0)) await route.fallback();
+      },
+    };
+  }
+
   /** Queues a message by the API (as another client of the same user would). */
   async function queue(threadId: string, text: string): Promise<string> {
     return (await send(server, user.token, threadId, text)).queueId;
@@ -148,6 +167,8 @@ describe.skipIf(skipBrowserSuite)('the web chat in Chromium', () => {
     await waitForOutcome(reply, 'COMPLETED');
     expect(await textOf(reply)).toBe('You said: "Hello Parley"');
     expect(await page.locator('#composer-text').inputValue()).toBe('');
+    // The new thread is titled by its first message, not by a date.
+    await page.locator('nav.threads button[aria-current="page"]', { hasText: /^Hello Parley$/ }).waitFor(WAIT);
     const reasoning = reply.locator('details.reasoning');
     expect(await reasoning.count()).toBe(1);
     expect(await reasoning.evaluate((element) => (element as HTMLDetailsElement).open)).toBe(false);
@@ -498,12 +519,72 @@ describe.skipIf(skipBrowserSuite)('the web chat in Chromium', () => {
     await page.locator('.connection[data-status="offline"]').waitFor(WAIT);
     await type(page, 'written offline');
     await page.locator('.composer .notice', { hasText: 'offline' }).waitFor(WAIT);
-    expect(await page.locator('#composer-text').inputValue()).toBe('written offline');
+    // Taken from the box at once, and shown waiting to be sent.
+    expect(await page.locator('#composer-text').inputValue()).toBe('');
+    expect(await page.locator('.composer .outbox-item').allInnerTexts()).toEqual(['written offline']);
     await shot(page, 'offline');
     await context.setOffline(false);
     await expect.poll(() => textOf(replies(page).last()), WAIT).toBe('You said: "written offline"');
     expect(await page.locator('#composer-text').inputValue()).toBe('');
+    expect(await page.locator('.composer .outbox-item').count()).toBe(0);
     await shot(page, 'back-online');
+    await page.close();
+  }, TEST_TIMEOUT_MS);
+
+  it('a fast typist: two messages typed and sent back to back while a reply streams are queued as two, in order', async () => {
+    const threadId = await newThread(server, user.token, user.agentId, 'Fast typist');
+    const page = await openChat('fast-typist', { threadId });
+    await type(page, '/slow 30');
+    await expect.poll(() => textOf(replies(page).last()), WAIT).toMatch(/^Counting: 1/);
+    const box = page.locator('#composer-text');
+    await box.focus();
+    // Key by key, as a person types, and the next message typed while the first send is on its way.
+    const sends = await holdSends(page);
+    await page.keyboard.type('alpha');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => sends.held.length, WAIT).toBe(1);
+    await page.keyboard.type('beta');
+    await page.keyboard.press('Enter');
+    expect(await box.inputValue()).toBe('');
+    await sends.release();
+    await expect.poll(async () => (await queueTexts(page)).length, WAIT).toBeGreaterThanOrEqual(2);
+    expect(await queueTexts(page)).toEqual(['alpha', 'beta']);
+    const { queue: recorded } = await requestData(server, QueueDocument, { threadId }, user.token);
+    expect(recorded.items.map((item) => item.text)).toEqual(['alpha', 'beta']);
+    await shot(page, 'two-queued');
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await expect.poll(() => textOf(replies(page).last()), WAIT).toBe('You said: "beta"');
+    await page.close();
+  }, TEST_TIMEOUT_MS);
+
+  it('a refused send gives its text back: into the empty box, or kept as a draft when the user wrote on', async () => {
+    const threadId = await newThread(server, user.token, user.agentId, 'Refused');
+    const page = await openChat('refused-send', { threadId });
+    const box = page.locator('#composer-text');
+    const tooLong = `too long ${'x'.repeat(32_000)}`;
+    await type(page, tooLong);
+    await page.locator('.composer .notice', { hasText: 'Not sent' }).waitFor(WAIT);
+    expect(await box.inputValue()).toBe(tooLong);
+    await shot(page, 'text-back');
+
+    // The refusal is held back while the user writes a new message.
+    const sends = await holdSends(page);
+    await box.press('Enter');
+    await expect.poll(() => sends.held.length, WAIT).toBe(1);
+    expect(await box.inputValue()).toBe('');
+    await page.keyboard.type('something new');
+    await sends.release();
+    await page.locator('.kept-draft').waitFor(WAIT);
+    expect(await page.locator('.kept-draft .kept-text').allInnerTexts()).toEqual([tooLong]);
+    expect(await box.inputValue()).toBe('something new');
+    await shot(page, 'kept-draft');
+
+    // Putting the draft back keeps what was in the box as a draft in its place.
+    await page.getByRole('button', { name: 'Put back' }).click();
+    expect(await box.inputValue()).toBe(tooLong);
+    expect(await page.locator('.kept-draft .kept-text').allInnerTexts()).toEqual(['something new']);
+    const { queue: recorded } = await requestData(server, QueueDocument, { threadId }, user.token);
+    expect(recorded.items).toEqual([]);
     await page.close();
   }, TEST_TIMEOUT_MS);
 

@@ -1,5 +1,5 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
-import type { ConversationQuery } from '../gql/graphql.ts';
+import type { ConversationQuery } from '../gql/operations.ts';
 import {
   CancelExecutionDocument,
   ConversationDocument,

@@ -2,7 +2,7 @@ import { print } from 'graphql';
 import { createClient, type Client } from 'graphql-ws';
 import { expect } from 'vitest';
 import WebSocket from 'ws';
-import type { RunEventsSubscription } from '../gql/graphql.ts';
+import type { RunEventsSubscription } from '../gql/operations.ts';
 import { RunEventsDocument } from './documents.ts';
 import { brief, type RunEvent } from './run-events.ts';
 import { eventually } from './server.ts';

@@ -1,4 +1,4 @@
-import type { RunEventsSubscription } from '../gql/graphql.ts';
+import type { RunEventsSubscription } from '../gql/operations.ts';
 
 // Reading a thread's runEvents as a client does: picking events, and the reply text they make.
 

@@ -1,17 +1,14 @@
-import { createParleyClient, type ParleyClient } from '@parley/client';
-import { ParleyProvider } from '@parley/client/react';
+import { AgentThreadsDocument, AppViewerDocument, createParleyClient, StartThreadDocument, ThreadSummaryDocument, type AppViewerQuery } from '@parley/client';
+import { ParleyProvider, useAction, useParleyClient, useParleyQuery } from '@parley/client/react';
 import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react';
 import { Chat } from './Chat.tsx';
-import { ChatViewerDocument, StartThreadDocument } from './documents.ts';
-import type { ChatViewerQuery } from './gql/graphql.ts';
-import { localeOf, MESSAGES, type Messages } from './i18n.ts';
+import { localeOf, MESSAGES, MessagesProvider, useMessages } from './i18n.ts';
 import { forgetToken, showThreadInLocation, storedToken, storeToken, threadInLocation } from './token.ts';
 
-type Viewer = ChatViewerQuery['viewer'];
-type Agent = Viewer['projects'][number]['agents'][number];
+type Agent = AppViewerQuery['viewer']['projects'][number]['agents'][number];
 
-/** Waits this long before reading the viewer again when the server cannot be reached. */
-const VIEWER_RETRY_MS = 1000;
+/** Answers that no wait can change: the token is not (or no longer) accepted. */
+const REFUSED_CODES = new Set(['UNAUTHENTICATED', 'FORBIDDEN']);
 
 export function App() {
   const [token, setToken] = useState(storedToken);
@@ -23,21 +20,23 @@ export function App() {
   }, []);
   if (!token) {
     return (
-      <SignIn
-        t={MESSAGES[localeOf(navigator.language)]}
-        refused={refused}
-        onSignIn={(given) => {
-          storeToken(given);
-          setRefused(false);
-          setToken(given);
-        }}
-      />
+      <MessagesProvider value={MESSAGES[localeOf(navigator.language)]}>
+        <SignIn
+          refused={refused}
+          onSignIn={(given) => {
+            storeToken(given);
+            setRefused(false);
+            setToken(given);
+          }}
+        />
+      </MessagesProvider>
     );
   }
   return <SignedIn key={token} token={token} onSignOut={signOut} />;
 }
 
-function SignIn({ t, refused, onSignIn }: { t: Messages; refused: boolean; onSignIn: (token: string) => void }) {
+function SignIn({ refused, onSignIn }: { refused: boolean; onSignIn: (token: string) => void }) {
+  const t = useMessages();
   const [value, setValue] = useState('');
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -63,37 +62,29 @@ function graphqlUrl(): string {
 
 function SignedIn({ token, onSignOut }: { token: string; onSignOut: (refused: boolean) => void }) {
   const client = useMemo(() => createParleyClient({ url: graphqlUrl(), token }), [token]);
-  const [viewer, setViewer] = useState<Viewer | null>(null);
+  return (
+    <ParleyProvider client={client}>
+      <Workspace onSignOut={onSignOut} />
+    </ParleyProvider>
+  );
+}
+
+function Workspace({ onSignOut }: { onSignOut: (refused: boolean) => void }) {
+  // Read until answered (an outage is waited out); a refused token signs out.
+  const viewerQuery = useParleyQuery(AppViewerDocument, {});
+  const viewer = viewerQuery.data?.viewer ?? null;
+  const refused = Boolean(viewerQuery.error?.code && REFUSED_CODES.has(viewerQuery.error.code));
   const [threadId, setThreadId] = useState(threadInLocation);
-  const [problem, setProblem] = useState<string | null>(null);
-  const t = MESSAGES[localeOf(viewer?.locale ?? navigator.language)];
-
-  const loadViewer = useCallback(() => readViewer(client), [client]);
-  useEffect(() => {
-    let cancelled = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const load = async () => {
-      const result = await loadViewer();
-      if (cancelled) return;
-      if (result === 'refused') return onSignOut(true);
-      if (typeof result === 'string') {
-        setProblem(result);
-        timer = setTimeout(load, VIEWER_RETRY_MS);
-        return;
-      }
-      setProblem(null);
-      setViewer(result);
-    };
-    void load();
-    return () => {
-      cancelled = true;
-      clearTimeout(timer);
-    };
-  }, [loadViewer, onSignOut]);
+  const locale = localeOf(viewer?.locale ?? navigator.language);
+  const t = MESSAGES[locale];
 
   useEffect(() => {
-    document.documentElement.lang = localeOf(viewer?.locale ?? navigator.language);
-  }, [viewer]);
+    if (refused) onSignOut(true);
+  }, [refused, onSignOut]);
+
+  useEffect(() => {
+    document.documentElement.lang = locale;
+  }, [locale]);
 
   // Back, forward and links to `#thread=…` switch the thread too.
   useEffect(() => {
@@ -102,28 +93,14 @@ function SignedIn({ token, onSignOut }: { token: string; onSignOut: (refused: bo
     return () => window.removeEventListener('hashchange', follow);
   }, []);
 
-  const open = (id: string | null) => {
+  const open = useCallback((id: string | null) => {
     showThreadInLocation(id);
     setThreadId(id);
-  };
-
+  }, []);
   const agents = viewer?.projects.flatMap((project) => project.agents) ?? [];
-  const agentOfThread = agents.find((agent) => agent.threads.edges.some(({ node }) => node.id === threadId)) ?? agents[0];
-
-  const newThread = async (agent: Agent) => {
-    const result = await client.request(StartThreadDocument, { agentId: agent.id, title: null });
-    if (result.__typename === 'RequestError' || result.createThread.__typename !== 'Thread') {
-      setProblem(result.__typename === 'RequestError' ? result.message : (result.createThread as { message: string }).message);
-      return;
-    }
-    const created = result.createThread;
-    const refreshed = await loadViewer();
-    if (typeof refreshed === 'object') setViewer(refreshed);
-    open(created.id);
-  };
 
   return (
-    <ParleyProvider client={client}>
+    <MessagesProvider value={t}>
       <div className="layout">
         <header className="top">
           <h1>Parley</h1>
@@ -133,48 +110,74 @@ function SignedIn({ token, onSignOut }: { token: string; onSignOut: (refused: bo
           </button>
         </header>
         <nav className="threads" aria-label={t.agents}>
-          {problem && <p role="alert" className="notice">{problem}</p>}
+          {viewerQuery.error && !refused && <p role="alert" className="notice">{viewerQuery.error.message}</p>}
           {agents.map((agent) => (
-            <section key={agent.id} className="agent">
-              <h2>{agent.name}</h2>
-              <button type="button" className="new-thread" onClick={() => void newThread(agent)}>
-                {t.newThread}
-              </button>
-              {agent.threads.edges.length === 0 ? (
-                <p className="hint">{t.noThreads}</p>
-              ) : (
-                <ul>
-                  {[...agent.threads.edges]
-                    .sort((a, b) => b.node.createdAt.localeCompare(a.node.createdAt))
-                    .map(({ node }) => (
-                      <li key={node.id}>
-                        <button type="button" aria-current={node.id === threadId ? 'page' : undefined} onClick={() => open(node.id)}>
-                          {node.title || new Date(node.createdAt).toLocaleString(localeOf(viewer?.locale))}
-                        </button>
-                      </li>
-                    ))}
-                </ul>
-              )}
-            </section>
+            <AgentThreads key={agent.id} agent={agent} threadId={threadId} locale={locale} onOpen={open} />
           ))}
         </nav>
         <main className="conversation">
-          {threadId ? (
-            <Chat key={threadId} threadId={threadId} t={t} onNewChat={agentOfThread ? () => void newThread(agentOfThread) : undefined} />
-          ) : (
-            <p className="hint">{t.pickThread}</p>
-          )}
+          {threadId ? <OpenThread key={threadId} threadId={threadId} onOpen={open} /> : <p className="hint">{t.pickThread}</p>}
         </main>
       </div>
-    </ParleyProvider>
+    </MessagesProvider>
   );
 }
 
-/** The viewer, 'refused' for a token the server does not accept, or why it could not be read. */
-async function readViewer(client: ParleyClient): Promise<Viewer | 'refused' | string> {
-  const result = await client.request(ChatViewerDocument, {});
-  if (result.__typename === 'RequestError') {
-    return result.code === 'UNAUTHENTICATED' || result.code === 'FORBIDDEN' ? 'refused' : result.message;
-  }
-  return result.viewer;
+/** Starts a thread with an agent and shows it in that agent's list (the list's read is shared). */
+function useNewThread(agentId: string | null, onOpen: (threadId: string) => void) {
+  const client = useParleyClient();
+  const threads = useParleyQuery(AgentThreadsDocument, { agentId: agentId ?? '' }, { skip: !agentId });
+  const [startThread, started] = useAction(async (forAgent: string) => {
+    const result = await client.request(StartThreadDocument, { agentId: forAgent, title: null });
+    return result.__typename === 'RequestError' ? result : result.createThread;
+  });
+  const newThread = async () => {
+    if (!agentId) return;
+    const created = await startThread(agentId);
+    if (created.__typename !== 'Thread') return;
+    await threads.refetch();
+    onOpen(created.id);
+  };
+  return { threads, newThread, started };
+}
+
+function AgentThreads({ agent, threadId, locale, onOpen }: { agent: Agent; threadId: string | null; locale: string; onOpen: (id: string) => void }) {
+  const t = useMessages();
+  const { threads, newThread, started } = useNewThread(agent.id, onOpen);
+  const edges = threads.data?.agent.threads.edges ?? [];
+  const problem = started.error?.message ?? threads.error?.message;
+  return (
+    <section className="agent">
+      <h2>{agent.name}</h2>
+      {problem && <p role="alert" className="notice">{problem}</p>}
+      <button type="button" className="new-thread" disabled={started.pending} onClick={() => void newThread()}>
+        {t.newThread}
+      </button>
+      {threads.data && edges.length === 0 ? (
+        <p className="hint">{t.noThreads}</p>
+      ) : (
+        <ul>
+          {[...edges]
+            .sort((a, b) => b.node.createdAt.localeCompare(a.node.createdAt))
+            .map(({ node }) => (
+              <li key={node.id}>
+                <button type="button" aria-current={node.id === threadId ? 'page' : undefined} onClick={() => onOpen(node.id)}>
+                  {node.title || new Date(node.createdAt).toLocaleString(locale)}
+                </button>
+              </li>
+            ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+/** The open thread; once its agent is known, its CONTEXT_LENGTH card can start a new chat there. */
+function OpenThread({ threadId, onOpen }: { threadId: string; onOpen: (id: string) => void }) {
+  const summary = useParleyQuery(ThreadSummaryDocument, { threadId });
+  const thread = summary.data?.thread;
+  const { threads, newThread } = useNewThread(thread?.agent.id ?? null, onOpen);
+  // The server titles a thread after its first message: the list reads it then.
+  const onSent = thread?.title === '' ? () => void Promise.all([threads.refetch(), summary.refetch()]) : undefined;
+  return <Chat threadId={threadId} onNewChat={thread ? () => void newThread() : undefined} onSent={onSent} />;
 }

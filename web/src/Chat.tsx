@@ -1,59 +1,54 @@
-import { childrenOf, type MessagePart, type Suspension, type ThreadMessage, type ThreadSession, type ThreadState } from '@parley/client';
-import { useThread } from '@parley/client/react';
+import { childrenOf, type MessagePart, type Resolution, type Suspension, type ThreadMessage, type ThreadState } from '@parley/client';
+import { useAction, useThread, type ThreadView } from '@parley/client/react';
 import { useEffect, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { ErrorCard, type ErrorActions } from './ErrorCard.tsx';
 import { useOnline, useSecondsUntil, whenOnline } from './hooks.ts';
-import type { Messages } from './i18n.ts';
+import { useMessages } from './i18n.ts';
 import { QueuePanel } from './QueuePanel.tsx';
 
 interface ChatProps {
   threadId: string;
-  t: Messages;
   /** Starts a new thread with this thread's agent (the CONTEXT_LENGTH card offers it). */
   onNewChat?: () => void;
+  /** A message was queued. */
+  onSent?: () => void;
 }
 
 /** One thread: its messages as they stream, its open cards, its queue, and the composer. */
-export function Chat({ threadId, t, onNewChat }: ChatProps) {
-  const { state, session } = useThread(threadId);
+export function Chat({ threadId, onNewChat, onSent }: ChatProps) {
+  const thread = useThread(threadId);
+  const { state } = thread;
   const online = useOnline();
-  const [notice, setNotice] = useState<string | null>(null);
+  const [retry, retried] = useAction(thread.retry);
   useFollowTheEnd(state.messages);
-  const errorActions: ErrorActions | undefined =
-    session && state.error
-      ? {
-          retry: async () => {
-            const result = await session.retry(state.error?.executionId);
-            setNotice(result.__typename === 'MessageQueued' ? null : (result as { message: string }).message);
-          },
-          newChat: onNewChat,
-          retryAt: state.error.retryAt,
-        }
-      : undefined;
+  const errorActions: ErrorActions | undefined = state.error
+    ? { retry: () => void retry(state.error?.executionId), newChat: onNewChat, retryAt: state.error.retryAt }
+    : undefined;
 
   return (
-    <section className="chat" aria-busy={!state.loaded}>
-      <ConnectionBanner state={state} online={online} t={t} />
+    <section className="chat" aria-busy={thread.status === 'loading'} data-status={thread.status}>
+      <ConnectionBanner state={state} online={online} />
       <ol className="messages" role="log" aria-live="polite" aria-relevant="additions text">
         {state.messages.map((message, index) => (
           <Message
             key={message.id ?? `${message.executionId}-${index}`}
             message={message}
             state={state}
-            t={t}
             actions={message.executionId === state.error?.executionId ? errorActions : undefined}
           />
         ))}
       </ol>
-      <RetryNotices state={state} t={t} />
-      {session && state.openSuspensions.map((card) => <SuspensionCard key={card.id} card={card} session={session} t={t} />)}
-      {notice && (
+      <RetryNotices state={state} />
+      {state.openSuspensions.map((card) => (
+        <SuspensionCard key={card.id} card={card} thread={thread} />
+      ))}
+      {retried.error && (
         <p role="status" className="notice">
-          {notice}
+          {retried.error.message}
         </p>
       )}
-      <QueuePanel state={state} session={session} t={t} />
-      <Composer threadId={threadId} state={state} session={session} t={t} />
+      <QueuePanel thread={thread} />
+      <Composer threadId={threadId} thread={thread} onSent={onSent} />
     </section>
   );
 }
@@ -73,7 +68,8 @@ function useFollowTheEnd(content: unknown) {
   }, [content]);
 }
 
-function ConnectionBanner({ state, online, t }: { state: ThreadState; online: boolean; t: Messages }) {
+function ConnectionBanner({ state, online }: { state: ThreadState; online: boolean }) {
+  const t = useMessages();
   const status = online ? state.connection.status : 'offline';
   // A session that gave up (an unknown thread, a revoked token) says why.
   const why = status === 'closed' ? state.connection.error?.message : undefined;
@@ -85,7 +81,8 @@ function ConnectionBanner({ state, online, t }: { state: ThreadState; online: bo
   );
 }
 
-function Message({ message, state, t, actions }: { message: ThreadMessage; state: ThreadState; t: Messages; actions?: ErrorActions }) {
+function Message({ message, state, actions }: { message: ThreadMessage; state: ThreadState; actions?: ErrorActions }) {
+  const t = useMessages();
   const mine = message.role === 'USER';
   const delegated = new Set(message.parts.flatMap((part) => (part.__typename === 'DelegationPart' ? [part.toolCallId] : [])));
   const shownChildren = new Set(message.parts.flatMap((part) => (part.__typename === 'DelegationPart' ? [part.childExecutionId] : [])));
@@ -97,7 +94,7 @@ function Message({ message, state, t, actions }: { message: ThreadMessage; state
       <span className="author">{mine ? t.you : t.assistant}</span>
       {message.parts.map((part, index) =>
         part.__typename === 'ToolCallPart' && delegated.has(part.toolCallId) ? null : (
-          <Part key={index} part={part} t={t} actions={actions} />
+          <Part key={index} part={part} actions={actions} />
         ),
       )}
       {liveChildren.map((child) => (
@@ -112,7 +109,8 @@ function Message({ message, state, t, actions }: { message: ThreadMessage; state
   );
 }
 
-function Part({ part, t, actions }: { part: MessagePart; t: Messages; actions?: ErrorActions }) {
+function Part({ part, actions }: { part: MessagePart; actions?: ErrorActions }) {
+  const t = useMessages();
   switch (part.__typename) {
     case 'TextPart':
       return <p className="text">{part.text}</p>;
@@ -136,11 +134,11 @@ function Part({ part, t, actions }: { part: MessagePart; t: Messages; actions?: 
           <p className="text">
             {part.text} {part.truncated && t.truncated}
           </p>
-          {part.error && <ErrorCard failure={part.error} t={t} />}
+          {part.error && <ErrorCard failure={part.error} />}
         </article>
       );
     case 'ErrorPart':
-      return <ErrorCard failure={part} t={t} actions={actions} />;
+      return <ErrorCard failure={part} actions={actions} />;
     case 'AttachmentPart':
       return (
         <p className="attachment">
@@ -156,7 +154,8 @@ function Part({ part, t, actions }: { part: MessagePart; t: Messages; actions?: 
   }
 }
 
-function RetryNotices({ state, t }: { state: ThreadState; t: Messages }) {
+function RetryNotices({ state }: { state: ThreadState }) {
+  const t = useMessages();
   const next = Object.values(state.retries).sort((a, b) => a.retryAt - b.retryAt)[0];
   const seconds = useSecondsUntil(next?.retryAt ?? null);
   if (!next || seconds <= 0) return null;
@@ -169,13 +168,12 @@ function payloadText(card: Suspension, key: 'question' | 'action'): string {
   return typeof value === 'string' ? value : JSON.stringify(card.payload);
 }
 
-function SuspensionCard({ card, session, t }: { card: Suspension; session: ThreadSession; t: Messages }) {
+function SuspensionCard({ card, thread }: { card: Suspension; thread: ThreadView }) {
+  const t = useMessages();
   const [answer, setAnswer] = useState('');
-  const [problem, setProblem] = useState<string | null>(null);
-  const resolve = async (resolution: Parameters<ThreadSession['resolve']>[1]) => {
-    const result = await session.resolve(card.id, resolution);
-    setProblem(result.__typename === 'SuspensionResolved' ? null : (result as { message: string }).message);
-  };
+  const [resolveCard, resolving] = useAction(thread.resolve);
+  const resolve = (resolution: Resolution) => void resolveCard(card.id, resolution);
+  const problem = resolving.error?.message;
   if (card.kind === 'QUESTION') {
     return (
       <form
@@ -183,7 +181,7 @@ function SuspensionCard({ card, session, t }: { card: Suspension; session: Threa
         aria-label={t.questionTitle}
         onSubmit={(event) => {
           event.preventDefault();
-          if (answer.trim()) void resolve({ answer: answer.trim() });
+          if (answer.trim()) resolve({ answer: answer.trim() });
         }}
       >
         <strong>{t.questionTitle}</strong>
@@ -203,10 +201,10 @@ function SuspensionCard({ card, session, t }: { card: Suspension; session: Threa
       <p>
         {card.toolName}: {payloadText(card, 'action')}
       </p>
-      <button type="button" onClick={() => void resolve({ decision: 'APPROVE' })}>
+      <button type="button" disabled={resolving.pending} onClick={() => resolve({ decision: 'APPROVE' })}>
         {t.approve}
       </button>
-      <button type="button" onClick={() => void resolve({ decision: 'DENY' })}>
+      <button type="button" disabled={resolving.pending} onClick={() => resolve({ decision: 'DENY' })}>
         {t.deny}
       </button>
       {problem && <p role="alert">{problem}</p>}
@@ -216,74 +214,144 @@ function SuspensionCard({ card, session, t }: { card: Suspension; session: Threa
 
 const draftKey = (threadId: string) => `parley:draft:${threadId}`;
 
+interface Submitted {
+  text: string;
+  files: File[];
+}
+
 /**
- * The composer keeps its text until the server has the message: offline, sending waits for the
- * connection; a refused send (e.g. an attachment over the server's limits) says why and keeps it.
+ * The composer takes the text and clears the box the moment a message is submitted, so a fast
+ * typist's next message starts in an empty box; messages go out one after another in the order
+ * they were submitted, shown as sending until answered. Offline, they wait for the connection. A refused send (a spent budget,
+ * an outage, an attachment over the server's limits) says why and gives its text back: into the
+ * box when the box is empty, else as a kept draft shown above it, so nothing typed is lost.
  */
-function Composer({ threadId, state, session, t }: { threadId: string; state: ThreadState; session: ThreadSession | null; t: Messages }) {
+function Composer({ threadId, thread, onSent }: { threadId: string; thread: ThreadView; onSent?: () => void }) {
+  const t = useMessages();
   const [draft, setDraftState] = useState(() => sessionStorage.getItem(draftKey(threadId)) ?? '');
   const [files, setFiles] = useState<File[]>([]);
-  const [sending, setSending] = useState(false);
+  const [kept, setKept] = useState<Submitted[]>([]);
+  // Submitted and not answered yet (offline, they wait here for the connection).
+  const [outbox, setOutbox] = useState<Submitted[]>([]);
   const [problem, setProblem] = useState<string | null>(null);
+  const [send, sending] = useAction(thread.send);
   const fileInput = useRef<HTMLInputElement>(null);
+  // What the box holds now, for a refusal answering after the user typed on.
+  const box = useRef({ draft, files });
+  box.current = { draft, files };
+  const queue = useRef(Promise.resolve());
   const setDraft = (text: string) => {
+    box.current = { ...box.current, draft: text };
     setDraftState(text);
     sessionStorage.setItem(draftKey(threadId), text);
   };
+  const setAttached = (chosen: File[]) => {
+    box.current = { ...box.current, files: chosen };
+    setFiles(chosen);
+    if (chosen.length === 0 && fileInput.current) fileInput.current.value = '';
+  };
 
-  const send = async (event?: FormEvent) => {
-    event?.preventDefault();
-    if (!session || sending || (!draft.trim() && files.length === 0)) return;
-    setSending(true);
-    try {
-      if (!navigator.onLine) {
-        setProblem(t.offlineWait);
-        await whenOnline();
-      }
-      const result = await session.send(draft, { attachments: files });
-      if (result.__typename === 'MessageQueued' || result.__typename === 'SuspensionResolved') {
-        setDraft('');
-        setFiles([]);
-        if (fileInput.current) fileInput.current.value = '';
-        setProblem(null);
-      } else {
-        setProblem(t.sendFailed((result as { message: string }).message));
-      }
-    } finally {
-      setSending(false);
+  const giveBack = (message: Submitted, reason: string) => {
+    setProblem(t.sendFailed(reason));
+    if (!box.current.draft.trim() && box.current.files.length === 0) {
+      setDraft(message.text);
+      setAttached(message.files);
+    } else {
+      setKept((drafts) => [...drafts, message]);
     }
+  };
+
+  const deliver = async (message: Submitted) => {
+    if (!navigator.onLine) {
+      setProblem(t.offlineWait);
+      await whenOnline();
+    }
+    const result = await send(message.text, { attachments: message.files });
+    setOutbox((waiting) => waiting.filter((entry) => entry !== message));
+    if (result.__typename === 'MessageQueued' || result.__typename === 'SuspensionResolved') {
+      setProblem(null);
+      onSent?.();
+    } else {
+      giveBack(message, result.message);
+    }
+  };
+
+  const submit = (event?: FormEvent) => {
+    event?.preventDefault();
+    const message = { text: box.current.draft, files: box.current.files };
+    if (!message.text.trim() && message.files.length === 0) return;
+    setDraft('');
+    setAttached([]);
+    setOutbox((waiting) => [...waiting, message]);
+    queue.current = queue.current.then(() => deliver(message));
+  };
+  const putBack = (index: number) => {
+    const message = kept[index]!;
+    const current = { text: box.current.draft, files: box.current.files };
+    setKept((drafts) => [...drafts.filter((_, at) => at !== index), ...(current.text.trim() || current.files.length ? [current] : [])]);
+    setDraft(message.text);
+    setAttached(message.files);
   };
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault();
-      void send();
+      submit();
     }
   };
 
   return (
-    <form className="composer" onSubmit={send}>
+    <form className="composer" onSubmit={submit} aria-busy={sending.pending}>
       {problem && (
         <p role="alert" className="notice">
           {problem}
         </p>
       )}
+      {outbox.length > 0 && (
+        <ul className="outbox" aria-label={t.sending}>
+          {outbox.map((message, index) => (
+            <li key={index} className="outbox-item">
+              {message.text}
+            </li>
+          ))}
+        </ul>
+      )}
+      {kept.length > 0 && (
+        <section className="kept-drafts" aria-label={t.keptDrafts}>
+          <p className="hint">{t.keptDrafts}</p>
+          <ul>
+            {kept.map((message, index) => (
+              <li key={index} className="kept-draft">
+                <span className="kept-text">{message.text}</span>
+                <button type="button" onClick={() => putBack(index)}>
+                  {t.useDraft}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
       <label htmlFor="composer-text" className="sr-only">
         {t.message}
       </label>
       <textarea id="composer-text" rows={2} value={draft} placeholder={t.message} onChange={(event) => setDraft(event.target.value)} onKeyDown={onKeyDown} />
+      {files.length > 0 && (
+        <ul className="attached" aria-label={t.attachment}>
+          {files.map((file, index) => (
+            <li key={index}>📎 {file.name}</li>
+          ))}
+        </ul>
+      )}
       <div className="composer-actions">
         <label className="attach">
           <span>{t.attach}</span>
-          <input ref={fileInput} type="file" multiple onChange={(event) => setFiles([...(event.target.files ?? [])])} />
+          <input ref={fileInput} type="file" multiple onChange={(event) => setAttached([...(event.target.files ?? [])])} />
         </label>
-        {state.activeExecutionId && (
-          <button type="button" className="stop" onClick={() => void session?.stop()}>
+        {thread.status === 'streaming' && (
+          <button type="button" className="stop" onClick={() => void thread.stop()}>
             {t.stop}
           </button>
         )}
-        <button type="submit" disabled={!session || sending}>
-          {t.send}
-        </button>
+        <button type="submit">{t.send}</button>
       </div>
     </form>
   );

@@ -1,6 +1,6 @@
 import type { FailureFields } from '@parley/client';
 import { useSecondsUntil } from './hooks.ts';
-import { ERROR_AFFORDANCE, type Messages } from './i18n.ts';
+import { ERROR_AFFORDANCE, useMessages } from './i18n.ts';
 
 /** What the thread's current failure lets the user do. */
 export interface ErrorActions {
@@ -14,7 +14,8 @@ export interface ErrorActions {
  * A failed reply, in the user's language, with what the user can do about it. `actions` is given
  * only for the thread's current failure: an old failure further up is history, not a button.
  */
-export function ErrorCard({ failure, t, actions }: { failure: FailureFields; t: Messages; actions?: ErrorActions }) {
+export function ErrorCard({ failure, actions }: { failure: FailureFields; actions?: ErrorActions }) {
+  const t = useMessages();
   const copy = t.errors[failure.reason];
   const affordance = ERROR_AFFORDANCE[failure.reason];
   const secondsLeft = useSecondsUntil(affordance === 'countdown' ? (actions?.retryAt ?? null) : null);

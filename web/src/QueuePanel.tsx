@@ -1,30 +1,32 @@
-import type { ActionResult, ThreadSession, ThreadState } from '@parley/client';
+import type { ActionResult, EditResult, RemoveResult, ReorderResult, SteerResult } from '@parley/client';
+import { useAction, type ThreadView } from '@parley/client/react';
 import { useState, type DragEvent, type FormEvent, type KeyboardEvent } from 'react';
-import type { Messages } from './i18n.ts';
+import { useMessages } from './i18n.ts';
+
+type QueueAnswer = EditResult | RemoveResult | ReorderResult | SteerResult;
 
 /**
  * The pending messages in their saved order: reorder by drag and drop or by keyboard (Alt+Arrow
  * keys, or the move buttons), edit inline, remove, or send one into the running reply (steer).
  * A reorder refused because the queue changed elsewhere shows the current order and says so.
  */
-export function QueuePanel({ state, session, t }: { state: ThreadState; session: ThreadSession | null; t: Messages }) {
-  const [notice, setNotice] = useState<string | null>(null);
+export function QueuePanel({ thread }: { thread: ThreadView }) {
+  const t = useMessages();
+  const { state } = thread;
+  // Every queue action's answer lands here: the last one's failure is the notice.
+  const [act, acted] = useAction((action: () => Promise<ActionResult<QueueAnswer>>) => action());
   const [editing, setEditing] = useState<{ id: string; text: string } | null>(null);
   const items = state.queue?.items ?? [];
-  if (!session || items.length === 0) return null;
+  if (items.length === 0) return null;
   const movable = items.filter((item) => !item.steeringExecutionId);
+  const notice = acted.error && (acted.error.__typename === 'QueueChangedError' ? t.queueChanged : acted.error.message);
 
-  const report = (result: ActionResult<{ __typename: string; message?: string }>) => {
-    if (result.__typename === 'QueueChangedError') setNotice(t.queueChanged);
-    else if ('message' in result && typeof result.message === 'string') setNotice(result.message);
-    else setNotice(null);
-  };
-  const reorder = async (queueId: string, targetQueueId: string) => {
-    if (queueId !== targetQueueId) report(await session.reorder(queueId, targetQueueId));
+  const reorder = (queueId: string, targetQueueId: string) => {
+    if (queueId !== targetQueueId) void act(() => thread.reorder(queueId, targetQueueId));
   };
   const move = (index: number, by: -1 | 1) => {
     const target = movable[index + by];
-    if (target) void reorder(movable[index]!.id, target.id);
+    if (target) reorder(movable[index]!.id, target.id);
   };
   const onKeyDown = (event: KeyboardEvent, index: number) => {
     if (!event.altKey || (event.key !== 'ArrowUp' && event.key !== 'ArrowDown')) return;
@@ -34,13 +36,13 @@ export function QueuePanel({ state, session, t }: { state: ThreadState; session:
   const onDrop = (event: DragEvent, targetId: string) => {
     event.preventDefault();
     const queueId = event.dataTransfer.getData('text/plain');
-    if (queueId) void reorder(queueId, targetId);
+    if (queueId) reorder(queueId, targetId);
   };
   const save = async (event: FormEvent) => {
     event.preventDefault();
     if (!editing) return;
-    const result = await session.edit(editing.id, editing.text);
-    report(result);
+    const { id, text } = editing;
+    const result = await act(() => thread.edit(id, text));
     if (result.__typename === 'QueueItem') setEditing(null);
   };
 
@@ -99,11 +101,11 @@ export function QueuePanel({ state, session, t }: { state: ThreadState; session:
                       <button type="button" onClick={() => setEditing({ id: item.id, text: item.text })}>
                         {t.edit}
                       </button>
-                      <button type="button" onClick={async () => report(await session.remove(item.id))}>
+                      <button type="button" onClick={() => void act(() => thread.remove(item.id))}>
                         {t.remove}
                       </button>
                       {state.queue?.steerableExecutionId && (
-                        <button type="button" onClick={async () => report(await session.steer(item.id, state.queue?.steerableExecutionId ?? undefined))}>
+                        <button type="button" onClick={() => void act(() => thread.steer(item.id, state.queue?.steerableExecutionId ?? undefined))}>
                           {t.steer}
                         </button>
                       )}

@@ -1,4 +1,5 @@
-import type { ErrorReason } from './gql/graphql.ts';
+import type { ErrorReason } from '@parley/client';
+import { createContext, useContext } from 'react';
 
 // The chat's own words in English and German. Error cards are keyed by the failure's `reason`
 // (the affordance depends on it); the server's localized `message` goes under the details.
@@ -101,6 +102,9 @@ const en = {
   stop: 'Stop',
   attach: 'Attach files',
   sendFailed: (reason: string) => `Not sent: ${reason}. Your text is kept.`,
+  keptDrafts: 'Not sent, kept here while you write:',
+  sending: 'Sending',
+  useDraft: 'Put back',
   offlineWait: 'You are offline. The message is sent when the connection is back.',
   retrying: (seconds: number) => `The provider is busy; trying again in ${seconds} s…`,
 };
@@ -177,8 +181,20 @@ const de: Messages = {
   stop: 'Stopp',
   attach: 'Dateien anhängen',
   sendFailed: (reason) => `Nicht gesendet: ${reason}. Dein Text bleibt erhalten.`,
+  keptDrafts: 'Nicht gesendet, hier aufbewahrt, während du schreibst:',
+  sending: 'Wird gesendet',
+  useDraft: 'Zurückholen',
   offlineWait: 'Du bist offline. Die Nachricht wird gesendet, sobald die Verbindung zurück ist.',
   retrying: (seconds) => `Der Anbieter ist ausgelastet; neuer Versuch in ${seconds} s…`,
 };
 
 export const MESSAGES: Record<Locale, Messages> = { en, de };
+
+const MessagesContext = createContext<Messages>(en);
+
+/** The copy of the chat in one language, for every component below it. */
+export const MessagesProvider = MessagesContext.Provider;
+
+export function useMessages(): Messages {
+  return useContext(MessagesContext);
+}

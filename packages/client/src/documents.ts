@@ -175,3 +175,38 @@ export const RetryTurnDocument = graphql(`
     }
   }
 `);
+
+// The plain reads and writes an app needs around its threads: who is signed in and their projects'
+// agents, an agent's latest threads (read per agent, so the viewer's read stays cheap), a new thread.
+
+export const AppViewerDocument = graphql(`
+  query AppViewer {
+    viewer {
+      id email locale
+      projects { id name agents { id name model } }
+    }
+  }
+`);
+
+export const AgentThreadsDocument = graphql(`
+  query AgentThreads($agentId: ID!) {
+    agent(id: $agentId) {
+      id
+      threads(last: 30) { edges { node { id title createdAt } } }
+    }
+  }
+`);
+
+export const ThreadSummaryDocument = graphql(`
+  query ThreadSummary($threadId: ID!) { thread(id: $threadId) { id title createdAt agent { id } } }
+`);
+
+export const StartThreadDocument = graphql(`
+  mutation StartThread($agentId: ID!, $title: String) {
+    createThread(agentId: $agentId, title: $title) {
+      __typename
+      ... on Thread { id title createdAt }
+      ...ClientErrorFields
+    }
+  }
+`);

@@ -1,6 +1,24 @@
 // Parley's client: a thread session that follows the recovery contract, and its actions.
 export { createParleyClient } from './client.ts';
-export type { ActionResult, ParleyClient, ParleyClientOptions, RequestError, ThreadSession, UploadedFile } from './client.ts';
+export type { ParleyClient, ParleyClientOptions, ThreadSession } from './client.ts';
+export { failureOf } from './actions.ts';
+export type {
+  ActionFailure,
+  EditResult,
+  RemoveResult,
+  ReorderResult,
+  Resolution,
+  ResolveResult,
+  RetryResult,
+  SendOptions,
+  SendResult,
+  SteerResult,
+  StopResult,
+  ThreadActions,
+} from './actions.ts';
+export type { QueryState, QueryStore } from './query.ts';
+export { retryDecision } from './transport.ts';
+export type { ActionResult, Failure, RequestError, RetryDecision, UploadedFile } from './transport.ts';
 export { applyToThread, childrenOf, durableSeq, initialThreadState, textOfParts } from './thread-state.ts';
 export type {
   Connection,
@@ -18,3 +36,5 @@ export type {
   ThreadState,
 } from './thread-state.ts';
 export * as documents from './documents.ts';
+export { AgentThreadsDocument, AppViewerDocument, StartThreadDocument, ThreadSummaryDocument } from './documents.ts';
+export type { AgentThreadsQuery, AppViewerQuery, ErrorReason, StartThreadMutation, ThreadSummaryQuery } from './gql/graphql.ts';

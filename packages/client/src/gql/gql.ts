@@ -29,6 +29,10 @@ type Documents = {
     "\n  mutation StopExecution($executionId: ID!) {\n    cancelExecution(executionId: $executionId) {\n      __typename\n      ... on CancelRequested { executionId cancelRequested }\n      ...ClientErrorFields\n    }\n  }\n": typeof types.StopExecutionDocument,
     "\n  mutation ResolveCard($id: ID!, $decision: SuspensionDecision, $answer: String) {\n    resolveSuspension(id: $id, decision: $decision, answer: $answer) {\n      __typename\n      ... on SuspensionResolved { suspensionId executionId cursor }\n      ...ClientErrorFields\n    }\n  }\n": typeof types.ResolveCardDocument,
     "\n  mutation RetryTurn($executionId: ID!) {\n    retryExecution(executionId: $executionId) {\n      __typename\n      ... on MessageQueued { queueId threadId cursor }\n      ...ClientErrorFields\n    }\n  }\n": typeof types.RetryTurnDocument,
+    "\n  query AppViewer {\n    viewer {\n      id email locale\n      projects { id name agents { id name model } }\n    }\n  }\n": typeof types.AppViewerDocument,
+    "\n  query AgentThreads($agentId: ID!) {\n    agent(id: $agentId) {\n      id\n      threads(last: 30) { edges { node { id title createdAt } } }\n    }\n  }\n": typeof types.AgentThreadsDocument,
+    "\n  query ThreadSummary($threadId: ID!) { thread(id: $threadId) { id title createdAt agent { id } } }\n": typeof types.ThreadSummaryDocument,
+    "\n  mutation StartThread($agentId: ID!, $title: String) {\n    createThread(agentId: $agentId, title: $title) {\n      __typename\n      ... on Thread { id title createdAt }\n      ...ClientErrorFields\n    }\n  }\n": typeof types.StartThreadDocument,
 };
 const documents: Documents = {
     "\n  fragment ClientErrorFields on Error {\n    __typename message code\n    ... on InvalidInputError { field }\n    ... on ForbiddenError { scope }\n    ... on RateLimitedError { retryAfterS }\n    ... on ServiceUnavailableError { retryAfterS }\n    ... on QueueChangedError { currentQueueIds }\n  }\n": types.ClientErrorFieldsFragmentDoc,
@@ -46,6 +50,10 @@ const documents: Documents = {
     "\n  mutation StopExecution($executionId: ID!) {\n    cancelExecution(executionId: $executionId) {\n      __typename\n      ... on CancelRequested { executionId cancelRequested }\n      ...ClientErrorFields\n    }\n  }\n": types.StopExecutionDocument,
     "\n  mutation ResolveCard($id: ID!, $decision: SuspensionDecision, $answer: String) {\n    resolveSuspension(id: $id, decision: $decision, answer: $answer) {\n      __typename\n      ... on SuspensionResolved { suspensionId executionId cursor }\n      ...ClientErrorFields\n    }\n  }\n": types.ResolveCardDocument,
     "\n  mutation RetryTurn($executionId: ID!) {\n    retryExecution(executionId: $executionId) {\n      __typename\n      ... on MessageQueued { queueId threadId cursor }\n      ...ClientErrorFields\n    }\n  }\n": types.RetryTurnDocument,
+    "\n  query AppViewer {\n    viewer {\n      id email locale\n      projects { id name agents { id name model } }\n    }\n  }\n": types.AppViewerDocument,
+    "\n  query AgentThreads($agentId: ID!) {\n    agent(id: $agentId) {\n      id\n      threads(last: 30) { edges { node { id title createdAt } } }\n    }\n  }\n": types.AgentThreadsDocument,
+    "\n  query ThreadSummary($threadId: ID!) { thread(id: $threadId) { id title createdAt agent { id } } }\n": types.ThreadSummaryDocument,
+    "\n  mutation StartThread($agentId: ID!, $title: String) {\n    createThread(agentId: $agentId, title: $title) {\n      __typename\n      ... on Thread { id title createdAt }\n      ...ClientErrorFields\n    }\n  }\n": types.StartThreadDocument,
 };
 
 /**
@@ -122,6 +130,22 @@ export function graphql(source: "\n  mutation ResolveCard($id: ID!, $decision: S
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation RetryTurn($executionId: ID!) {\n    retryExecution(executionId: $executionId) {\n      __typename\n      ... on MessageQueued { queueId threadId cursor }\n      ...ClientErrorFields\n    }\n  }\n"): (typeof documents)["\n  mutation RetryTurn($executionId: ID!) {\n    retryExecution(executionId: $executionId) {\n      __typename\n      ... on MessageQueued { queueId threadId cursor }\n      ...ClientErrorFields\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query AppViewer {\n    viewer {\n      id email locale\n      projects { id name agents { id name model } }\n    }\n  }\n"): (typeof documents)["\n  query AppViewer {\n    viewer {\n      id email locale\n      projects { id name agents { id name model } }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query AgentThreads($agentId: ID!) {\n    agent(id: $agentId) {\n      id\n      threads(last: 30) { edges { node { id title createdAt } } }\n    }\n  }\n"): (typeof documents)["\n  query AgentThreads($agentId: ID!) {\n    agent(id: $agentId) {\n      id\n      threads(last: 30) { edges { node { id title createdAt } } }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ThreadSummary($threadId: ID!) { thread(id: $threadId) { id title createdAt agent { id } } }\n"): (typeof documents)["\n  query ThreadSummary($threadId: ID!) { thread(id: $threadId) { id title createdAt agent { id } } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation StartThread($agentId: ID!, $title: String) {\n    createThread(agentId: $agentId, title: $title) {\n      __typename\n      ... on Thread { id title createdAt }\n      ...ClientErrorFields\n    }\n  }\n"): (typeof documents)["\n  mutation StartThread($agentId: ID!, $title: String) {\n    createThread(agentId: $agentId, title: $title) {\n      __typename\n      ... on Thread { id title createdAt }\n      ...ClientErrorFields\n    }\n  }\n"];
 
 export function graphql(source: string) {
   return (documents as any)[source] ?? {};

@@ -1,882 +1,5 @@
-/* eslint-disable */
+import type * as Types from '../../packages/client/src/gql/graphql.ts';
 import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
-export type Maybe<T> = T | null;
-export type InputMaybe<T> = Maybe<T>;
-export type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
-export type MakeOptional<T, K extends keyof T> = Omit<T, K> & { [SubKey in K]?: Maybe<T[SubKey]> };
-export type MakeMaybe<T, K extends keyof T> = Omit<T, K> & { [SubKey in K]: Maybe<T[SubKey]> };
-export type MakeEmpty<T extends { [key: string]: unknown }, K extends keyof T> = { [_ in K]?: never };
-export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
-/** All built-in and custom scalars, mapped to their actual values */
-export type Scalars = {
-  ID: { input: string; output: string; }
-  String: { input: string; output: string; }
-  Boolean: { input: boolean; output: boolean; }
-  Int: { input: number; output: number; }
-  Float: { input: number; output: number; }
-  /** An ISO-8601 timestamp in UTC. */
-  DateTime: { input: string; output: string; }
-  /** A file sent with a GraphQL multipart request (input only). */
-  File: { input: File; output: File; }
-  /** Arbitrary JSON (tool inputs and outputs, suspension payloads). */
-  JSON: { input: unknown; output: unknown; }
-};
-
-export type Agent = Node & {
-  __typename?: 'Agent';
-  createdAt: Scalars['DateTime']['output'];
-  id: Scalars['ID']['output'];
-  limits: AgentLimits;
-  /** `provider:model`, e.g. `demo:default` or `openai:gpt-4.1-mini`. */
-  model: Scalars['String']['output'];
-  name: Scalars['String']['output'];
-  project: Project;
-  systemPrompt: Scalars['String']['output'];
-  threads: AgentThreadsConnection;
-  tools: Array<Scalars['String']['output']>;
-};
-
-
-export type AgentThreadsArgs = {
-  after?: InputMaybe<Scalars['String']['input']>;
-  before?: InputMaybe<Scalars['String']['input']>;
-  first?: InputMaybe<Scalars['Int']['input']>;
-  last?: InputMaybe<Scalars['Int']['input']>;
-};
-
-export type AgentLimits = {
-  __typename?: 'AgentLimits';
-  dailyTokenBudget?: Maybe<Scalars['Int']['output']>;
-  maxConcurrentExecutions?: Maybe<Scalars['Int']['output']>;
-};
-
-/** Run limits checked at admission; null = unlimited. */
-export type AgentLimitsInput = {
-  /** Tokens per user per UTC day. */
-  dailyTokenBudget?: InputMaybe<Scalars['Int']['input']>;
-  maxConcurrentExecutions?: InputMaybe<Scalars['Int']['input']>;
-};
-
-export type AgentThreadsConnection = {
-  __typename?: 'AgentThreadsConnection';
-  edges: Array<AgentThreadsConnectionEdge>;
-  pageInfo: PageInfo;
-};
-
-export type AgentThreadsConnectionEdge = {
-  __typename?: 'AgentThreadsConnectionEdge';
-  cursor: Scalars['String']['output'];
-  node: Thread;
-};
-
-/** One of the viewer’s API tokens. The token itself is shown only when it is created. */
-export type ApiToken = {
-  __typename?: 'ApiToken';
-  createdAt: Scalars['DateTime']['output'];
-  /** Null: never expires. */
-  expiresAt?: Maybe<Scalars['DateTime']['output']>;
-  /** Pass to revokeApiToken (the CLI prints the same id). */
-  id: Scalars['ID']['output'];
-  label: Scalars['String']['output'];
-  /** Updated at most once a minute. */
-  lastUsedAt?: Maybe<Scalars['DateTime']['output']>;
-};
-
-export type AttachmentPart = {
-  __typename?: 'AttachmentPart';
-  attachmentId: Scalars['String']['output'];
-  /** GET it on this server with the same Authorization header; it is always served as a download (Content-Disposition: attachment, X-Content-Type-Options: nosniff). */
-  downloadPath: Scalars['String']['output'];
-  filename: Scalars['String']['output'];
-  mediaType: Scalars['String']['output'];
-  size: Scalars['Int']['output'];
-};
-
-/** Stop was requested. The execution’s recorded status (ExecutionFinished) says when it has ended. */
-export type CancelRequested = {
-  __typename?: 'CancelRequested';
-  cancelRequested: Scalars['Boolean']['output'];
-  executionId: Scalars['ID']['output'];
-};
-
-/** The state changed under you (e.g. the item already started); refresh and retry. */
-export type ConflictError = Error & {
-  __typename?: 'ConflictError';
-  /** Also the `extensions.code` this error has as a GraphQL error. */
-  code: Scalars['String']['output'];
-  message: Scalars['String']['output'];
-};
-
-/** Everything a reloading client needs; then follow runEvents(after: eventCursor). */
-export type Conversation = {
-  __typename?: 'Conversation';
-  /** Set from the moment an execution is admitted, before any output; null when none runs. */
-  activeExecutionId?: Maybe<Scalars['ID']['output']>;
-  eventCursor: Scalars['String']['output'];
-  messages: ConversationMessagesConnection;
-  openSuspensions: Array<Suspension>;
-  threadId: Scalars['ID']['output'];
-};
-
-
-/** Everything a reloading client needs; then follow runEvents(after: eventCursor). */
-export type ConversationMessagesArgs = {
-  after?: InputMaybe<Scalars['String']['input']>;
-  before?: InputMaybe<Scalars['String']['input']>;
-  first?: InputMaybe<Scalars['Int']['input']>;
-  last?: InputMaybe<Scalars['Int']['input']>;
-};
-
-export type ConversationMessagesConnection = {
-  __typename?: 'ConversationMessagesConnection';
-  edges: Array<ConversationMessagesConnectionEdge>;
-  pageInfo: PageInfo;
-};
-
-export type ConversationMessagesConnectionEdge = {
-  __typename?: 'ConversationMessagesConnectionEdge';
-  cursor: Scalars['String']['output'];
-  node: Message;
-};
-
-export type DelegationPart = {
-  __typename?: 'DelegationPart';
-  childExecutionId: Scalars['ID']['output'];
-  error?: Maybe<ExecutionError>;
-  reasoning: Scalars['String']['output'];
-  text: Scalars['String']['output'];
-  toolCallId: Scalars['String']['output'];
-  /** Text beyond 4,000 characters is not recorded. */
-  truncated: Scalars['Boolean']['output'];
-};
-
-export type Error = {
-  /** Also the `extensions.code` this error has as a GraphQL error. */
-  code: Scalars['String']['output'];
-  message: Scalars['String']['output'];
-};
-
-/** The run’s one failure, with the full taxonomy; the same as its ErrorPart. */
-export type ErrorEvent = ExecutionEvent & RunEvent & {
-  __typename?: 'ErrorEvent';
-  createdAt: Scalars['DateTime']['output'];
-  /** Opaque resume point. A durable event’s cursor is the same on every connection and instance; a live-only one (TextDelta, ReasoningDelta, MessageSnapshot) is valid only on its connection. */
-  cursor: Scalars['String']['output'];
-  /** The provider’s own technical message (for a details view, not the headline). */
-  detail: Scalars['String']['output'];
-  executionId: Scalars['ID']['output'];
-  httpStatus?: Maybe<Scalars['Int']['output']>;
-  /** Localized copy in the language of the run’s user. */
-  message: Scalars['String']['output'];
-  /** Catalog key of `message`, to re-localize. */
-  messageKey: Scalars['String']['output'];
-  /** When the failure happened: a countdown resumes at occurredAt + retryAfterS after a reload. */
-  occurredAt: Scalars['DateTime']['output'];
-  params: Scalars['JSON']['output'];
-  /** Set on a delegated child’s events: the execution whose reply shows the child’s card. */
-  parentExecutionId?: Maybe<Scalars['ID']['output']>;
-  provider?: Maybe<Scalars['String']['output']>;
-  providerCode?: Maybe<Scalars['String']['output']>;
-  reason: ErrorReason;
-  requestId?: Maybe<Scalars['String']['output']>;
-  retryAfterS?: Maybe<Scalars['Float']['output']>;
-  retryable: Scalars['Boolean']['output'];
-  threadId: Scalars['ID']['output'];
-};
-
-export type ErrorPart = {
-  __typename?: 'ErrorPart';
-  /** The provider’s own technical message (for a details view, not the headline). */
-  detail: Scalars['String']['output'];
-  httpStatus?: Maybe<Scalars['Int']['output']>;
-  /** Localized copy in the language of the run’s user. */
-  message: Scalars['String']['output'];
-  /** Catalog key of `message`, to re-localize. */
-  messageKey: Scalars['String']['output'];
-  /** When the failure happened: a countdown resumes at occurredAt + retryAfterS after a reload. */
-  occurredAt: Scalars['DateTime']['output'];
-  params: Scalars['JSON']['output'];
-  provider?: Maybe<Scalars['String']['output']>;
-  providerCode?: Maybe<Scalars['String']['output']>;
-  reason: ErrorReason;
-  requestId?: Maybe<Scalars['String']['output']>;
-  retryAfterS?: Maybe<Scalars['Float']['output']>;
-  retryable: Scalars['Boolean']['output'];
-};
-
-export type ErrorReason =
-  | 'APPLICATION_ERROR'
-  | 'AUTHENTICATION'
-  | 'AUTHORIZATION'
-  | 'CONTENT_POLICY'
-  | 'CONTEXT_LENGTH'
-  | 'INVALID_REQUEST'
-  | 'PROVIDER_INTERNAL'
-  | 'QUOTA_EXCEEDED'
-  | 'RATE_LIMIT'
-  | 'TRANSPORT'
-  | 'UNKNOWN';
-
-export type Execution = Node & {
-  __typename?: 'Execution';
-  acceptedText: Scalars['String']['output'];
-  acceptsSteering: Scalars['Boolean']['output'];
-  createdAt: Scalars['DateTime']['output'];
-  error?: Maybe<ExecutionError>;
-  finishedAt?: Maybe<Scalars['DateTime']['output']>;
-  id: Scalars['ID']['output'];
-  inputTokens: Scalars['Int']['output'];
-  outputTokens: Scalars['Int']['output'];
-  ownerInstanceId?: Maybe<Scalars['String']['output']>;
-  parentExecutionId?: Maybe<Scalars['ID']['output']>;
-  startedAt?: Maybe<Scalars['DateTime']['output']>;
-  status: ExecutionStatus;
-  thread: Thread;
-};
-
-export type ExecutionError = {
-  __typename?: 'ExecutionError';
-  /** The provider’s own technical message (for a details view, not the headline). */
-  detail: Scalars['String']['output'];
-  httpStatus?: Maybe<Scalars['Int']['output']>;
-  /** Localized copy in the language of the run’s user. */
-  message: Scalars['String']['output'];
-  /** Catalog key of `message`, to re-localize. */
-  messageKey: Scalars['String']['output'];
-  /** When the failure happened: a countdown resumes at occurredAt + retryAfterS after a reload. */
-  occurredAt: Scalars['DateTime']['output'];
-  params: Scalars['JSON']['output'];
-  provider?: Maybe<Scalars['String']['output']>;
-  providerCode?: Maybe<Scalars['String']['output']>;
-  reason: ErrorReason;
-  requestId?: Maybe<Scalars['String']['output']>;
-  retryAfterS?: Maybe<Scalars['Float']['output']>;
-  retryable: Scalars['Boolean']['output'];
-};
-
-/** An event about one execution (every event but MessageQueued and QueueUpdated). */
-export type ExecutionEvent = {
-  createdAt: Scalars['DateTime']['output'];
-  /** Opaque resume point. A durable event’s cursor is the same on every connection and instance; a live-only one (TextDelta, ReasoningDelta, MessageSnapshot) is valid only on its connection. */
-  cursor: Scalars['String']['output'];
-  executionId: Scalars['ID']['output'];
-  /** Set on a delegated child’s events: the execution whose reply shows the child’s card. */
-  parentExecutionId?: Maybe<Scalars['ID']['output']>;
-  threadId: Scalars['ID']['output'];
-};
-
-/** The execution reached a final (or suspended) state. */
-export type ExecutionFinished = ExecutionEvent & RunEvent & {
-  __typename?: 'ExecutionFinished';
-  createdAt: Scalars['DateTime']['output'];
-  /** Opaque resume point. A durable event’s cursor is the same on every connection and instance; a live-only one (TextDelta, ReasoningDelta, MessageSnapshot) is valid only on its connection. */
-  cursor: Scalars['String']['output'];
-  executionId: Scalars['ID']['output'];
-  /** Set on a delegated child’s events: the execution whose reply shows the child’s card. */
-  parentExecutionId?: Maybe<Scalars['ID']['output']>;
-  status: ExecutionStatus;
-  threadId: Scalars['ID']['output'];
-};
-
-/** An execution was admitted; carries the text it accepted. */
-export type ExecutionStarted = ExecutionEvent & RunEvent & {
-  __typename?: 'ExecutionStarted';
-  acceptedText: Scalars['String']['output'];
-  createdAt: Scalars['DateTime']['output'];
-  /** Opaque resume point. A durable event’s cursor is the same on every connection and instance; a live-only one (TextDelta, ReasoningDelta, MessageSnapshot) is valid only on its connection. */
-  cursor: Scalars['String']['output'];
-  executionId: Scalars['ID']['output'];
-  /** Set on a delegated child’s events: the execution whose reply shows the child’s card. */
-  parentExecutionId?: Maybe<Scalars['ID']['output']>;
-  queueId: Scalars['ID']['output'];
-  threadId: Scalars['ID']['output'];
-  userMessageId: Scalars['ID']['output'];
-};
-
-export type ExecutionStatus =
-  | 'CANCELLED'
-  | 'COMPLETED'
-  | 'FAILED'
-  | 'INTERRUPTED'
-  | 'REFUSED'
-  | 'RUNNING'
-  | 'SUSPENDED';
-
-/** An execution changed state; read conversation again. */
-export type ExecutionUpdated = ExecutionEvent & RunEvent & {
-  __typename?: 'ExecutionUpdated';
-  createdAt: Scalars['DateTime']['output'];
-  /** Opaque resume point. A durable event’s cursor is the same on every connection and instance; a live-only one (TextDelta, ReasoningDelta, MessageSnapshot) is valid only on its connection. */
-  cursor: Scalars['String']['output'];
-  executionId: Scalars['ID']['output'];
-  /** Set on a delegated child’s events: the execution whose reply shows the child’s card. */
-  parentExecutionId?: Maybe<Scalars['ID']['output']>;
-  status: ExecutionStatus;
-  threadId: Scalars['ID']['output'];
-};
-
-/** Your role in the project lacks the scope this needs. */
-export type ForbiddenError = Error & {
-  __typename?: 'ForbiddenError';
-  /** Also the `extensions.code` this error has as a GraphQL error. */
-  code: Scalars['String']['output'];
-  message: Scalars['String']['output'];
-  scope: Scalars['String']['output'];
-};
-
-/** An argument was rejected; nothing was changed. */
-export type InvalidInputError = Error & {
-  __typename?: 'InvalidInputError';
-  /** Also the `extensions.code` this error has as a GraphQL error. */
-  code: Scalars['String']['output'];
-  field: Scalars['String']['output'];
-  message: Scalars['String']['output'];
-};
-
-export type Message = Node & {
-  __typename?: 'Message';
-  createdAt: Scalars['DateTime']['output'];
-  executionId?: Maybe<Scalars['ID']['output']>;
-  id: Scalars['ID']['output'];
-  /** How the execution of this turn ended, or where it is: a reply that was stopped reads CANCELLED after a reload, one that failed FAILED. Null for a message of no execution. */
-  outcome?: Maybe<ExecutionStatus>;
-  parts: Array<MessagePart>;
-  role: MessageRole;
-};
-
-export type MessagePart = AttachmentPart | DelegationPart | ErrorPart | ReasoningPart | SteeredInputPart | TextPart | ToolCallPart;
-
-/** A message was accepted into the queue (committed). */
-export type MessageQueued = RunEvent & {
-  __typename?: 'MessageQueued';
-  createdAt: Scalars['DateTime']['output'];
-  /** Opaque resume point. A durable event’s cursor is the same on every connection and instance; a live-only one (TextDelta, ReasoningDelta, MessageSnapshot) is valid only on its connection. */
-  cursor: Scalars['String']['output'];
-  queueId: Scalars['ID']['output'];
-  text: Scalars['String']['output'];
-  threadId: Scalars['ID']['output'];
-};
-
-export type MessageRole =
-  | 'ASSISTANT'
-  | 'USER';
-
-/** The running reply as recorded so far, sent on resume before live deltas. */
-export type MessageSnapshot = ExecutionEvent & RunEvent & {
-  __typename?: 'MessageSnapshot';
-  createdAt: Scalars['DateTime']['output'];
-  /** Opaque resume point. A durable event’s cursor is the same on every connection and instance; a live-only one (TextDelta, ReasoningDelta, MessageSnapshot) is valid only on its connection. */
-  cursor: Scalars['String']['output'];
-  executionId: Scalars['ID']['output'];
-  messageId: Scalars['ID']['output'];
-  /** Set on a delegated child’s events: the execution whose reply shows the child’s card. */
-  parentExecutionId?: Maybe<Scalars['ID']['output']>;
-  parts: Array<MessagePart>;
-  textLength: Scalars['Int']['output'];
-  threadId: Scalars['ID']['output'];
-};
-
-/** Queued messages entered the running execution. */
-export type MessageSteered = ExecutionEvent & RunEvent & {
-  __typename?: 'MessageSteered';
-  createdAt: Scalars['DateTime']['output'];
-  /** Opaque resume point. A durable event’s cursor is the same on every connection and instance; a live-only one (TextDelta, ReasoningDelta, MessageSnapshot) is valid only on its connection. */
-  cursor: Scalars['String']['output'];
-  executionId: Scalars['ID']['output'];
-  /** Set on a delegated child’s events: the execution whose reply shows the child’s card. */
-  parentExecutionId?: Maybe<Scalars['ID']['output']>;
-  queueIds: Array<Scalars['ID']['output']>;
-  texts: Array<Scalars['String']['output']>;
-  threadId: Scalars['ID']['output'];
-};
-
-export type Mutation = {
-  __typename?: 'Mutation';
-  /** Adds a user (by id or email) to the project, or changes their role. Needs agent:manage. The answer is the same whether an account with that email or id exists or not; without one, nothing is recorded. Demoting the last admin is a ConflictError. */
-  addProjectMember: MutationAddProjectMemberResult;
-  /** Stop. Cancels a running execution (on whichever instance runs it) or a suspended one; queued messages stay. An execution that already ended is a ConflictError, so a late Stop never touches a later execution. */
-  cancelExecution: MutationCancelExecutionResult;
-  createAgent: MutationCreateAgentResult;
-  createProject: MutationCreateProjectResult;
-  createThread: MutationCreateThreadResult;
-  /** Changes a pending message’s text (position and attachments stay); refused once it has started. */
-  editQueuedMessage: MutationEditQueuedMessageResult;
-  /** Removes a user (by id or email) from the project: anyone may leave, removing others needs agent:manage. Removing the last admin is a ConflictError. */
-  removeProjectMember: MutationRemoveProjectMemberResult;
-  /** Removes a pending message and discards its attachments; refused once it has started. */
-  removeQueuedMessage: MutationRemoveQueuedMessageResult;
-  /** Moves a pending message to the target’s position, shifting those between, if the pending order (steers excluded) is exactly expectedQueueIds. */
-  reorderQueuedMessage: MutationReorderQueuedMessageResult;
-  /** Approves or denies an approval card, or answers a question card; the execution resumes. */
-  resolveSuspension: MutationResolveSuspensionResult;
-  /** Re-queues the input of a failed turn (a retryable failure, the thread’s latest turn) at the head of the queue. */
-  retryExecution: MutationRetryExecutionResult;
-  /** Revokes one of the viewer’s API tokens; every instance refuses it from the next request on. Revoking the token this request uses is allowed. */
-  revokeApiToken: MutationRevokeApiTokenResult;
-  /** Queues a message; it is committed before this returns. The same idempotencyKey never queues twice. While a question card is open, the text answers it and resumes the execution instead. */
-  sendMessage: SendMessageResult;
-  /** Reserves a pending message for that running execution, which takes it after its current model request and tool batch (MessageSteered). A request for an execution that is no longer running is refused. */
-  steerQueuedMessage: MutationSteerQueuedMessageResult;
-  updateAgent: MutationUpdateAgentResult;
-};
-
-
-export type MutationAddProjectMemberArgs = {
-  projectId: Scalars['ID']['input'];
-  role: ProjectRole;
-  user: Scalars['String']['input'];
-};
-
-
-export type MutationCancelExecutionArgs = {
-  executionId: Scalars['ID']['input'];
-};
-
-
-export type MutationCreateAgentArgs = {
-  limits?: InputMaybe<AgentLimitsInput>;
-  model: Scalars['String']['input'];
-  name: Scalars['String']['input'];
-  projectId: Scalars['ID']['input'];
-  systemPrompt?: InputMaybe<Scalars['String']['input']>;
-  tools?: InputMaybe<Array<Scalars['String']['input']>>;
-};
-
-
-export type MutationCreateProjectArgs = {
-  name: Scalars['String']['input'];
-};
-
-
-export type MutationCreateThreadArgs = {
-  agentId: Scalars['ID']['input'];
-  title?: InputMaybe<Scalars['String']['input']>;
-};
-
-
-export type MutationEditQueuedMessageArgs = {
-  queueId: Scalars['ID']['input'];
-  text: Scalars['String']['input'];
-};
-
-
-export type MutationRemoveProjectMemberArgs = {
-  projectId: Scalars['ID']['input'];
-  user: Scalars['String']['input'];
-};
-
-
-export type MutationRemoveQueuedMessageArgs = {
-  queueId: Scalars['ID']['input'];
-};
-
-
-export type MutationReorderQueuedMessageArgs = {
-  expectedQueueIds: Array<Scalars['ID']['input']>;
-  queueId: Scalars['ID']['input'];
-  targetQueueId: Scalars['ID']['input'];
-};
-
-
-export type MutationResolveSuspensionArgs = {
-  answer?: InputMaybe<Scalars['String']['input']>;
-  decision?: InputMaybe<SuspensionDecision>;
-  id: Scalars['ID']['input'];
-};
-
-
-export type MutationRetryExecutionArgs = {
-  executionId: Scalars['ID']['input'];
-};
-
-
-export type MutationRevokeApiTokenArgs = {
-  id: Scalars['ID']['input'];
-};
-
-
-export type MutationSendMessageArgs = {
-  attachments?: InputMaybe<Array<Scalars['File']['input']>>;
-  idempotencyKey?: InputMaybe<Scalars['String']['input']>;
-  text: Scalars['String']['input'];
-  threadId: Scalars['ID']['input'];
-};
-
-
-export type MutationSteerQueuedMessageArgs = {
-  executionId: Scalars['ID']['input'];
-  queueId: Scalars['ID']['input'];
-};
-
-
-export type MutationUpdateAgentArgs = {
-  agentId: Scalars['ID']['input'];
-  limits?: InputMaybe<AgentLimitsInput>;
-  model?: InputMaybe<Scalars['String']['input']>;
-  name?: InputMaybe<Scalars['String']['input']>;
-  systemPrompt?: InputMaybe<Scalars['String']['input']>;
-  tools?: InputMaybe<Array<Scalars['String']['input']>>;
-};
-
-export type MutationAddProjectMemberResult = ConflictError | ForbiddenError | InvalidInputError | NotFoundError | Project | RateLimitedError | ServiceUnavailableError;
-
-export type MutationCancelExecutionResult = CancelRequested | ConflictError | ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError | ServiceUnavailableError;
-
-export type MutationCreateAgentResult = Agent | ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError | ServiceUnavailableError;
-
-export type MutationCreateProjectResult = ForbiddenError | InvalidInputError | NotFoundError | Project | RateLimitedError | ServiceUnavailableError;
-
-export type MutationCreateThreadResult = ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError | ServiceUnavailableError | Thread;
-
-export type MutationEditQueuedMessageResult = ConflictError | ForbiddenError | InvalidInputError | NotFoundError | QueueItem | RateLimitedError | ServiceUnavailableError;
-
-export type MutationRemoveProjectMemberResult = ConflictError | ForbiddenError | InvalidInputError | NotFoundError | Project | RateLimitedError | ServiceUnavailableError;
-
-export type MutationRemoveQueuedMessageResult = ConflictError | ForbiddenError | InvalidInputError | NotFoundError | QueueItemRemoved | RateLimitedError | ServiceUnavailableError;
-
-export type MutationReorderQueuedMessageResult = ConflictError | ForbiddenError | InvalidInputError | NotFoundError | Queue | QueueChangedError | RateLimitedError | ServiceUnavailableError;
-
-export type MutationResolveSuspensionResult = ConflictError | ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError | ServiceUnavailableError | SuspensionResolved;
-
-export type MutationRetryExecutionResult = ConflictError | ForbiddenError | InvalidInputError | MessageQueued | NotFoundError | RateLimitedError | ServiceUnavailableError;
-
-export type MutationRevokeApiTokenResult = ApiToken | ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError | ServiceUnavailableError;
-
-export type MutationSteerQueuedMessageResult = ConflictError | ForbiddenError | InvalidInputError | NotFoundError | QueueItem | RateLimitedError | ServiceUnavailableError;
-
-export type MutationUpdateAgentResult = Agent | ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError | ServiceUnavailableError;
-
-export type Node = {
-  id: Scalars['ID']['output'];
-};
-
-/** The thing does not exist, or is not visible to you (another user’s TEST thread). */
-export type NotFoundError = Error & {
-  __typename?: 'NotFoundError';
-  /** Also the `extensions.code` this error has as a GraphQL error. */
-  code: Scalars['String']['output'];
-  message: Scalars['String']['output'];
-};
-
-export type PageInfo = {
-  __typename?: 'PageInfo';
-  endCursor?: Maybe<Scalars['String']['output']>;
-  hasNextPage: Scalars['Boolean']['output'];
-  hasPreviousPage: Scalars['Boolean']['output'];
-  startCursor?: Maybe<Scalars['String']['output']>;
-};
-
-export type Project = Node & {
-  __typename?: 'Project';
-  agents: Array<Agent>;
-  createdAt: Scalars['DateTime']['output'];
-  id: Scalars['ID']['output'];
-  name: Scalars['String']['output'];
-  viewerRole?: Maybe<ProjectRole>;
-};
-
-export type ProjectRole =
-  | 'ADMIN'
-  | 'MEMBER'
-  | 'VIEWER';
-
-export type Query = {
-  __typename?: 'Query';
-  agent: Agent;
-  conversation: Conversation;
-  node: Node;
-  project: Project;
-  queue: Queue;
-  thread: Thread;
-  viewer: User;
-};
-
-
-export type QueryAgentArgs = {
-  id: Scalars['ID']['input'];
-};
-
-
-export type QueryConversationArgs = {
-  threadId: Scalars['ID']['input'];
-};
-
-
-export type QueryNodeArgs = {
-  id: Scalars['ID']['input'];
-};
-
-
-export type QueryProjectArgs = {
-  id: Scalars['ID']['input'];
-};
-
-
-export type QueryQueueArgs = {
-  threadId: Scalars['ID']['input'];
-};
-
-
-export type QueryThreadArgs = {
-  id: Scalars['ID']['input'];
-};
-
-/** Pending messages of a thread in their saved order. */
-export type Queue = {
-  __typename?: 'Queue';
-  items: Array<QueueItem>;
-  steerableExecutionId?: Maybe<Scalars['ID']['output']>;
-  threadId: Scalars['ID']['output'];
-};
-
-/** The 409 of reorder: the pending order differs from expectedQueueIds (or an item started). */
-export type QueueChangedError = Error & {
-  __typename?: 'QueueChangedError';
-  /** Also the `extensions.code` this error has as a GraphQL error. */
-  code: Scalars['String']['output'];
-  currentQueueIds: Array<Scalars['ID']['output']>;
-  message: Scalars['String']['output'];
-};
-
-export type QueueItem = Node & {
-  __typename?: 'QueueItem';
-  createdAt: Scalars['DateTime']['output'];
-  id: Scalars['ID']['output'];
-  position: Scalars['Int']['output'];
-  /** Set while the item is reserved for steering into that running execution. */
-  steeringExecutionId?: Maybe<Scalars['ID']['output']>;
-  text: Scalars['String']['output'];
-};
-
-export type QueueItemRemoved = {
-  __typename?: 'QueueItemRemoved';
-  queueId: Scalars['ID']['output'];
-};
-
-/** The queue changed; read queue(threadId) again. */
-export type QueueUpdated = RunEvent & {
-  __typename?: 'QueueUpdated';
-  createdAt: Scalars['DateTime']['output'];
-  /** Opaque resume point. A durable event’s cursor is the same on every connection and instance; a live-only one (TextDelta, ReasoningDelta, MessageSnapshot) is valid only on its connection. */
-  cursor: Scalars['String']['output'];
-  threadId: Scalars['ID']['output'];
-};
-
-/** Too many mutations; wait retryAfterS seconds. */
-export type RateLimitedError = Error & {
-  __typename?: 'RateLimitedError';
-  /** Also the `extensions.code` this error has as a GraphQL error. */
-  code: Scalars['String']['output'];
-  message: Scalars['String']['output'];
-  retryAfterS: Scalars['Int']['output'];
-};
-
-/** Streamed reasoning (live only). */
-export type ReasoningDelta = ExecutionEvent & RunEvent & {
-  __typename?: 'ReasoningDelta';
-  createdAt: Scalars['DateTime']['output'];
-  /** Opaque resume point. A durable event’s cursor is the same on every connection and instance; a live-only one (TextDelta, ReasoningDelta, MessageSnapshot) is valid only on its connection. */
-  cursor: Scalars['String']['output'];
-  executionId: Scalars['ID']['output'];
-  messageId: Scalars['ID']['output'];
-  offset: Scalars['Int']['output'];
-  /** Set on a delegated child’s events: the execution whose reply shows the child’s card. */
-  parentExecutionId?: Maybe<Scalars['ID']['output']>;
-  text: Scalars['String']['output'];
-  threadId: Scalars['ID']['output'];
-};
-
-export type ReasoningPart = {
-  __typename?: 'ReasoningPart';
-  text: Scalars['String']['output'];
-};
-
-/** A retryable failure; the next attempt starts after delayS. */
-export type RetryScheduled = ExecutionEvent & RunEvent & {
-  __typename?: 'RetryScheduled';
-  attempt: Scalars['Int']['output'];
-  createdAt: Scalars['DateTime']['output'];
-  /** Opaque resume point. A durable event’s cursor is the same on every connection and instance; a live-only one (TextDelta, ReasoningDelta, MessageSnapshot) is valid only on its connection. */
-  cursor: Scalars['String']['output'];
-  delayS: Scalars['Float']['output'];
-  executionId: Scalars['ID']['output'];
-  /** Set on a delegated child’s events: the execution whose reply shows the child’s card. */
-  parentExecutionId?: Maybe<Scalars['ID']['output']>;
-  reason: ErrorReason;
-  threadId: Scalars['ID']['output'];
-};
-
-/** Every event of a thread. Select `cursor` here once: pass the last durable one (no dot) to `runEvents(after:)` to resume. */
-export type RunEvent = {
-  createdAt: Scalars['DateTime']['output'];
-  /** Opaque resume point. A durable event’s cursor is the same on every connection and instance; a live-only one (TextDelta, ReasoningDelta, MessageSnapshot) is valid only on its connection. */
-  cursor: Scalars['String']['output'];
-  threadId: Scalars['ID']['output'];
-};
-
-/** MessageQueued, or SuspensionResolved when the text answered the open question card instead; else a typed error. */
-export type SendMessageResult = ConflictError | ForbiddenError | InvalidInputError | MessageQueued | NotFoundError | RateLimitedError | ServiceUnavailableError | SuspensionResolved;
-
-/** A service Parley depends on (the database) is unreachable, restarting or saturated; nothing was done. Send the same request again (same idempotency key) after retryAfterS seconds. */
-export type ServiceUnavailableError = Error & {
-  __typename?: 'ServiceUnavailableError';
-  /** Also the `extensions.code` this error has as a GraphQL error. */
-  code: Scalars['String']['output'];
-  message: Scalars['String']['output'];
-  retryAfterS: Scalars['Int']['output'];
-  service: Scalars['String']['output'];
-};
-
-/** Marks where a steered message entered the running reply. */
-export type SteeredInputPart = {
-  __typename?: 'SteeredInputPart';
-  queueId: Scalars['ID']['output'];
-  text: Scalars['String']['output'];
-};
-
-export type Subscription = {
-  __typename?: 'Subscription';
-  /** A thread’s events. With `after`, replays what came after that cursor first: nothing missed, nothing twice. */
-  runEvents: RunEvent;
-};
-
-
-export type SubscriptionRunEventsArgs = {
-  after?: InputMaybe<Scalars['String']['input']>;
-  threadId: Scalars['ID']['input'];
-};
-
-export type Suspension = Node & {
-  __typename?: 'Suspension';
-  createdAt: Scalars['DateTime']['output'];
-  executionId: Scalars['ID']['output'];
-  id: Scalars['ID']['output'];
-  kind: Scalars['String']['output'];
-  payload: Scalars['JSON']['output'];
-  status: Scalars['String']['output'];
-  toolCallId: Scalars['String']['output'];
-  toolName: Scalars['String']['output'];
-};
-
-export type SuspensionDecision =
-  | 'APPROVE'
-  | 'DENY';
-
-/** The execution waits for an approval or an answer. */
-export type SuspensionOpened = ExecutionEvent & RunEvent & {
-  __typename?: 'SuspensionOpened';
-  createdAt: Scalars['DateTime']['output'];
-  /** Opaque resume point. A durable event’s cursor is the same on every connection and instance; a live-only one (TextDelta, ReasoningDelta, MessageSnapshot) is valid only on its connection. */
-  cursor: Scalars['String']['output'];
-  executionId: Scalars['ID']['output'];
-  kind: Scalars['String']['output'];
-  /** Set on a delegated child’s events: the execution whose reply shows the child’s card. */
-  parentExecutionId?: Maybe<Scalars['ID']['output']>;
-  payload: Scalars['JSON']['output'];
-  suspensionId: Scalars['ID']['output'];
-  threadId: Scalars['ID']['output'];
-  toolCallId: Scalars['String']['output'];
-};
-
-/** An approval or question was answered (or cancelled with its execution). */
-export type SuspensionResolved = ExecutionEvent & RunEvent & {
-  __typename?: 'SuspensionResolved';
-  createdAt: Scalars['DateTime']['output'];
-  /** Opaque resume point. A durable event’s cursor is the same on every connection and instance; a live-only one (TextDelta, ReasoningDelta, MessageSnapshot) is valid only on its connection. */
-  cursor: Scalars['String']['output'];
-  executionId: Scalars['ID']['output'];
-  /** Set on a delegated child’s events: the execution whose reply shows the child’s card. */
-  parentExecutionId?: Maybe<Scalars['ID']['output']>;
-  resolution?: Maybe<Scalars['JSON']['output']>;
-  suspensionId: Scalars['ID']['output'];
-  threadId: Scalars['ID']['output'];
-};
-
-/** Streamed reply text (live only; a reload shows the recorded snapshot). */
-export type TextDelta = ExecutionEvent & RunEvent & {
-  __typename?: 'TextDelta';
-  createdAt: Scalars['DateTime']['output'];
-  /** Opaque resume point. A durable event’s cursor is the same on every connection and instance; a live-only one (TextDelta, ReasoningDelta, MessageSnapshot) is valid only on its connection. */
-  cursor: Scalars['String']['output'];
-  executionId: Scalars['ID']['output'];
-  messageId: Scalars['ID']['output'];
-  /** Characters of the message’s text before this delta. */
-  offset: Scalars['Int']['output'];
-  /** Set on a delegated child’s events: the execution whose reply shows the child’s card. */
-  parentExecutionId?: Maybe<Scalars['ID']['output']>;
-  text: Scalars['String']['output'];
-  threadId: Scalars['ID']['output'];
-};
-
-export type TextPart = {
-  __typename?: 'TextPart';
-  text: Scalars['String']['output'];
-};
-
-export type Thread = Node & {
-  __typename?: 'Thread';
-  agent: Agent;
-  createdAt: Scalars['DateTime']['output'];
-  id: Scalars['ID']['output'];
-  kind: ThreadKind;
-  owner: User;
-  title: Scalars['String']['output'];
-};
-
-export type ThreadKind =
-  /** Visible to the project’s members. */
-  | 'SHARED'
-  /** Private to its owner: other users can neither read nor act on it. */
-  | 'TEST';
-
-/** A tool call was made or changed state. */
-export type ToolCallEvent = ExecutionEvent & RunEvent & {
-  __typename?: 'ToolCallEvent';
-  createdAt: Scalars['DateTime']['output'];
-  /** Opaque resume point. A durable event’s cursor is the same on every connection and instance; a live-only one (TextDelta, ReasoningDelta, MessageSnapshot) is valid only on its connection. */
-  cursor: Scalars['String']['output'];
-  executionId: Scalars['ID']['output'];
-  input?: Maybe<Scalars['JSON']['output']>;
-  messageId: Scalars['ID']['output'];
-  output?: Maybe<Scalars['JSON']['output']>;
-  /** Set on a delegated child’s events: the execution whose reply shows the child’s card. */
-  parentExecutionId?: Maybe<Scalars['ID']['output']>;
-  state: ToolCallState;
-  threadId: Scalars['ID']['output'];
-  toolCallId: Scalars['String']['output'];
-  toolName: Scalars['String']['output'];
-};
-
-export type ToolCallPart = {
-  __typename?: 'ToolCallPart';
-  input?: Maybe<Scalars['JSON']['output']>;
-  output?: Maybe<Scalars['JSON']['output']>;
-  state: ToolCallState;
-  toolCallId: Scalars['String']['output'];
-  toolName: Scalars['String']['output'];
-};
-
-export type ToolCallState =
-  | 'AWAITING_ANSWER'
-  | 'AWAITING_APPROVAL'
-  | 'CALLED'
-  | 'DENIED'
-  | 'FAILED'
-  | 'SUCCEEDED';
-
-export type User = Node & {
-  __typename?: 'User';
-  /** The viewer’s own API tokens (empty for any other user). */
-  apiTokens: Array<ApiToken>;
-  createdAt: Scalars['DateTime']['output'];
-  /** The viewer’s own email; null for any other user. */
-  email?: Maybe<Scalars['String']['output']>;
-  id: Scalars['ID']['output'];
-  locale: Scalars['String']['output'];
-  /** The user’s projects; of another user, only the projects the viewer belongs to as well. */
-  projects: Array<Project>;
-};
-
 type ErrorFields_ConflictError_Fragment = { __typename?: 'ConflictError', message: string, code: string };
 
 type ErrorFields_ForbiddenError_Fragment = { __typename?: 'ForbiddenError', scope: string, message: string, code: string };
@@ -893,13 +16,13 @@ type ErrorFields_ServiceUnavailableError_Fragment = { __typename?: 'ServiceUnava
 
 export type ErrorFieldsFragment = ErrorFields_ConflictError_Fragment | ErrorFields_ForbiddenError_Fragment | ErrorFields_InvalidInputError_Fragment | ErrorFields_NotFoundError_Fragment | ErrorFields_QueueChangedError_Fragment | ErrorFields_RateLimitedError_Fragment | ErrorFields_ServiceUnavailableError_Fragment;
 
-export type ExecutionErrorFieldsFragment = { __typename?: 'ExecutionError', reason: ErrorReason, retryable: boolean, retryAfterS?: number | null, occurredAt: string, message: string, messageKey: string, params: unknown, provider?: string | null, httpStatus?: number | null, providerCode?: string | null, requestId?: string | null, detail: string };
+export type ExecutionErrorFieldsFragment = { __typename?: 'ExecutionError', reason: Types.ErrorReason, retryable: boolean, retryAfterS?: number | null, occurredAt: string, message: string, messageKey: string, params: unknown, provider?: string | null, httpStatus?: number | null, providerCode?: string | null, requestId?: string | null, detail: string };
 
-export type ProjectFieldsFragment = { __typename?: 'Project', id: string, name: string, viewerRole?: ProjectRole | null };
+export type ProjectFieldsFragment = { __typename?: 'Project', id: string, name: string, viewerRole?: Types.ProjectRole | null };
 
 export type AgentFieldsFragment = { __typename?: 'Agent', id: string, name: string, model: string, systemPrompt: string, tools: Array<string>, limits: { __typename?: 'AgentLimits', maxConcurrentExecutions?: number | null, dailyTokenBudget?: number | null } };
 
-export type ThreadFieldsFragment = { __typename?: 'Thread', id: string, title: string, kind: ThreadKind };
+export type ThreadFieldsFragment = { __typename?: 'Thread', id: string, title: string, kind: Types.ThreadKind };
 
 export type QueueItemFieldsFragment = { __typename?: 'QueueItem', id: string, text: string, position: number, steeringExecutionId?: string | null };
 
@@ -907,9 +30,9 @@ export type QueueFieldsFragment = { __typename?: 'Queue', threadId: string, stee
 
 type MessagePartFields_AttachmentPart_Fragment = { __typename: 'AttachmentPart', attachmentId: string, filename: string, mediaType: string, size: number, downloadPath: string };
 
-type MessagePartFields_DelegationPart_Fragment = { __typename: 'DelegationPart', toolCallId: string, childExecutionId: string, text: string, reasoning: string, truncated: boolean, error?: { __typename?: 'ExecutionError', reason: ErrorReason, retryable: boolean, retryAfterS?: number | null, occurredAt: string, message: string, messageKey: string, params: unknown, provider?: string | null, httpStatus?: number | null, providerCode?: string | null, requestId?: string | null, detail: string } | null };
+type MessagePartFields_DelegationPart_Fragment = { __typename: 'DelegationPart', toolCallId: string, childExecutionId: string, text: string, reasoning: string, truncated: boolean, error?: { __typename?: 'ExecutionError', reason: Types.ErrorReason, retryable: boolean, retryAfterS?: number | null, occurredAt: string, message: string, messageKey: string, params: unknown, provider?: string | null, httpStatus?: number | null, providerCode?: string | null, requestId?: string | null, detail: string } | null };
 
-type MessagePartFields_ErrorPart_Fragment = { __typename: 'ErrorPart', reason: ErrorReason, retryable: boolean, retryAfterS?: number | null, occurredAt: string, message: string, messageKey: string, params: unknown, provider?: string | null, httpStatus?: number | null, providerCode?: string | null, requestId?: string | null, detail: string };
+type MessagePartFields_ErrorPart_Fragment = { __typename: 'ErrorPart', reason: Types.ErrorReason, retryable: boolean, retryAfterS?: number | null, occurredAt: string, message: string, messageKey: string, params: unknown, provider?: string | null, httpStatus?: number | null, providerCode?: string | null, requestId?: string | null, detail: string };
 
 type MessagePartFields_ReasoningPart_Fragment = { __typename: 'ReasoningPart', text: string };
 
@@ -917,204 +40,204 @@ type MessagePartFields_SteeredInputPart_Fragment = { __typename: 'SteeredInputPa
 
 type MessagePartFields_TextPart_Fragment = { __typename: 'TextPart', text: string };
 
-type MessagePartFields_ToolCallPart_Fragment = { __typename: 'ToolCallPart', toolCallId: string, toolName: string, state: ToolCallState, output?: unknown | null };
+type MessagePartFields_ToolCallPart_Fragment = { __typename: 'ToolCallPart', toolCallId: string, toolName: string, state: Types.ToolCallState, output?: unknown | null };
 
 export type MessagePartFieldsFragment = MessagePartFields_AttachmentPart_Fragment | MessagePartFields_DelegationPart_Fragment | MessagePartFields_ErrorPart_Fragment | MessagePartFields_ReasoningPart_Fragment | MessagePartFields_SteeredInputPart_Fragment | MessagePartFields_TextPart_Fragment | MessagePartFields_ToolCallPart_Fragment;
 
-export type ViewerQueryVariables = Exact<{ [key: string]: never; }>;
+export type ViewerQueryVariables = Types.Exact<{ [key: string]: never; }>;
 
 
-export type ViewerQuery = { __typename?: 'Query', viewer: { __typename?: 'User', id: string, email?: string | null, locale: string, projects: Array<{ __typename?: 'Project', id: string, name: string, viewerRole?: ProjectRole | null, agents: Array<{ __typename?: 'Agent', id: string, name: string, model: string, systemPrompt: string, tools: Array<string>, limits: { __typename?: 'AgentLimits', maxConcurrentExecutions?: number | null, dailyTokenBudget?: number | null } }> }> } };
+export type ViewerQuery = { __typename?: 'Query', viewer: { __typename?: 'User', id: string, email?: string | null, locale: string, projects: Array<{ __typename?: 'Project', id: string, name: string, viewerRole?: Types.ProjectRole | null, agents: Array<{ __typename?: 'Agent', id: string, name: string, model: string, systemPrompt: string, tools: Array<string>, limits: { __typename?: 'AgentLimits', maxConcurrentExecutions?: number | null, dailyTokenBudget?: number | null } }> }> } };
 
-export type NodeQueryVariables = Exact<{
-  id: Scalars['ID']['input'];
+export type NodeQueryVariables = Types.Exact<{
+  id: Types.Scalars['ID']['input'];
 }>;
 
 
 export type NodeQuery = { __typename?: 'Query', node: { __typename: 'Agent', id: string } | { __typename: 'Execution', id: string } | { __typename: 'Message', id: string } | { __typename: 'Project', id: string } | { __typename: 'QueueItem', id: string } | { __typename: 'Suspension', id: string } | { __typename: 'Thread', id: string } | { __typename: 'User', id: string } };
 
-export type ProjectQueryVariables = Exact<{
-  id: Scalars['ID']['input'];
+export type ProjectQueryVariables = Types.Exact<{
+  id: Types.Scalars['ID']['input'];
 }>;
 
 
-export type ProjectQuery = { __typename?: 'Query', project: { __typename?: 'Project', id: string, name: string, viewerRole?: ProjectRole | null } };
+export type ProjectQuery = { __typename?: 'Query', project: { __typename?: 'Project', id: string, name: string, viewerRole?: Types.ProjectRole | null } };
 
-export type AgentQueryVariables = Exact<{
-  id: Scalars['ID']['input'];
+export type AgentQueryVariables = Types.Exact<{
+  id: Types.Scalars['ID']['input'];
 }>;
 
 
 export type AgentQuery = { __typename?: 'Query', agent: { __typename?: 'Agent', id: string, name: string, model: string, systemPrompt: string, tools: Array<string>, limits: { __typename?: 'AgentLimits', maxConcurrentExecutions?: number | null, dailyTokenBudget?: number | null } } };
 
-export type ThreadQueryVariables = Exact<{
-  id: Scalars['ID']['input'];
+export type ThreadQueryVariables = Types.Exact<{
+  id: Types.Scalars['ID']['input'];
 }>;
 
 
-export type ThreadQuery = { __typename?: 'Query', thread: { __typename?: 'Thread', id: string, title: string, kind: ThreadKind } };
+export type ThreadQuery = { __typename?: 'Query', thread: { __typename?: 'Thread', id: string, title: string, kind: Types.ThreadKind } };
 
-export type ConversationQueryVariables = Exact<{
-  threadId: Scalars['ID']['input'];
+export type ConversationQueryVariables = Types.Exact<{
+  threadId: Types.Scalars['ID']['input'];
 }>;
 
 
-export type ConversationQuery = { __typename?: 'Query', conversation: { __typename?: 'Conversation', threadId: string, eventCursor: string, activeExecutionId?: string | null, openSuspensions: Array<{ __typename?: 'Suspension', id: string, kind: string, status: string, executionId: string, toolCallId: string, toolName: string, payload: unknown }>, messages: { __typename?: 'ConversationMessagesConnection', edges: Array<{ __typename?: 'ConversationMessagesConnectionEdge', node: { __typename?: 'Message', id: string, role: MessageRole, executionId?: string | null, outcome?: ExecutionStatus | null, parts: Array<{ __typename: 'AttachmentPart', attachmentId: string, filename: string, mediaType: string, size: number, downloadPath: string } | { __typename: 'DelegationPart', toolCallId: string, childExecutionId: string, text: string, reasoning: string, truncated: boolean, error?: { __typename?: 'ExecutionError', reason: ErrorReason, retryable: boolean, retryAfterS?: number | null, occurredAt: string, message: string, messageKey: string, params: unknown, provider?: string | null, httpStatus?: number | null, providerCode?: string | null, requestId?: string | null, detail: string } | null } | { __typename: 'ErrorPart', reason: ErrorReason, retryable: boolean, retryAfterS?: number | null, occurredAt: string, message: string, messageKey: string, params: unknown, provider?: string | null, httpStatus?: number | null, providerCode?: string | null, requestId?: string | null, detail: string } | { __typename: 'ReasoningPart', text: string } | { __typename: 'SteeredInputPart', queueId: string, text: string } | { __typename: 'TextPart', text: string } | { __typename: 'ToolCallPart', toolCallId: string, toolName: string, state: ToolCallState, output?: unknown | null }> } }> } } };
+export type ConversationQuery = { __typename?: 'Query', conversation: { __typename?: 'Conversation', threadId: string, eventCursor: string, activeExecutionId?: string | null, openSuspensions: Array<{ __typename?: 'Suspension', id: string, kind: string, status: string, executionId: string, toolCallId: string, toolName: string, payload: unknown }>, messages: { __typename?: 'ConversationMessagesConnection', edges: Array<{ __typename?: 'ConversationMessagesConnectionEdge', node: { __typename?: 'Message', id: string, role: Types.MessageRole, executionId?: string | null, outcome?: Types.ExecutionStatus | null, parts: Array<{ __typename: 'AttachmentPart', attachmentId: string, filename: string, mediaType: string, size: number, downloadPath: string } | { __typename: 'DelegationPart', toolCallId: string, childExecutionId: string, text: string, reasoning: string, truncated: boolean, error?: { __typename?: 'ExecutionError', reason: Types.ErrorReason, retryable: boolean, retryAfterS?: number | null, occurredAt: string, message: string, messageKey: string, params: unknown, provider?: string | null, httpStatus?: number | null, providerCode?: string | null, requestId?: string | null, detail: string } | null } | { __typename: 'ErrorPart', reason: Types.ErrorReason, retryable: boolean, retryAfterS?: number | null, occurredAt: string, message: string, messageKey: string, params: unknown, provider?: string | null, httpStatus?: number | null, providerCode?: string | null, requestId?: string | null, detail: string } | { __typename: 'ReasoningPart', text: string } | { __typename: 'SteeredInputPart', queueId: string, text: string } | { __typename: 'TextPart', text: string } | { __typename: 'ToolCallPart', toolCallId: string, toolName: string, state: Types.ToolCallState, output?: unknown | null }> } }> } } };
 
-export type QueueQueryVariables = Exact<{
-  threadId: Scalars['ID']['input'];
+export type QueueQueryVariables = Types.Exact<{
+  threadId: Types.Scalars['ID']['input'];
 }>;
 
 
 export type QueueQuery = { __typename?: 'Query', queue: { __typename?: 'Queue', threadId: string, steerableExecutionId?: string | null, items: Array<{ __typename?: 'QueueItem', id: string, text: string, position: number, steeringExecutionId?: string | null }> } };
 
-export type ExecutionQueryVariables = Exact<{
-  id: Scalars['ID']['input'];
+export type ExecutionQueryVariables = Types.Exact<{
+  id: Types.Scalars['ID']['input'];
 }>;
 
 
-export type ExecutionQuery = { __typename?: 'Query', node: { __typename: 'Agent' } | { __typename: 'Execution', id: string, status: ExecutionStatus, acceptedText: string, acceptsSteering: boolean, parentExecutionId?: string | null, ownerInstanceId?: string | null, inputTokens: number, outputTokens: number, error?: { __typename?: 'ExecutionError', reason: ErrorReason, retryable: boolean, retryAfterS?: number | null, occurredAt: string, message: string, messageKey: string, params: unknown, provider?: string | null, httpStatus?: number | null, providerCode?: string | null, requestId?: string | null, detail: string } | null } | { __typename: 'Message' } | { __typename: 'Project' } | { __typename: 'QueueItem' } | { __typename: 'Suspension' } | { __typename: 'Thread' } | { __typename: 'User' } };
+export type ExecutionQuery = { __typename?: 'Query', node: { __typename: 'Agent' } | { __typename: 'Execution', id: string, status: Types.ExecutionStatus, acceptedText: string, acceptsSteering: boolean, parentExecutionId?: string | null, ownerInstanceId?: string | null, inputTokens: number, outputTokens: number, error?: { __typename?: 'ExecutionError', reason: Types.ErrorReason, retryable: boolean, retryAfterS?: number | null, occurredAt: string, message: string, messageKey: string, params: unknown, provider?: string | null, httpStatus?: number | null, providerCode?: string | null, requestId?: string | null, detail: string } | null } | { __typename: 'Message' } | { __typename: 'Project' } | { __typename: 'QueueItem' } | { __typename: 'Suspension' } | { __typename: 'Thread' } | { __typename: 'User' } };
 
-export type CreateProjectMutationVariables = Exact<{
-  name: Scalars['String']['input'];
+export type CreateProjectMutationVariables = Types.Exact<{
+  name: Types.Scalars['String']['input'];
 }>;
 
 
-export type CreateProjectMutation = { __typename?: 'Mutation', createProject: { __typename: 'ForbiddenError', scope: string, message: string, code: string } | { __typename: 'InvalidInputError', field: string, message: string, code: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'Project', id: string, name: string, viewerRole?: ProjectRole | null } | { __typename: 'RateLimitedError', retryAfterS: number, message: string, code: string } | { __typename: 'ServiceUnavailableError', retryAfterS: number, service: string, message: string, code: string } };
+export type CreateProjectMutation = { __typename?: 'Mutation', createProject: { __typename: 'ForbiddenError', scope: string, message: string, code: string } | { __typename: 'InvalidInputError', field: string, message: string, code: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'Project', id: string, name: string, viewerRole?: Types.ProjectRole | null } | { __typename: 'RateLimitedError', retryAfterS: number, message: string, code: string } | { __typename: 'ServiceUnavailableError', retryAfterS: number, service: string, message: string, code: string } };
 
-export type AddProjectMemberMutationVariables = Exact<{
-  projectId: Scalars['ID']['input'];
-  user: Scalars['String']['input'];
-  role: ProjectRole;
+export type AddProjectMemberMutationVariables = Types.Exact<{
+  projectId: Types.Scalars['ID']['input'];
+  user: Types.Scalars['String']['input'];
+  role: Types.ProjectRole;
 }>;
 
 
-export type AddProjectMemberMutation = { __typename?: 'Mutation', addProjectMember: { __typename: 'ConflictError', message: string, code: string } | { __typename: 'ForbiddenError', scope: string, message: string, code: string } | { __typename: 'InvalidInputError', field: string, message: string, code: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'Project', id: string, name: string, viewerRole?: ProjectRole | null } | { __typename: 'RateLimitedError', retryAfterS: number, message: string, code: string } | { __typename: 'ServiceUnavailableError', retryAfterS: number, service: string, message: string, code: string } };
+export type AddProjectMemberMutation = { __typename?: 'Mutation', addProjectMember: { __typename: 'ConflictError', message: string, code: string } | { __typename: 'ForbiddenError', scope: string, message: string, code: string } | { __typename: 'InvalidInputError', field: string, message: string, code: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'Project', id: string, name: string, viewerRole?: Types.ProjectRole | null } | { __typename: 'RateLimitedError', retryAfterS: number, message: string, code: string } | { __typename: 'ServiceUnavailableError', retryAfterS: number, service: string, message: string, code: string } };
 
-export type RemoveProjectMemberMutationVariables = Exact<{
-  projectId: Scalars['ID']['input'];
-  user: Scalars['String']['input'];
+export type RemoveProjectMemberMutationVariables = Types.Exact<{
+  projectId: Types.Scalars['ID']['input'];
+  user: Types.Scalars['String']['input'];
 }>;
 
 
-export type RemoveProjectMemberMutation = { __typename?: 'Mutation', removeProjectMember: { __typename: 'ConflictError', message: string, code: string } | { __typename: 'ForbiddenError', scope: string, message: string, code: string } | { __typename: 'InvalidInputError', field: string, message: string, code: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'Project', id: string, name: string, viewerRole?: ProjectRole | null } | { __typename: 'RateLimitedError', retryAfterS: number, message: string, code: string } | { __typename: 'ServiceUnavailableError', retryAfterS: number, service: string, message: string, code: string } };
+export type RemoveProjectMemberMutation = { __typename?: 'Mutation', removeProjectMember: { __typename: 'ConflictError', message: string, code: string } | { __typename: 'ForbiddenError', scope: string, message: string, code: string } | { __typename: 'InvalidInputError', field: string, message: string, code: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'Project', id: string, name: string, viewerRole?: Types.ProjectRole | null } | { __typename: 'RateLimitedError', retryAfterS: number, message: string, code: string } | { __typename: 'ServiceUnavailableError', retryAfterS: number, service: string, message: string, code: string } };
 
-export type ViewerApiTokensQueryVariables = Exact<{ [key: string]: never; }>;
+export type ViewerApiTokensQueryVariables = Types.Exact<{ [key: string]: never; }>;
 
 
 export type ViewerApiTokensQuery = { __typename?: 'Query', viewer: { __typename?: 'User', id: string, apiTokens: Array<{ __typename?: 'ApiToken', id: string, label: string, createdAt: string, lastUsedAt?: string | null, expiresAt?: string | null }> } };
 
-export type RevokeApiTokenMutationVariables = Exact<{
-  id: Scalars['ID']['input'];
+export type RevokeApiTokenMutationVariables = Types.Exact<{
+  id: Types.Scalars['ID']['input'];
 }>;
 
 
 export type RevokeApiTokenMutation = { __typename?: 'Mutation', revokeApiToken: { __typename: 'ApiToken', id: string, label: string } | { __typename: 'ForbiddenError', scope: string, message: string, code: string } | { __typename: 'InvalidInputError', field: string, message: string, code: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'RateLimitedError', retryAfterS: number, message: string, code: string } | { __typename: 'ServiceUnavailableError', retryAfterS: number, service: string, message: string, code: string } };
 
-export type CreateAgentMutationVariables = Exact<{
-  projectId: Scalars['ID']['input'];
-  name: Scalars['String']['input'];
-  model: Scalars['String']['input'];
-  systemPrompt?: InputMaybe<Scalars['String']['input']>;
-  tools?: InputMaybe<Array<Scalars['String']['input']> | Scalars['String']['input']>;
-  limits?: InputMaybe<AgentLimitsInput>;
+export type CreateAgentMutationVariables = Types.Exact<{
+  projectId: Types.Scalars['ID']['input'];
+  name: Types.Scalars['String']['input'];
+  model: Types.Scalars['String']['input'];
+  systemPrompt?: Types.InputMaybe<Types.Scalars['String']['input']>;
+  tools?: Types.InputMaybe<Array<Types.Scalars['String']['input']> | Types.Scalars['String']['input']>;
+  limits?: Types.InputMaybe<Types.AgentLimitsInput>;
 }>;
 
 
 export type CreateAgentMutation = { __typename?: 'Mutation', createAgent: { __typename: 'Agent', id: string, name: string, model: string, systemPrompt: string, tools: Array<string>, limits: { __typename?: 'AgentLimits', maxConcurrentExecutions?: number | null, dailyTokenBudget?: number | null } } | { __typename: 'ForbiddenError', scope: string, message: string, code: string } | { __typename: 'InvalidInputError', field: string, message: string, code: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'RateLimitedError', retryAfterS: number, message: string, code: string } | { __typename: 'ServiceUnavailableError', retryAfterS: number, service: string, message: string, code: string } };
 
-export type UpdateAgentMutationVariables = Exact<{
-  agentId: Scalars['ID']['input'];
-  name?: InputMaybe<Scalars['String']['input']>;
-  model?: InputMaybe<Scalars['String']['input']>;
-  systemPrompt?: InputMaybe<Scalars['String']['input']>;
-  tools?: InputMaybe<Array<Scalars['String']['input']> | Scalars['String']['input']>;
-  limits?: InputMaybe<AgentLimitsInput>;
+export type UpdateAgentMutationVariables = Types.Exact<{
+  agentId: Types.Scalars['ID']['input'];
+  name?: Types.InputMaybe<Types.Scalars['String']['input']>;
+  model?: Types.InputMaybe<Types.Scalars['String']['input']>;
+  systemPrompt?: Types.InputMaybe<Types.Scalars['String']['input']>;
+  tools?: Types.InputMaybe<Array<Types.Scalars['String']['input']> | Types.Scalars['String']['input']>;
+  limits?: Types.InputMaybe<Types.AgentLimitsInput>;
 }>;
 
 
 export type UpdateAgentMutation = { __typename?: 'Mutation', updateAgent: { __typename: 'Agent', id: string, name: string, model: string, systemPrompt: string, tools: Array<string>, limits: { __typename?: 'AgentLimits', maxConcurrentExecutions?: number | null, dailyTokenBudget?: number | null } } | { __typename: 'ForbiddenError', scope: string, message: string, code: string } | { __typename: 'InvalidInputError', field: string, message: string, code: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'RateLimitedError', retryAfterS: number, message: string, code: string } | { __typename: 'ServiceUnavailableError', retryAfterS: number, service: string, message: string, code: string } };
 
-export type CreateThreadMutationVariables = Exact<{
-  agentId: Scalars['ID']['input'];
-  title?: InputMaybe<Scalars['String']['input']>;
+export type CreateThreadMutationVariables = Types.Exact<{
+  agentId: Types.Scalars['ID']['input'];
+  title?: Types.InputMaybe<Types.Scalars['String']['input']>;
 }>;
 
 
-export type CreateThreadMutation = { __typename?: 'Mutation', createThread: { __typename: 'ForbiddenError', scope: string, message: string, code: string } | { __typename: 'InvalidInputError', field: string, message: string, code: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'RateLimitedError', retryAfterS: number, message: string, code: string } | { __typename: 'ServiceUnavailableError', retryAfterS: number, service: string, message: string, code: string } | { __typename: 'Thread', id: string, title: string, kind: ThreadKind } };
+export type CreateThreadMutation = { __typename?: 'Mutation', createThread: { __typename: 'ForbiddenError', scope: string, message: string, code: string } | { __typename: 'InvalidInputError', field: string, message: string, code: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'RateLimitedError', retryAfterS: number, message: string, code: string } | { __typename: 'ServiceUnavailableError', retryAfterS: number, service: string, message: string, code: string } | { __typename: 'Thread', id: string, title: string, kind: Types.ThreadKind } };
 
-export type SendMessageMutationVariables = Exact<{
-  threadId: Scalars['ID']['input'];
-  text: Scalars['String']['input'];
-  idempotencyKey?: InputMaybe<Scalars['String']['input']>;
-  attachments?: InputMaybe<Array<Scalars['File']['input']> | Scalars['File']['input']>;
+export type SendMessageMutationVariables = Types.Exact<{
+  threadId: Types.Scalars['ID']['input'];
+  text: Types.Scalars['String']['input'];
+  idempotencyKey?: Types.InputMaybe<Types.Scalars['String']['input']>;
+  attachments?: Types.InputMaybe<Array<Types.Scalars['File']['input']> | Types.Scalars['File']['input']>;
 }>;
 
 
 export type SendMessageMutation = { __typename?: 'Mutation', sendMessage: { __typename: 'ConflictError', message: string, code: string } | { __typename: 'ForbiddenError', scope: string, message: string, code: string } | { __typename: 'InvalidInputError', field: string, message: string, code: string } | { __typename: 'MessageQueued', queueId: string, threadId: string, cursor: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'RateLimitedError', retryAfterS: number, message: string, code: string } | { __typename: 'ServiceUnavailableError', retryAfterS: number, service: string, message: string, code: string } | { __typename: 'SuspensionResolved', suspensionId: string, executionId: string, cursor: string } };
 
-export type RetryExecutionMutationVariables = Exact<{
-  executionId: Scalars['ID']['input'];
+export type RetryExecutionMutationVariables = Types.Exact<{
+  executionId: Types.Scalars['ID']['input'];
 }>;
 
 
 export type RetryExecutionMutation = { __typename?: 'Mutation', retryExecution: { __typename: 'ConflictError', message: string, code: string } | { __typename: 'ForbiddenError', scope: string, message: string, code: string } | { __typename: 'InvalidInputError', field: string, message: string, code: string } | { __typename: 'MessageQueued', queueId: string, text: string, cursor: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'RateLimitedError', retryAfterS: number, message: string, code: string } | { __typename: 'ServiceUnavailableError', retryAfterS: number, service: string, message: string, code: string } };
 
-export type CancelExecutionMutationVariables = Exact<{
-  executionId: Scalars['ID']['input'];
+export type CancelExecutionMutationVariables = Types.Exact<{
+  executionId: Types.Scalars['ID']['input'];
 }>;
 
 
 export type CancelExecutionMutation = { __typename?: 'Mutation', cancelExecution: { __typename: 'CancelRequested', executionId: string, cancelRequested: boolean } | { __typename: 'ConflictError', message: string, code: string } | { __typename: 'ForbiddenError', scope: string, message: string, code: string } | { __typename: 'InvalidInputError', field: string, message: string, code: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'RateLimitedError', retryAfterS: number, message: string, code: string } | { __typename: 'ServiceUnavailableError', retryAfterS: number, service: string, message: string, code: string } };
 
-export type EditQueuedMessageMutationVariables = Exact<{
-  queueId: Scalars['ID']['input'];
-  text: Scalars['String']['input'];
+export type EditQueuedMessageMutationVariables = Types.Exact<{
+  queueId: Types.Scalars['ID']['input'];
+  text: Types.Scalars['String']['input'];
 }>;
 
 
 export type EditQueuedMessageMutation = { __typename?: 'Mutation', editQueuedMessage: { __typename: 'ConflictError', message: string, code: string } | { __typename: 'ForbiddenError', scope: string, message: string, code: string } | { __typename: 'InvalidInputError', field: string, message: string, code: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'QueueItem', id: string, text: string, position: number, steeringExecutionId?: string | null } | { __typename: 'RateLimitedError', retryAfterS: number, message: string, code: string } | { __typename: 'ServiceUnavailableError', retryAfterS: number, service: string, message: string, code: string } };
 
-export type SteerQueuedMessageMutationVariables = Exact<{
-  queueId: Scalars['ID']['input'];
-  executionId: Scalars['ID']['input'];
+export type SteerQueuedMessageMutationVariables = Types.Exact<{
+  queueId: Types.Scalars['ID']['input'];
+  executionId: Types.Scalars['ID']['input'];
 }>;
 
 
 export type SteerQueuedMessageMutation = { __typename?: 'Mutation', steerQueuedMessage: { __typename: 'ConflictError', message: string, code: string } | { __typename: 'ForbiddenError', scope: string, message: string, code: string } | { __typename: 'InvalidInputError', field: string, message: string, code: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'QueueItem', id: string, text: string, position: number, steeringExecutionId?: string | null } | { __typename: 'RateLimitedError', retryAfterS: number, message: string, code: string } | { __typename: 'ServiceUnavailableError', retryAfterS: number, service: string, message: string, code: string } };
 
-export type RemoveQueuedMessageMutationVariables = Exact<{
-  queueId: Scalars['ID']['input'];
+export type RemoveQueuedMessageMutationVariables = Types.Exact<{
+  queueId: Types.Scalars['ID']['input'];
 }>;
 
 
 export type RemoveQueuedMessageMutation = { __typename?: 'Mutation', removeQueuedMessage: { __typename: 'ConflictError', message: string, code: string } | { __typename: 'ForbiddenError', scope: string, message: string, code: string } | { __typename: 'InvalidInputError', field: string, message: string, code: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'QueueItemRemoved', queueId: string } | { __typename: 'RateLimitedError', retryAfterS: number, message: string, code: string } | { __typename: 'ServiceUnavailableError', retryAfterS: number, service: string, message: string, code: string } };
 
-export type ReorderQueuedMessageMutationVariables = Exact<{
-  queueId: Scalars['ID']['input'];
-  targetQueueId: Scalars['ID']['input'];
-  expectedQueueIds: Array<Scalars['ID']['input']> | Scalars['ID']['input'];
+export type ReorderQueuedMessageMutationVariables = Types.Exact<{
+  queueId: Types.Scalars['ID']['input'];
+  targetQueueId: Types.Scalars['ID']['input'];
+  expectedQueueIds: Array<Types.Scalars['ID']['input']> | Types.Scalars['ID']['input'];
 }>;
 
 
 export type ReorderQueuedMessageMutation = { __typename?: 'Mutation', reorderQueuedMessage: { __typename: 'ConflictError', message: string, code: string } | { __typename: 'ForbiddenError', scope: string, message: string, code: string } | { __typename: 'InvalidInputError', field: string, message: string, code: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'Queue', threadId: string, steerableExecutionId?: string | null, items: Array<{ __typename?: 'QueueItem', id: string, text: string, position: number, steeringExecutionId?: string | null }> } | { __typename: 'QueueChangedError', currentQueueIds: Array<string>, message: string, code: string } | { __typename: 'RateLimitedError', retryAfterS: number, message: string, code: string } | { __typename: 'ServiceUnavailableError', retryAfterS: number, service: string, message: string, code: string } };
 
-export type ResolveSuspensionMutationVariables = Exact<{
-  id: Scalars['ID']['input'];
-  decision?: InputMaybe<SuspensionDecision>;
-  answer?: InputMaybe<Scalars['String']['input']>;
+export type ResolveSuspensionMutationVariables = Types.Exact<{
+  id: Types.Scalars['ID']['input'];
+  decision?: Types.InputMaybe<Types.SuspensionDecision>;
+  answer?: Types.InputMaybe<Types.Scalars['String']['input']>;
 }>;
 
 
 export type ResolveSuspensionMutation = { __typename?: 'Mutation', resolveSuspension: { __typename: 'ConflictError', message: string, code: string } | { __typename: 'ForbiddenError', scope: string, message: string, code: string } | { __typename: 'InvalidInputError', field: string, message: string, code: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'RateLimitedError', retryAfterS: number, message: string, code: string } | { __typename: 'ServiceUnavailableError', retryAfterS: number, service: string, message: string, code: string } | { __typename: 'SuspensionResolved', suspensionId: string, executionId: string, cursor: string } };
 
-export type RunEventsSubscriptionVariables = Exact<{
-  threadId: Scalars['ID']['input'];
-  after?: InputMaybe<Scalars['String']['input']>;
+export type RunEventsSubscriptionVariables = Types.Exact<{
+  threadId: Types.Scalars['ID']['input'];
+  after?: Types.InputMaybe<Types.Scalars['String']['input']>;
 }>;
 
 
-export type RunEventsSubscription = { __typename?: 'Subscription', runEvents: { __typename: 'ErrorEvent', executionId: string, parentExecutionId?: string | null, reason: ErrorReason, retryable: boolean, retryAfterS?: number | null, occurredAt: string, message: string, messageKey: string, params: unknown, provider?: string | null, httpStatus?: number | null, providerCode?: string | null, requestId?: string | null, detail: string, cursor: string, threadId: string, createdAt: string } | { __typename: 'ExecutionFinished', executionId: string, parentExecutionId?: string | null, status: ExecutionStatus, cursor: string, threadId: string, createdAt: string } | { __typename: 'ExecutionStarted', executionId: string, parentExecutionId?: string | null, queueId: string, acceptedText: string, userMessageId: string, cursor: string, threadId: string, createdAt: string } | { __typename: 'ExecutionUpdated', executionId: string, parentExecutionId?: string | null, status: ExecutionStatus, cursor: string, threadId: string, createdAt: string } | { __typename: 'MessageQueued', queueId: string, text: string, cursor: string, threadId: string, createdAt: string } | { __typename: 'MessageSnapshot', executionId: string, parentExecutionId?: string | null, messageId: string, textLength: number, cursor: string, threadId: string, createdAt: string, parts: Array<{ __typename: 'AttachmentPart', attachmentId: string, filename: string, mediaType: string, size: number, downloadPath: string } | { __typename: 'DelegationPart', toolCallId: string, childExecutionId: string, text: string, reasoning: string, truncated: boolean, error?: { __typename?: 'ExecutionError', reason: ErrorReason, retryable: boolean, retryAfterS?: number | null, occurredAt: string, message: string, messageKey: string, params: unknown, provider?: string | null, httpStatus?: number | null, providerCode?: string | null, requestId?: string | null, detail: string } | null } | { __typename: 'ErrorPart', reason: ErrorReason, retryable: boolean, retryAfterS?: number | null, occurredAt: string, message: string, messageKey: string, params: unknown, provider?: string | null, httpStatus?: number | null, providerCode?: string | null, requestId?: string | null, detail: string } | { __typename: 'ReasoningPart', text: string } | { __typename: 'SteeredInputPart', queueId: string, text: string } | { __typename: 'TextPart', text: string } | { __typename: 'ToolCallPart', toolCallId: string, toolName: string, state: ToolCallState, output?: unknown | null }> } | { __typename: 'MessageSteered', executionId: string, parentExecutionId?: string | null, queueIds: Array<string>, texts: Array<string>, cursor: string, threadId: string, createdAt: string } | { __typename: 'QueueUpdated', cursor: string, threadId: string, createdAt: string } | { __typename: 'ReasoningDelta', executionId: string, parentExecutionId?: string | null, text: string, cursor: string, threadId: string, createdAt: string } | { __typename: 'RetryScheduled', executionId: string, parentExecutionId?: string | null, attempt: number, delayS: number, reason: ErrorReason, cursor: string, threadId: string, createdAt: string } | { __typename: 'SuspensionOpened', executionId: string, parentExecutionId?: string | null, suspensionId: string, kind: string, toolCallId: string, payload: unknown, cursor: string, threadId: string, createdAt: string } | { __typename: 'SuspensionResolved', executionId: string, parentExecutionId?: string | null, suspensionId: string, resolution?: unknown | null, cursor: string, threadId: string, createdAt: string } | { __typename: 'TextDelta', executionId: string, parentExecutionId?: string | null, messageId: string, text: string, offset: number, cursor: string, threadId: string, createdAt: string } | { __typename: 'ToolCallEvent', executionId: string, parentExecutionId?: string | null, messageId: string, toolCallId: string, toolName: string, state: ToolCallState, cursor: string, threadId: string, createdAt: string } };
+export type RunEventsSubscription = { __typename?: 'Subscription', runEvents: { __typename: 'ErrorEvent', executionId: string, parentExecutionId?: string | null, reason: Types.ErrorReason, retryable: boolean, retryAfterS?: number | null, occurredAt: string, message: string, messageKey: string, params: unknown, provider?: string | null, httpStatus?: number | null, providerCode?: string | null, requestId?: string | null, detail: string, cursor: string, threadId: string, createdAt: string } | { __typename: 'ExecutionFinished', executionId: string, parentExecutionId?: string | null, status: Types.ExecutionStatus, cursor: string, threadId: string, createdAt: string } | { __typename: 'ExecutionStarted', executionId: string, parentExecutionId?: string | null, queueId: string, acceptedText: string, userMessageId: string, cursor: string, threadId: string, createdAt: string } | { __typename: 'ExecutionUpdated', executionId: string, parentExecutionId?: string | null, status: Types.ExecutionStatus, cursor: string, threadId: string, createdAt: string } | { __typename: 'MessageQueued', queueId: string, text: string, cursor: string, threadId: string, createdAt: string } | { __typename: 'MessageSnapshot', executionId: string, parentExecutionId?: string | null, messageId: string, textLength: number, cursor: string, threadId: string, createdAt: string, parts: Array<{ __typename: 'AttachmentPart', attachmentId: string, filename: string, mediaType: string, size: number, downloadPath: string } | { __typename: 'DelegationPart', toolCallId: string, childExecutionId: string, text: string, reasoning: string, truncated: boolean, error?: { __typename?: 'ExecutionError', reason: Types.ErrorReason, retryable: boolean, retryAfterS?: number | null, occurredAt: string, message: string, messageKey: string, params: unknown, provider?: string | null, httpStatus?: number | null, providerCode?: string | null, requestId?: string | null, detail: string } | null } | { __typename: 'ErrorPart', reason: Types.ErrorReason, retryable: boolean, retryAfterS?: number | null, occurredAt: string, message: string, messageKey: string, params: unknown, provider?: string | null, httpStatus?: number | null, providerCode?: string | null, requestId?: string | null, detail: string } | { __typename: 'ReasoningPart', text: string } | { __typename: 'SteeredInputPart', queueId: string, text: string } | { __typename: 'TextPart', text: string } | { __typename: 'ToolCallPart', toolCallId: string, toolName: string, state: Types.ToolCallState, output?: unknown | null }> } | { __typename: 'MessageSteered', executionId: string, parentExecutionId?: string | null, queueIds: Array<string>, texts: Array<string>, cursor: string, threadId: string, createdAt: string } | { __typename: 'QueueUpdated', cursor: string, threadId: string, createdAt: string } | { __typename: 'ReasoningDelta', executionId: string, parentExecutionId?: string | null, text: string, cursor: string, threadId: string, createdAt: string } | { __typename: 'RetryScheduled', executionId: string, parentExecutionId?: string | null, attempt: number, delayS: number, reason: Types.ErrorReason, cursor: string, threadId: string, createdAt: string } | { __typename: 'SuspensionOpened', executionId: string, parentExecutionId?: string | null, suspensionId: string, kind: string, toolCallId: string, payload: unknown, cursor: string, threadId: string, createdAt: string } | { __typename: 'SuspensionResolved', executionId: string, parentExecutionId?: string | null, suspensionId: string, resolution?: unknown | null, cursor: string, threadId: string, createdAt: string } | { __typename: 'TextDelta', executionId: string, parentExecutionId?: string | null, messageId: string, text: string, offset: number, cursor: string, threadId: string, createdAt: string } | { __typename: 'ToolCallEvent', executionId: string, parentExecutionId?: string | null, messageId: string, toolCallId: string, toolName: string, state: Types.ToolCallState, cursor: string, threadId: string, createdAt: string } };
 
 export const ErrorFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"ErrorFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Error"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"InvalidInputError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"field"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ForbiddenError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"scope"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"RateLimitedError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"retryAfterS"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ServiceUnavailableError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"retryAfterS"}},{"kind":"Field","name":{"kind":"Name","value":"service"}}]}}]}}]} as unknown as DocumentNode<ErrorFieldsFragment, unknown>;
 export const ProjectFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"ProjectFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Project"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"viewerRole"}}]}}]} as unknown as DocumentNode<ProjectFieldsFragment, unknown>;
