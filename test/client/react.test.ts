@@ -1,5 +1,5 @@
 import { Window } from 'happy-dom';
-import { act, createElement, useState } from 'react';
+import { createElement, useState } from 'react';
 import type { Root } from 'react-dom/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -10,8 +10,10 @@ import { eventually, startTestServer, type TestServer } from '../support/server.
 
 // The server runs in this process on Node's globals (a happy-dom environment would replace URL and
 // fetch under it), so the DOM is happy-dom's, installed only as React DOM's window and document.
+// The component is driven by a live server, as in a browser: its updates come from socket events at
+// any time, never inside act(), so React renders on its own schedule and the test waits for the DOM.
 const browser = new Window({ url: 'http://localhost/' });
-Object.assign(globalThis, { window: browser, document: browser.document, IS_REACT_ACT_ENVIRONMENT: true });
+Object.assign(globalThis, { window: browser, document: browser.document, IS_REACT_ACT_ENVIRONMENT: false });
 if (!('navigator' in globalThis)) Object.assign(globalThis, { navigator: browser.navigator });
 const { createRoot } = await import('react-dom/client');
 
@@ -40,7 +42,7 @@ describe('useThread in a rendered component', () => {
   });
 
   afterAll(async () => {
-    await act(async () => root?.unmount());
+    root?.unmount();
     await server?.stop();
     await browser.happyDOM.close();
   });
@@ -52,9 +54,10 @@ describe('useThread in a rendered component', () => {
     const container = document.createElement('div');
     document.body.append(container);
     root = createRoot(container);
-    await act(async () => root!.render(createElement(ParleyProvider, { client }, createElement(Chat, { threadId }))));
+    root.render(createElement(ParleyProvider, { client }, createElement(Chat, { threadId })));
     await eventually(() => container.querySelector('.connection')?.textContent === 'live', 20_000, 'the session to be live');
-    await act(async () => (container.querySelector('button') as unknown as { click(): void }).click());
+    await eventually(() => container.querySelector('button')?.disabled === false, 20_000, 'the Send button to be enabled');
+    (container.querySelector('button') as unknown as { click(): void }).click();
     const reply = await eventually(
       () => [...container.querySelectorAll('p.assistant')].find((p) => p.textContent?.includes('hello from react')),
       20_000,
