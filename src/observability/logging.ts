@@ -5,3 +5,12 @@ import { requestIdMixin } from './request-id.ts';
 export function createLogger(level: Level | 'silent', destination?: DestinationStream): Logger {
   return pino({ level, base: { service: 'parley' }, mixin: requestIdMixin }, destination);
 }
+
+/**
+ * The AI SDK prints a provider's warnings (an unknown model's compatibility mode, an ignored
+ * setting) with console.warn, outside the JSON log; they go to `logger` at `warn` instead. The SDK
+ * reads one process-wide hook, so the last logger routed wins.
+ */
+export function logModelWarningsTo(logger: Logger): void {
+  globalThis.AI_SDK_LOG_WARNINGS = ({ warnings, provider, model }) => logger.warn({ provider, model, warnings }, 'model provider warning');
+}

@@ -6,7 +6,7 @@ import { bootstrapDemo, type DemoBootstrap } from './bootstrap.ts';
 import { serveGraphQLOverWebSocket } from './graphql-ws.ts';
 import { ServerShutdown } from '../execution/running-executions.ts';
 import { openParley, type Parley, type ParleyOverrides } from '../parley.ts';
-import { createLogger } from '../observability/logging.ts';
+import { createLogger, logModelWarningsTo } from '../observability/logging.ts';
 import { inRequestScope, REQUEST_ID_HEADER, requestIdFrom } from '../observability/request-id.ts';
 import { limitRequestBody } from './request-body-limit.ts';
 import { LimitReporter, limitConnections } from './connection-limits.ts';
@@ -33,6 +33,7 @@ const RECORDING_AFTER_ABORT_MS = 5_000;
 
 export async function buildApp(config: Config, options: BuildAppOptions = {}): Promise<App> {
   const logger = options.logger ?? createLogger(config.PARLEY_LOG_LEVEL);
+  logModelWarningsTo(logger);
   const parley = await openParley(config, logger, options.overrides);
   const demo = options.bootstrapDemo ? await bootstrapDemo(parley) : null;
 

@@ -2,9 +2,12 @@ import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { generateText, jsonSchema, streamText, tool, type LanguageModel } from 'ai';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import pino from 'pino';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { classify } from '../../src/errors/classify.ts';
+import { logModelWarningsTo } from '../../src/observability/logging.ts';
 import { startFakeProvider, type FakeBehaviour, type FakeProvider, type FakeProtocol } from '../support/fake-provider.ts';
+import { testLogger } from '../support/server.ts';
 
 /**
  * Drives the real provider packages against the local fake provider and checks that
@@ -50,6 +53,8 @@ let provider: FakeProvider;
 
 beforeAll(async () => {
   provider = await startFakeProvider();
+  // The models here are unknown to their packages: Anthropic's warns of a compatibility mode.
+  logModelWarningsTo(testLogger());
 });
 afterAll(async () => {
   await provider.close();
@@ -70,6 +75,8 @@ async function streamOnce(model: ModelUnderTest, options: { abortSignal?: AbortS
     prompt: 'Say hello',
     maxRetries: 0,
     abortSignal: options.abortSignal,
+    // The errors are read from the stream below; the SDK's default would also print each one.
+    onError: () => {},
     tools: options.withTools
       ? {
           lookup_weather: tool({
@@ -137,6 +144,29 @@ describe('fake provider: normal replies through the real packages', () => {
     expect(outcome.errors).toEqual([]);
     expect(outcome.text).toBe('Let me check.');
     expect(outcome.toolCalls).toEqual([{ toolName: 'lookup_weather', input: { city: 'Berlin' } }]);
+  });
+
+  it("a provider's warning goes to Parley's log at warn, not to the console", async () => {
+    const lines: Array<{ level: number; msg: string; provider: string; model: string; warnings: unknown[] }> = [];
+    logModelWarningsTo(pino({ level: 'warn' }, { write: (line: string) => void lines.push(JSON.parse(line)) }));
+    const consoleWarn = vi.spyOn(console, 'warn');
+    try {
+      provider.enqueue({ kind: 'reply', chunks: ['Hello'] });
+      expect((await streamOnce(ANTHROPIC)).text).toBe('Hello');
+      expect(consoleWarn).not.toHaveBeenCalled();
+      expect(lines).toEqual([
+        expect.objectContaining({
+          level: 40,
+          msg: 'model provider warning',
+          provider: 'anthropic.messages',
+          model: 'claude-test',
+          warnings: [expect.objectContaining({ feature: 'maxOutputTokens' })],
+        }),
+      ]);
+    } finally {
+      consoleWarn.mockRestore();
+      logModelWarningsTo(testLogger());
+    }
   });
 
   it('answers with the default reply once the queue is empty, and in queue order before that', async () => {
@@ -468,7 +498,12 @@ describe('network failures', () => {
     const url = closed.url;
     await closed.close();
 
-    const result = streamText({ model: createOpenAI({ baseURL: url, apiKey: 'sk-test' }).chat('gpt-test'), prompt: 'Hi', maxRetries: 0 });
+    const result = streamText({
+      model: createOpenAI({ baseURL: url, apiKey: 'sk-test' }).chat('gpt-test'),
+      prompt: 'Hi',
+      maxRetries: 0,
+      onError: () => {},
+    });
     const errors: unknown[] = [];
     for await (const part of result.fullStream) if (part.type === 'error') errors.push(part.error);
 

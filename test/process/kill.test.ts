@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { servicesUnavailable } from '../support/backends.ts';
+import { describeWithServices } from '../support/backends.ts';
 import { conversation, execution, messagesOf, queue, send, textOf } from '../support/client.ts';
 import { follow, type Follower } from '../support/follower.ts';
 import { startInstance, stopAllChildren, type Instance } from '../support/instances.ts';
@@ -106,9 +106,11 @@ describe('kill -9 of a server process', () => {
     expect(second.demoToken).toBe(token);
     await expectRecovered(second, token, threadId, executionId);
   }, 90_000);
+});
 
-  it.skipIf(servicesUnavailable())(
-    'PostgreSQL: another instance interrupts the killed instance’s run once its lease expires',
+describeWithServices('kill -9 of a server process on PostgreSQL', () => {
+  it(
+    'another instance interrupts the killed instance’s run once its lease expires',
     async () => {
       const env = isolatedEnv('postgres');
       const started: Instance[] = [];

@@ -8,7 +8,7 @@ let announced = false;
  * TEST_REDIS_URL are set (CI sets both: an unreachable service then fails the suite). Without them
  * those variants are skipped, and the first call in a test file says so, once.
  */
-export function servicesUnavailable(): boolean {
+function servicesUnavailable(): boolean {
   if (TEST_DATABASE_URL && TEST_REDIS_URL) return false;
   if (!announced) {
     announced = true;
@@ -18,14 +18,24 @@ export function servicesUnavailable(): boolean {
   return true;
 }
 
+/**
+ * Defines `suite` unless it needs the services and they are not configured. A skipped suite's body
+ * is never run, so whatever it does while the file is collected (an `isolatedEnv('postgres')`, a
+ * connection string read) cannot throw on a machine without PostgreSQL and Redis.
+ */
+function describeIf(needsServices: boolean, title: string, suite: () => void): void {
+  if (needsServices && servicesUnavailable()) describe.skip(title, () => {});
+  else describe(title, suite);
+}
+
 /** Defines `suite` on PGlite (with in-process pub/sub) and on PostgreSQL + Redis, as `<title> on <backend>`. */
 export function describeEachBackend(title: string, suite: (backend: Backend) => void): void {
   for (const backend of ['pglite', 'postgres'] as const) {
-    describe.skipIf(backend === 'postgres' && servicesUnavailable())(`${title} on ${backend}`, () => suite(backend));
+    describeIf(backend === 'postgres', `${title} on ${backend}`, () => suite(backend));
   }
 }
 
 /** Defines a suite that needs the test PostgreSQL and Redis. */
 export function describeWithServices(title: string, suite: () => void): void {
-  describe.skipIf(servicesUnavailable())(title, suite);
+  describeIf(true, title, suite);
 }

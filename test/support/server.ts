@@ -24,6 +24,11 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 
+/** The logger of servers under test: silent, unless TEST_LOG_LEVEL=error asks to see the cause of an "Unexpected error.". */
+export function testLogger(): pino.Logger {
+  return pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+}
+
 /** A fresh database per server: in-memory PGlite, or a schema of its own on the test PostgreSQL. */
 export function isolatedEnv(backend: Backend): Record<string, string> {
   if (backend === 'pglite') return { PARLEY_DATA_DIR: 'memory://' };
@@ -54,9 +59,7 @@ export async function startTestServer(
     ...options.env,
   };
   const config = loadConfig(env);
-  // TEST_LOG_LEVEL=error shows the server's logs (e.g. the cause of an "Unexpected error.").
-  const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
-  const app = await buildApp(config, { logger, overrides: options.overrides });
+  const app = await buildApp(config, { logger: testLogger(), overrides: options.overrides });
   const { url } = await app.start();
   const parley = app.parley;
   return {
