@@ -129,7 +129,7 @@ user/project/agent, token) from spawn to the "Parley is running" banner on stdou
 banner. Three rounds each; the servers are stopped with SIGTERM between rounds.
 
 *Compiled against sources:* \`npm start\` runs the compiled build (\`node bin/parley.js serve\`: dist/,
-no TypeScript loader; until issue 21 it ran the sources through tsx), \`npm run dev\` the sources
+no TypeScript loader; it used to run the sources through tsx), \`npm run dev\` the sources
 through tsx (measured without its file watcher: \`node --import tsx src/cli/main.ts serve\`, tsx's
 transform cache warm). Both start embedded on one data folder migrated by an unmeasured first
 start, five rounds alternating with the floor, a bare \`node -e\` that prints a line; the time is

@@ -39,7 +39,7 @@ describe('the packed @parley/client', { timeout: 120_000 }, () => {
     mkdirSync(consumer);
     writeFileSync(path.join(consumer, 'package.json'), '{ "name": "consumer", "private": true, "type": "module" }\n');
     await npm(['install', '--no-package-lock', path.join(scratch, packed!.filename), ...PEERS.map((peer) => path.join(MODULES, peer))], consumer);
-  });
+  }, 120_000);
 
   afterAll(() => {
     if (scratch) rmSync(scratch, { recursive: true, force: true });

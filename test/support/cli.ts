@@ -4,11 +4,11 @@ import { fileURLToPath } from 'node:url';
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /**
- * Node's arguments for `parley` run from the sources (tsx), as `npm run dev` does: suites test the
- * code as it is in the checkout without waiting for a build. `bin/parley.js` (the compiled build)
- * has a suite of its own, test/process/compiled-build.test.ts.
+ * Node's arguments for `parley` run from the sources through tsx's ESM loader (as bin/parley.js
+ * used to run): suites test the code as it is in the checkout without waiting for a build.
+ * `bin/parley.js` (the compiled build) has a suite of its own, test/process/compiled-build.test.ts.
  */
-export const CLI_FROM_SOURCES = ['--import', 'tsx', fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url))];
+export const CLI_FROM_SOURCES = ['--import', 'tsx/esm', fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url))];
 
 export interface CliResult {
   code: number | null;
