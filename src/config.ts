@@ -73,7 +73,7 @@ const envSchema = z.object({
   PARLEY_MAX_TOKENS: positiveInt.default(5_000),
   PARLEY_MAX_DIRECTIVES: positiveInt.default(50),
   PARLEY_INTROSPECTION: booleanFlag.default(true),
-  PARLEY_GRAPHIQL: booleanFlag.default(true),
+  PARLEY_GRAPHIQL: booleanFlag.optional(),
   PARLEY_WEB: booleanFlag.default(true),
   PARLEY_CORS_ORIGINS: corsOrigins.default('*'),
   PARLEY_MAX_CONCURRENT_RUNS: positiveInt.default(32),

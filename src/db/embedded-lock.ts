@@ -81,7 +81,8 @@ function isAlive(pid: number): boolean {
  */
 export function acquireDataDirLock(dataDir: string): () => void {
   try {
-    inDataDir(dataDir, () => mkdirSync(dataDir, { recursive: true }));
+    // The folder holds the database and the demo token: only its owner may read it.
+    inDataDir(dataDir, () => mkdirSync(dataDir, { recursive: true, mode: 0o700 }));
   } catch (error) {
     // On a read-only file system a recursive mkdir reports the missing folder, not the reason.
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new DataDirUnusableError(dataDir, 'it cannot be created');

@@ -50,8 +50,12 @@ export const graphiqlOptions: GraphiQLOptions = {
   defaultQuery: GRAPHIQL_DEFAULT_QUERY,
 };
 
+/** The header GraphiQL adds to its requests, so that Yoga's CSRF prevention lets an anonymous one (a GET) pass. */
+export const GRAPHIQL_CSRF_HEADER = 'graphql-require-preflight';
+
 /**
- * Shares the Authorization header across GraphiQL tabs and windows: a request to the GraphQL
+ * Shares the Authorization header across GraphiQL tabs and windows (and marks every request with
+ * GRAPHIQL_CSRF_HEADER): a request to the GraphQL
  * endpoint that sets none gets the last one a tab sent. GraphiQL starts each new tab with empty
  * headers, which would make every tab but the first anonymous. The header is kept in localStorage,
  * where GraphiQL keeps each tab's headers too.
@@ -66,6 +70,7 @@ function sharedAuthorizationScript(options: GraphiQLOptions): string {
     const request = new Request(input, init);
     const url = new URL(request.url);
     if (url.origin !== endpoint.origin || url.pathname !== endpoint.pathname) return originalFetch(input, init);
+    request.headers.set(${JSON.stringify(GRAPHIQL_CSRF_HEADER)}, '1');
     if (request.headers.has('authorization')) {
       const given = request.headers.get('authorization');
       if (given) localStorage.setItem(storageKey, given);

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { createYoga, type YogaServerInstance } from 'graphql-yoga';
+import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { authorizationFromConnectionParams } from '../auth/tokens.ts';
 import type { Config } from '../config.ts';
@@ -12,6 +12,8 @@ import type { Parley } from '../parley.ts';
 import { useAttachmentDownload } from './plugins/use-attachment-download.ts';
 import { useDocumentLimits } from './plugins/use-document-limits.ts';
 import { useGraphiQLContentSecurityPolicy } from './plugins/use-graphiql-csp.ts';
+import { useGraphiQLDelivery } from './plugins/use-graphiql-delivery.ts';
+import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { useHealth } from './plugins/use-health.ts';
 import { useInputHygiene } from './plugins/use-input-hygiene.ts';
 import { useRateLimits } from './plugins/use-rate-limits.ts';
@@ -57,7 +59,7 @@ export function createParleyYoga({ parley, config, logger, isAccepting, limits }
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
-    graphiql: config.PARLEY_GRAPHIQL ? graphiqlOptions : false,
+    graphiql: graphiqlEnabled(config) ? graphiqlOptions : false,
     renderGraphiQL: createGraphiQLRenderer(),
     cors: corsPolicy(config.PARLEY_CORS_ORIGINS),
     // The HTTP server counts body bytes as they arrive (request-body-limit.ts); this only keeps
@@ -79,6 +81,12 @@ export function createParleyYoga({ parley, config, logger, isAccepting, limits }
       useHealth(),
       ...(config.PARLEY_WEB ? [useWebApp()] : []),
       useGraphiQLContentSecurityPolicy(),
+      useGraphiQLDelivery('/graphql'),
+      useCorsWildcard(config.PARLEY_CORS_ORIGINS),
+      // A browser sends a cross-site form or multipart POST, or a GET, without asking (no
+      // preflight); such a request must carry a header no page can set without asking.
+      // Authorization is one: every signed-in client sends it.
+      useCSRFPrevention({ requestHeaders: CSRF_HEADERS }),
       useUploadAuthentication({ authenticate: (authorization) => parley.authenticator.authenticate(authorization) }),
       useReadiness({ probes: { database: () => parley.db.ping(), redis: () => parley.bus.ping() }, isAccepting }),
       useSchemaDisclosure({ introspection: config.PARLEY_INTROSPECTION }),
@@ -113,6 +121,33 @@ export function createParleyYoga({ parley, config, logger, isAccepting, limits }
       };
     },
   });
+}
+
+/** A request that a browser would send without a preflight passes Yoga's CSRF prevention with one of these. */
+export const CSRF_HEADERS = ['authorization', 'x-graphql-yoga-csrf', 'graphql-require-preflight', 'apollo-require-preflight'];
+
+/** GraphiQL is on by default in the embedded mode; with PostgreSQL (a deployment) only when PARLEY_GRAPHIQL=true. */
+export function graphiqlEnabled(config: Config): boolean {
+  return config.PARLEY_GRAPHIQL ?? !config.DATABASE_URL;
+}
+
+/**
+ * With `*`, the CORS answer is `*`: the CORS library would echo the request's Origin instead (even
+ * `null`, which sandboxed frames send), which tells caches and readers nothing `*` does not.
+ */
+function useCorsWildcard(origins: '*' | string[]): Plugin {
+  return {
+    onResponse({ response }) {
+      if (origins !== '*' || !response.headers.has('access-control-allow-origin')) return;
+      response.headers.set('access-control-allow-origin', '*');
+      const vary = (response.headers.get('vary') ?? '')
+        .split(',')
+        .map((name) => name.trim())
+        .filter((name) => name && name.toLowerCase() !== 'origin');
+      if (vary.length) response.headers.set('vary', vary.join(', '));
+      else response.headers.delete('vary');
+    },
+  };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { parse, print, validate } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schema } from '../../src/schema/index.ts';
-import { GRAPHIQL_DEFAULT_QUERY } from '../../src/server/graphiql.ts';
+import { GRAPHIQL_CSRF_HEADER, GRAPHIQL_DEFAULT_QUERY } from '../../src/server/graphiql.ts';
 import { GRAPHIQL_CONTENT_SECURITY_POLICY } from '../../src/server/plugins/use-graphiql-csp.ts';
 import { send } from '../support/client.ts';
 import { RunEventsDocument } from '../support/documents.ts';
@@ -35,7 +35,7 @@ async function subscribeOverSse(
   url.searchParams.set('query', print(RunEventsDocument));
   url.searchParams.set('variables', JSON.stringify(variables));
   const abort = new AbortController();
-  const response = await fetch(url, { headers: { accept: 'text/event-stream', ...headers }, signal: abort.signal });
+  const response = await fetch(url, { headers: { accept: 'text/event-stream', [GRAPHIQL_CSRF_HEADER]: '1', ...headers }, signal: abort.signal });
   expect(response.headers.get('content-type')).toContain('text/event-stream');
   const results: GraphQLResponse<{ runEvents: RunEventPayload }>[] = [];
   const decoder = new TextDecoder();

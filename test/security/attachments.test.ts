@@ -120,6 +120,7 @@ describeEachBackend('attachments: safe names, checked media types, served only a
     expect(text.headers.get('content-disposition')).toBe(
       `attachment; filename="Gr__e (1).txt"; filename*=UTF-8''Gr%C3%BC%C3%9Fe%20%281%29.txt`,
     );
+    expect(text.headers.get('content-type')).toBe('text/plain; charset=utf-8');
     expect(await text.text()).toBe('hallo');
 
     const outsider = await server.createUser();

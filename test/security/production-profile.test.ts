@@ -85,11 +85,14 @@ describe('embedded defaults: the developer experience of today, without credenti
     expect(answer.errors![0]!.message).toContain('Did you mean "viewer"');
   });
 
-  it('lets any origin call the API, never with credentials', async () => {
+  it('lets any origin call the API with `*`, never echoing the origin (`null` included), never with credentials', async () => {
     for (const method of ['POST', 'OPTIONS'] as const) {
-      const response = await fromOrigin(server, OTHER_ORIGIN, method);
-      expect(response.headers.get('access-control-allow-origin'), method).toBe(OTHER_ORIGIN);
-      expect(response.headers.get('access-control-allow-credentials'), method).toBeNull();
+      for (const origin of [OTHER_ORIGIN, 'null']) {
+        const response = await fromOrigin(server, origin, method);
+        expect(response.headers.get('access-control-allow-origin'), `${method} from ${origin}`).toBe('*');
+        expect(response.headers.get('access-control-allow-credentials'), method).toBeNull();
+        expect(response.headers.get('vary') ?? '', method).not.toMatch(/\borigin\b/i);
+      }
     }
   });
 });
@@ -181,7 +184,7 @@ describe('production profile: PARLEY_INTROSPECTION=false, PARLEY_GRAPHIQL=false,
 
 describe('the settings, parsed at start', () => {
   it('reads true/false and a list of origins, and names the variable of a bad value', () => {
-    expect(loadConfig({})).toMatchObject({ PARLEY_INTROSPECTION: true, PARLEY_GRAPHIQL: true, PARLEY_CORS_ORIGINS: '*' });
+    expect(loadConfig({})).toMatchObject({ PARLEY_INTROSPECTION: true, PARLEY_CORS_ORIGINS: '*' });
     expect(loadConfig({ PARLEY_INTROSPECTION: 'false', PARLEY_GRAPHIQL: 'false', PARLEY_CORS_ORIGINS: `${APP_ORIGIN},http://localhost:5173` })).toMatchObject({
       PARLEY_INTROSPECTION: false,
       PARLEY_GRAPHIQL: false,

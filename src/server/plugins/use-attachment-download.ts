@@ -57,7 +57,8 @@ export function useAttachmentDownload({ authenticate, load }: AttachmentDownload
         new fetchAPI.Response(request.method === 'HEAD' ? null : (file.data as unknown as BodyInit), {
           status: 200,
           headers: {
-            'content-type': file.mediaType,
+            // Text types are stored only as UTF-8.
+            'content-type': file.mediaType.startsWith('text/') ? `${file.mediaType}; charset=utf-8` : file.mediaType,
             'content-length': String(file.data.byteLength),
             'content-disposition': contentDisposition(file.filename),
             'x-content-type-options': 'nosniff',

@@ -8,16 +8,24 @@ export function withRequestId<T extends ExecutionResult>(result: T, requestId: s
   return { ...result, errors: result.errors.map((error) => errorWithRequestId(error, requestId)) };
 }
 
-/** An error that already names its request keeps it. */
+/**
+ * An error that already names its request keeps it. Of Yoga's `extensions.originalError` only the
+ * name is kept: for a body that is not JSON its message quotes the body back.
+ */
 export function errorWithRequestId(error: GraphQLError, requestId: string): GraphQLError {
-  if (typeof error.extensions?.requestId === 'string') return error;
+  const quoted = error.extensions?.originalError as { name?: unknown } | undefined;
+  if (typeof error.extensions?.requestId === 'string' && quoted === undefined) return error;
   return new GraphQLError(error.message, {
     nodes: error.nodes,
     source: error.source,
     positions: error.positions,
     path: error.path,
     originalError: error.originalError,
-    extensions: { ...error.extensions, requestId },
+    extensions: {
+      ...error.extensions,
+      requestId: typeof error.extensions?.requestId === 'string' ? error.extensions.requestId : requestId,
+      ...(quoted === undefined ? {} : { originalError: { name: typeof quoted.name === 'string' ? quoted.name : 'Error' } }),
+    },
   });
 }
 
