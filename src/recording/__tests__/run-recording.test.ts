@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Admission } from '../../execution/admission.ts';
+import { rootRunRecording } from '../root-run-recording.ts';
+import type { RunEnd } from '../run-listener.ts';
+import { interruption } from '../run-recording.ts';
+import type { RuntimeEvent } from '../../runtime/runtime-event.ts';
+import { startTestServer, type TestServer } from '../../../test/support/server.ts';
+
+/**
+ * The recording hands a listener each runtime event (`onEvent`) and the run's end once (`onSettle`,
+ * inside the settlement), and nothing after it: a second settlement and late events change nothing.
+ */
+describe('a run’s recording', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ env: { PARLEY_CONSUMER_SWEEP_MS: '600000' } });
+    await server.parley.consumer.stop();
+  });
+  afterAll(async () => server?.stop());
+
+  async function admittedRun() {
+    const { directory, queue, db, running, instanceId } = server.parley;
+    const { user } = await directory.createUser({ email: `recording-${Math.random().toString(36).slice(2)}@example.test` });
+    const project = await directory.createProject(null, { name: 'recording' });
+    await directory.addMember(null, { projectId: project.id, user: user.id, role: 'member' });
+    const agent = await directory.createAgent(null, project.id, { name: 'agent', model: 'demo:default' });
+    const thread = await directory.createThread(user, { agentId: agent.id });
+    await queue.enqueueOrAnswer(user, { threadId: thread.id, text: 'hello' });
+    const admitted = await new Admission(db.prisma, running, instanceId).admitNext(thread.id);
+    if (admitted.kind !== 'admitted') throw new Error(`expected an admission, got ${admitted.kind}`);
+    return admitted.run;
+  }
+
+  function recordingOf(run: Awaited<ReturnType<typeof admittedRun>>) {
+    const heard: { events: RuntimeEvent['type'][]; ends: RunEnd[] } = { events: [], ends: [] };
+    const { recording } = rootRunRecording({ prisma: server.parley.db.prisma, bus: server.parley.bus, flushPolicy: { flushMs: 60_000, flushChars: 1_000_000 } }, run.execution, {
+      locale: 'de',
+      assistantMessageId: run.assistantMessageId,
+      onFlushError: (error) => {
+        throw error;
+      },
+      extraListeners: [{ onEvent: (event) => void heard.events.push(event.type), onSettle: (end) => void heard.ends.push(end) }],
+    });
+    return { recording, heard };
+  }
+
+  it('hears the events in order, then the end once, with its failure localized for the run’s user', async () => {
+    const run = await admittedRun();
+    const { recording, heard } = recordingOf(run);
+    await recording.emit({ type: 'run-started' });
+    await recording.emit({ type: 'text-delta', text: 'Teil' });
+    await recording.emit({ type: 'boundary' });
+    const ending = interruption('the instance stopped');
+    await recording.settle(ending);
+    await recording.settle(ending);
+    await recording.emit({ type: 'text-delta', text: 'late' });
+    expect(heard.events).toEqual(['run-started', 'text-delta', 'boundary']);
+    expect(heard.ends).toHaveLength(1);
+    expect(heard.ends[0]).toMatchObject({ outcome: 'INTERRUPTED', failure: { reason: 'APPLICATION_ERROR', retryable: true, messageKey: 'error.interrupted' } });
+    expect(heard.ends[0]!.failure!.message).not.toBe(heard.ends[0]!.failure!.messageKey);
+    const prisma = server.parley.db.prisma;
+    const execution = await prisma.execution.findUniqueOrThrow({ where: { id: run.execution.id } });
+    expect(execution.status).toBe('INTERRUPTED');
+    const reply = await prisma.message.findUniqueOrThrow({ where: { id: run.assistantMessageId! } });
+    expect((reply.parts as { type: string; text?: string }[]).map((part) => part.text ?? part.type)).toEqual(['Teil', 'error']);
+  });
+});
