@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { decodeId } from '../../src/schema/ids.ts';
 import { describeEachBackend } from '../support/backends.ts';
 import { sendWithFiles } from '../support/attachments.ts';
 import { send } from '../support/client.ts';
@@ -44,7 +45,8 @@ describeEachBackend('Bounded data per thread and per user', (backend) => {
   it('a full queue refuses the next message with LimitExceededError and stores nothing', async () => {
     const threadId = await newThread(server, token, agentId);
     await send(server, token, threadId, '/slow 120 running');
-    await eventually(() => server.parley.running.all().some((run) => run.threadId === threadId), 60_000, 'the first run');
+    const id = decodeId('threadId', threadId, 'Thread');
+    await eventually(() => server.parley.running.all().some((run) => run.threadId === id), 60_000, 'the first run');
     for (let index = 0; index < 3; index += 1) await send(server, token, threadId, `/slow 120 pending ${index}`);
     const sendQuery = `mutation($threadId: ID!, $text: String!) { sendMessage(threadId: $threadId, text: $text) { __typename ${LIMIT_FIELDS} } }`;
     const before = await databaseState(server);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { encodeId } from '../../src/schema/ids.ts';
+import { decodeId, encodeId } from '../../src/schema/ids.ts';
 import { describeEachBackend } from '../support/backends.ts';
 import { cancel, send } from '../support/client.ts';
 import { follow } from '../support/follower.ts';
@@ -33,7 +33,7 @@ describeEachBackend('Fair run slots (8 per instance, 4 per user)', (backend) => 
     server.parley.running.all().filter((run) => threadsOf.get(userId)?.has(run.threadId)).length;
   const threadOf = async (user: User) => {
     const threadId = await newThread(server, user.token, hog.agentId);
-    threadsOf.set(user.userId, (threadsOf.get(user.userId) ?? new Set()).add(threadId));
+    threadsOf.set(user.userId, (threadsOf.get(user.userId) ?? new Set()).add(decodeId('threadId', threadId, 'Thread')));
     return threadId;
   };
   const deferredByUserCap = async () =>
