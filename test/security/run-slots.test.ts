@@ -70,7 +70,7 @@ describeEachBackend('Fair run slots (8 per instance, 4 per user)', (backend) => 
     const third = await addMember(server, hog.projectId);
     const follower = follow(server, third.token, await threadOf(third));
     try {
-      await send(server, third.token, follower.threadId, 'my turn');
+      await send(server, third.token, follower.threadId, '/slow 120 my turn');
       expect(server.parley.running.all()).toHaveLength(8);
 
       // One of the hog's runs ends: the third user (no run here) gets its slot, not the hog's next turn.
