@@ -77,6 +77,13 @@ const envSchema = z.object({
   PARLEY_WEB: booleanFlag.default(true),
   PARLEY_CORS_ORIGINS: corsOrigins.default('*'),
   PARLEY_MAX_CONCURRENT_RUNS: positiveInt.default(32),
+  PARLEY_MAX_CONCURRENT_RUNS_PER_USER: positiveInt.default(8),
+  PARLEY_MAX_CONCURRENT_RUNS_PER_PROJECT: positiveInt.default(16),
+  PARLEY_MAX_QUEUED_PER_THREAD: positiveInt.default(100),
+  PARLEY_MAX_THREADS_PER_USER: positiveInt.default(10_000),
+  PARLEY_MAX_ATTACHMENT_BYTES_PER_USER: positiveInt.default(1024 ** 3),
+  /** Unset: on in the embedded mode, off with DATABASE_URL (see loadConfig). */
+  PARLEY_DEMO: booleanFlag.optional(),
   PARLEY_QUERIES_PER_MINUTE: positiveInt.default(1_200),
   PARLEY_WS_MAX_SUBSCRIPTIONS: positiveInt.default(100),
   PARLEY_WS_MAX_SOCKETS_PER_USER: positiveInt.default(50),
@@ -99,7 +106,10 @@ const envSchema = z.object({
   PARLEY_PROVIDERS: z.string().min(1).optional(),
 });
 
-export type Config = z.infer<typeof envSchema>;
+export type Config = Omit<z.infer<typeof envSchema>, 'PARLEY_DEMO'> & {
+  /** Whether the built-in demo model (`demo:*`) may be used: agents on it created and run. */
+  PARLEY_DEMO: boolean;
+};
 
 export class ConfigError extends Error {
   constructor(readonly issues: string[]) {
@@ -115,5 +125,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   if (!parsed.success) {
     throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
   }
-  return { ...parsed.data, ...overrides };
+  const demo = parsed.data.PARLEY_DEMO ?? !parsed.data.DATABASE_URL;
+  return { ...parsed.data, PARLEY_DEMO: demo, ...overrides };
 }

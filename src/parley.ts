@@ -9,11 +9,13 @@ import { ConversationService } from './conversation/conversation-service.ts';
 import { OutagePatience } from './db/outage-patience.ts';
 import { openDatabase, type Database, type DatabaseTarget } from './db/database.ts';
 import { DirectoryService } from './directory/directory-service.ts';
+import type { LimitExceededError } from './domain/errors.ts';
 import type { RetryPolicy } from './errors/retry-policy.ts';
 import { createLiveBus, type LiveBus } from './events/live-bus.ts';
 import { Admission } from './execution/admission.ts';
 import { QueueConsumer } from './execution/queue-consumer.ts';
 import { RunLauncher, type RunLauncherDeps } from './execution/run-launcher.ts';
+import { RunSlots } from './execution/run-slots.ts';
 import { LeaseLost, RunningExecutions, ServerShutdown } from './execution/running-executions.ts';
 import { CancellationService } from './execution/cancellation.ts';
 import { InstanceLease, Interruptions } from './execution/recovery.ts';
@@ -60,6 +62,7 @@ export interface Parley {
 
 export function providerSettingsFrom(config: Config): ProviderSettings {
   return {
+    demo: config.PARLEY_DEMO,
     openai: config.OPENAI_API_KEY ? { apiKey: config.OPENAI_API_KEY, baseURL: config.OPENAI_BASE_URL } : undefined,
     anthropic: config.ANTHROPIC_API_KEY
       ? { apiKey: config.ANTHROPIC_API_KEY, baseURL: config.ANTHROPIC_BASE_URL }
@@ -144,6 +147,11 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
     liveDeliveryUp = true;
     metrics.redisReconnects.inc();
   });
+  const refuseOverLimit = (error: LimitExceededError): never => {
+    metrics.limitRefusals.inc({ setting: error.setting });
+    logger.info({ setting: error.setting, limit: error.limit }, `refused: ${error.message}`);
+    throw error;
+  };
   const runListeners = (model: string, queuedAt?: Date) => [
     new RunMetricsListener(metrics, { provider: models.providerName(model), model: modelNameOf(model), queuedAt }),
   ];
@@ -195,7 +203,12 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
     running,
     logger,
     config.PARLEY_CONSUMER_SWEEP_MS,
-    config.PARLEY_MAX_CONCURRENT_RUNS,
+    new RunSlots({
+      perInstance: config.PARLEY_MAX_CONCURRENT_RUNS,
+      perUser: config.PARLEY_MAX_CONCURRENT_RUNS_PER_USER,
+      perProject: config.PARLEY_MAX_CONCURRENT_RUNS_PER_PROJECT,
+    }),
+    (cap) => metrics.admissionsDeferred.inc({ reason: cap }),
     () => sweepInterruptions(),
   );
   const kick = (threadId: string) => consumer.kick(threadId);
@@ -221,8 +234,11 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
       maxMessageChars: config.PARLEY_MAX_MESSAGE_CHARS,
       maxAttachmentBytes: config.PARLEY_MAX_ATTACHMENT_BYTES,
       maxAttachments: config.PARLEY_MAX_ATTACHMENTS,
+      maxQueuedPerThread: config.PARLEY_MAX_QUEUED_PER_THREAD,
+      maxAttachmentBytesPerUser: config.PARLEY_MAX_ATTACHMENT_BYTES_PER_USER,
     },
     suspensions,
+    refuseOverLimit,
   );
   // Its own connection: a count must not wait behind the thousands of PUBLISHes a fast run queues
   // on the bus's connection.
@@ -246,7 +262,10 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
     access,
     tokens,
     authenticator,
-    directory: new DirectoryService(prisma, access, models),
+    directory: new DirectoryService(prisma, access, models, {
+      maxThreadsPerUser: config.PARLEY_MAX_THREADS_PER_USER,
+      onLimitExceeded: refuseOverLimit,
+    }),
     queue,
     conversations: new ConversationService(prisma, access),
     cancellation: new CancellationService(prisma, access, running, bus, kick),

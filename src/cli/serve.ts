@@ -19,7 +19,8 @@ async function serve(config: Config): Promise<number> {
   ]);
   // stdout carries the banner for people; logs go to stderr.
   const logger = createLogger(config.PARLEY_LOG_LEVEL, pino.destination({ fd: 2 }));
-  const app = await buildApp(config, { bootstrapDemo: !config.DATABASE_URL, logger });
+  // The demo user, project and agent exist only where the demo model runs, and only embedded.
+  const app = await buildApp(config, { bootstrapDemo: config.PARLEY_DEMO && !config.DATABASE_URL, logger });
   let url: string;
   try {
     ({ url } = await app.start());

@@ -1,7 +1,7 @@
 import type { Agent, PrismaClient, Project, ProjectRole, Thread, User } from '../generated/prisma/client.ts';
 import type { AccessPolicy } from '../auth/access.ts';
 import { issueApiToken } from '../auth/tokens.ts';
-import { ConflictError, InvalidInputError, NotFoundError } from '../domain/errors.ts';
+import { ConflictError, InvalidInputError, LimitExceededError, NotFoundError } from '../domain/errors.ts';
 import type { Tx } from '../db/session-lock.ts';
 import { isLocale, type Locale } from '../i18n/catalog.ts';
 import type { ModelRegistry } from '../models/registry.ts';
@@ -40,6 +40,13 @@ export class DirectoryService {
     private readonly prisma: PrismaClient,
     private readonly access: AccessPolicy,
     private readonly models: ModelRegistry,
+    /** The operator's CLI creates no threads, so it needs no quota. */
+    private readonly quotas: { maxThreadsPerUser: number; onLimitExceeded: (error: LimitExceededError) => never } = {
+      maxThreadsPerUser: Number.POSITIVE_INFINITY,
+      onLimitExceeded: (error) => {
+        throw error;
+      },
+    },
   ) {}
 
   /** Creates a user and returns a new API token for it (shown once). */
@@ -162,6 +169,11 @@ export class DirectoryService {
     const agent = await this.access.agent(user, input.agentId, 'agent:execute');
     const title = input.title == null ? '' : input.title.trim();
     if (title.length > MAX_TITLE_CHARS) throw new InvalidInputError('title', `must be at most ${MAX_TITLE_CHARS} characters.`);
+    // Threads created at the same moment may each pass it by one: it is checked before the insert.
+    const limit = this.quotas.maxThreadsPerUser;
+    if (Number.isFinite(limit) && (await this.prisma.thread.count({ where: { ownerId: user.id } })) >= limit) {
+      this.quotas.onLimitExceeded(new LimitExceededError('PARLEY_MAX_THREADS_PER_USER', limit, `you have ${limit} threads`));
+    }
     return this.prisma.thread.create({ data: { agentId: agent.id, ownerId: user.id, kind: 'TEST', title } });
   }
 

@@ -6,6 +6,7 @@ export type ErrorCode =
   | 'BAD_USER_INPUT'
   | 'CONFLICT'
   | 'RATE_LIMITED'
+  | 'LIMIT_EXCEEDED'
   | 'SERVICE_UNAVAILABLE';
 
 export class DomainError extends Error {
@@ -54,6 +55,20 @@ export class ConflictError extends DomainError {
 export class RateLimitedError extends DomainError {
   constructor(readonly retryAfterS: number) {
     super(`Too many requests; try again in ${retryAfterS}s.`, 'RATE_LIMITED');
+  }
+}
+
+/**
+ * A bound on stored data was reached (queued messages of a thread, threads or attachment bytes of
+ * a user): nothing was stored. `setting` names the server setting that sets `limit`.
+ */
+export class LimitExceededError extends DomainError {
+  constructor(
+    readonly setting: string,
+    readonly limit: number,
+    what: string,
+  ) {
+    super(`${what}; the limit is ${limit} (${setting}).`, 'LIMIT_EXCEEDED');
   }
 }
 

@@ -7,6 +7,7 @@ import type { NewThreadEvent, ThreadEvent } from '../events/thread-event.ts';
 import { translate, type Locale, type MessageKey } from '../i18n/catalog.ts';
 import type { MessagePart } from '../conversation/parts.ts';
 import type { RunningExecution, RunningExecutions } from './running-executions.ts';
+import type { RunOwner, RunSlots, SlotCap } from './run-slots.ts';
 import { startOfUtcDay } from './token-budget.ts';
 
 export interface AdmittedRun {
@@ -23,6 +24,8 @@ export interface AdmittedRun {
 export type AdmissionResult =
   | { kind: 'admitted'; run: AdmittedRun; events: ThreadEvent[] }
   | { kind: 'refused'; events: ThreadEvent[] }
+  /** A run slot of this instance was not free for the head's user or project: nothing changed, it stays queued. */
+  | { kind: 'deferred'; cap: SlotCap; owner: RunOwner }
   | { kind: 'idle' };
 
 /**
@@ -41,10 +44,12 @@ export class Admission {
    * A short transaction: the session lock, one read (the active execution, the queue's head with
    * its user, agent, files and the run limits' counts), then one statement that creates the
    * execution, the user message and the reply's assistant message, moves the files, consumes the
-   * item and appends the events. Then COMMIT.
+   * item and appends the events. Then COMMIT. A head whose run would find no slot in `slots` (for
+   * this instance, its user or its project) is left queued; an admitted run keeps its slot.
    */
-  async admitNext(threadId: string): Promise<AdmissionResult> {
+  async admitNext(threadId: string, slots: RunSlots): Promise<AdmissionResult> {
     let registered: RunningExecution | null = null;
+    let slotOwner: RunOwner | null = null;
     try {
       return await withSessionLock(this.prisma, threadId, async (tx) => {
         const head = await this.readHead(tx, threadId, new Date());
@@ -52,6 +57,12 @@ export class Admission {
         const agent = agentOf(head);
         const user: User = { id: head.userId, email: head.userEmail, locale: head.userLocale, createdAt: head.userCreatedAt };
         const refusal = runLimitRefusal(agent, head);
+        if (!refusal) {
+          const owner = { userId: head.userId, projectId: agent.projectId };
+          const cap = slots.tryTake(owner);
+          if (cap) return { kind: 'deferred', cap, owner } as const;
+          slotOwner = owner;
+        }
         const now = new Date();
         const execution: Execution = {
           id: randomUUID(),
@@ -105,8 +116,9 @@ export class Admission {
         } as const;
       });
     } catch (error) {
-      // The transaction did not commit: no execution exists, so its handle must not either.
+      // The transaction did not commit: no execution exists, so its handle and slot must not either.
       if (registered) this.running.unregister((registered as RunningExecution).executionId);
+      if (slotOwner) slots.release(slotOwner as RunOwner);
       throw error;
     }
   }

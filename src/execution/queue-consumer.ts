@@ -7,6 +7,7 @@ import { STOP_REASON } from './cancellation.ts';
 import { snapshotRecord } from '../events/run-event-stream.ts';
 import type { RunningExecution, RunningExecutions } from './running-executions.ts';
 import type { RunLauncher } from './run-launcher.ts';
+import type { RunOwner, RunSlots, SlotCap } from './run-slots.ts';
 
 /**
  * Each instance's consumer: on a kick (a new message, a finished run) or a periodic sweep it tries to
@@ -16,10 +17,13 @@ export class QueueConsumer {
   private readonly busyThreads = new Set<string>();
   private readonly againThreads = new Set<string>();
   private readonly runs = new Set<Promise<void>>();
-  /** Admissions under way, counted with the runs so that parallel drains cannot pass the cap. */
-  private admitting = 0;
-  /** Threads with a claimable head that found every run slot taken; tried again when one frees. */
-  private readonly waitingForSlot = new Set<string>();
+  /**
+   * Threads whose head found no run slot here, with the owner of that head once admission saw it
+   * (a thread deferred before it was read has none yet). A freed slot goes to the waiting thread
+   * whose user runs the fewest runs here, the longest waiting first among equals.
+   */
+  private readonly waitingForSlot = new Map<string, { owner: Partial<RunOwner>; since: number; cap: SlotCap | null }>();
+  private offering = false;
   private sweepTimer: NodeJS.Timeout | null = null;
   private kickSubscription: AsyncIterator<unknown> | null = null;
   private relaySubscription: AsyncIterator<unknown> | null = null;
@@ -33,8 +37,10 @@ export class QueueConsumer {
     private readonly running: RunningExecutions,
     private readonly logger: Logger,
     private readonly sweepMs: number,
-    /** Runs this instance executes at once; beyond it, messages wait in their queues, pending. */
-    private readonly maxConcurrentRuns = Number.POSITIVE_INFINITY,
+    /** Runs this instance executes at once, in all and per user and project; beyond them, messages wait in their queues, pending. */
+    private readonly slots: RunSlots,
+    /** Told each time a turn is left waiting because a cap was full. */
+    private readonly onDeferred: (cap: SlotCap) => void = () => {},
     /** Extra periodic work (the interruption of executions whose instance died). */
     private readonly onSweep: () => Promise<void> = async () => {},
   ) {}
@@ -64,18 +70,27 @@ export class QueueConsumer {
 
   /** Tells every instance's consumer (this one directly) that this thread may have a claimable head. */
   kick(threadId: string): void {
+    // Something changed in the thread (a new message, a reorder): its head is read again.
+    this.waitingForSlot.delete(threadId);
     this.tryThread(threadId);
     this.bus.kickOtherInstances(threadId);
   }
 
+  /** Tries the thread unless it waits for a slot that is still not free for it. */
   tryThread(threadId: string): void {
-    if (this.stopped) return;
+    const waiting = this.waitingForSlot.get(threadId);
+    if (waiting && this.slots.capFor(waiting.owner)) return;
+    this.drainThread(threadId);
+  }
+
+  private drainThread(threadId: string): Promise<void> {
+    if (this.stopped) return Promise.resolve();
     if (this.busyThreads.has(threadId)) {
       this.againThreads.add(threadId);
-      return;
+      return Promise.resolve();
     }
     this.busyThreads.add(threadId);
-    void this.drain(threadId).finally(() => {
+    return this.drain(threadId).finally(() => {
       this.busyThreads.delete(threadId);
       if (this.againThreads.delete(threadId)) this.tryThread(threadId);
     });
@@ -85,22 +100,24 @@ export class QueueConsumer {
     try {
       for (;;) {
         if (this.stopped) return;
-        if (this.runs.size + this.admitting >= this.maxConcurrentRuns) {
-          this.waitingForSlot.add(threadId);
+        if (!this.slots.hasFree()) {
+          this.defer(threadId, 'instance', this.waitingForSlot.get(threadId)?.owner ?? {});
           return;
         }
-        this.admitting += 1;
         const admissionStartedAt = new Date();
-        let result: Awaited<ReturnType<Admission['admitNext']>>;
-        try {
-          result = await this.admission.admitNext(threadId);
-        } finally {
-          this.admitting -= 1;
+        const result = await this.admission.admitNext(threadId, this.slots);
+        if (result.kind === 'idle') {
+          this.waitingForSlot.delete(threadId);
+          return;
         }
-        if (result.kind === 'idle') return;
+        if (result.kind === 'deferred') {
+          this.defer(threadId, result.cap, result.owner);
+          return;
+        }
+        this.waitingForSlot.delete(threadId);
         this.bus.publishThreadEvents(result.events);
         if (result.kind === 'admitted') {
-          this.launch(result.run, undefined, admissionStartedAt);
+          this.execute(result.run, undefined, admissionStartedAt);
           return;
         }
       }
@@ -116,8 +133,34 @@ export class QueueConsumer {
     this.bus.publishThreadEvents([snapshotRecord(run.threadId, run.executionId, snapshot.messageId, snapshot.parts)]);
   }
 
-  /** Runs an admitted (or resumed) execution; when it ends, the thread's next message may start. */
-  launch(run: AdmittedRun, resumeWith?: ModelMessage[], admissionStartedAt?: Date): void {
+  /** A thread waits for a slot; the first time a cap keeps it waiting, that is counted and logged. */
+  private defer(threadId: string, cap: SlotCap, owner: Partial<RunOwner>): void {
+    const waiting = this.waitingForSlot.get(threadId);
+    if (!waiting || waiting.cap !== cap || waiting.owner.userId !== owner.userId) {
+      this.onDeferred(cap);
+      const setting = DEFERRING_SETTINGS[cap];
+      // The instance's own cap is ordinary load (its gauge and the queue age show it); the others are news.
+      this.logger[cap === 'instance' ? 'debug' : 'info'](
+        { threadId, userId: owner.userId, projectId: owner.projectId, cap, limit: this.slots.limits[LIMIT_OF[cap]], setting },
+        `a turn waits for a run slot: ${setting} reached on this instance`,
+      );
+    }
+    this.wait(threadId, owner, cap);
+  }
+
+  private wait(threadId: string, owner: Partial<RunOwner>, cap: SlotCap | null = null): void {
+    const since = this.waitingForSlot.get(threadId)?.since ?? Date.now();
+    this.waitingForSlot.set(threadId, { owner, since, cap });
+  }
+
+  /** Runs a resumed execution (after an approval or an answer): it takes a slot whatever the caps. */
+  launch(run: AdmittedRun, resumeWith?: ModelMessage[]): void {
+    this.slots.take(ownerOf(run));
+    this.execute(run, resumeWith);
+  }
+
+  /** Runs an execution that holds its slot; when it ends, the slot and the thread's next message are offered. */
+  private execute(run: AdmittedRun, resumeWith?: ModelMessage[], admissionStartedAt?: Date): void {
     const threadId = run.execution.threadId;
     const promise = this.launcher
       .run(run, resumeWith, admissionStartedAt)
@@ -128,18 +171,44 @@ export class QueueConsumer {
       )
       .finally(() => {
         this.runs.delete(promise);
-        // Threads that waited for a slot go before this thread's next message.
-        this.offerFreedSlot();
-        this.kick(threadId);
+        this.slots.release(ownerOf(run));
+        // This thread's next message takes its turn with the threads that waited for a slot.
+        this.wait(threadId, { userId: run.execution.userId });
+        void this.offerFreedSlots();
+        this.bus.kickOtherInstances(threadId);
       });
     this.runs.add(promise);
   }
 
-  /** A run ended: the threads that waited for a slot try again (those that still find none wait again). */
-  private offerFreedSlot(): void {
-    const waiting = [...this.waitingForSlot];
-    this.waitingForSlot.clear();
-    for (const threadId of waiting) this.tryThread(threadId);
+  /**
+   * Slots are free: the waiting threads that a slot is free for try in turn, the one whose user
+   * runs the fewest runs here first, until no slot is left or none waits. One at a time, so a user
+   * with many waiting threads gets the next slot only when no one with fewer runs waits for it.
+   */
+  private async offerFreedSlots(): Promise<void> {
+    if (this.offering) return;
+    this.offering = true;
+    try {
+      const tried = new Set<string>();
+      while (!this.stopped && this.slots.hasFree()) {
+        const next = this.fairestWaiting(tried);
+        if (!next) return;
+        tried.add(next);
+        await this.drainThread(next);
+      }
+    } finally {
+      this.offering = false;
+    }
+  }
+
+  private fairestWaiting(tried: ReadonlySet<string>): string | undefined {
+    let best: { threadId: string; running: number; since: number } | undefined;
+    for (const [threadId, { owner, since }] of this.waitingForSlot) {
+      if (tried.has(threadId) || this.busyThreads.has(threadId) || this.slots.capFor(owner)) continue;
+      const running = owner.userId === undefined ? 0 : this.slots.runningOf(owner.userId);
+      if (!best || running < best.running || (running === best.running && since < best.since)) best = { threadId, running, since };
+    }
+    return best?.threadId;
   }
 
   private async sweep(): Promise<void> {
@@ -184,4 +253,16 @@ export class QueueConsumer {
       clearTimeout(timer);
     }
   }
+}
+
+const DEFERRING_SETTINGS: Record<SlotCap, string> = {
+  instance: 'PARLEY_MAX_CONCURRENT_RUNS',
+  user: 'PARLEY_MAX_CONCURRENT_RUNS_PER_USER',
+  project: 'PARLEY_MAX_CONCURRENT_RUNS_PER_PROJECT',
+};
+
+const LIMIT_OF = { instance: 'perInstance', user: 'perUser', project: 'perProject' } as const;
+
+function ownerOf(run: AdmittedRun): RunOwner {
+  return { userId: run.execution.userId, projectId: run.agent.projectId };
 }

@@ -21,6 +21,8 @@ export interface CompatibleEndpoint {
 }
 
 export interface ProviderSettings {
+  /** Whether `demo:*` models are served (PARLEY_DEMO). */
+  demo: boolean;
   openai?: { apiKey: string; baseURL?: string };
   anthropic?: { apiKey: string; baseURL?: string };
   compatible: Record<string, CompatibleEndpoint>;
@@ -115,7 +117,7 @@ export class ModelRegistry {
   /** Provider names a model id may start with under these settings. */
   configuredProviders(): string[] {
     return [
-      DEMO_PROVIDER,
+      ...(this.settings.demo ? [DEMO_PROVIDER] : []),
       ...(this.settings.openai ? ['openai', 'openai-responses'] : []),
       ...(this.settings.anthropic ? ['anthropic'] : []),
       ...Object.keys(this.settings.compatible),
@@ -125,6 +127,13 @@ export class ModelRegistry {
   validate(modelId: string): void {
     const { provider } = parseModelId(modelId);
     if (this.configuredProviders().includes(provider)) return;
+    if (provider === DEMO_PROVIDER) {
+      throw new UnknownModelError(
+        modelId,
+        `The demo model "${modelId}" is off on this server (PARLEY_DEMO=false, the default with DATABASE_URL); ` +
+          `choose a real model${this.configuredProviders().length > 0 ? ` (configured: ${this.configuredProviders().join(', ')})` : ''}, or set PARLEY_DEMO=true on the server.`,
+      );
+    }
     const hint = (BUILT_IN_PROVIDERS as readonly string[]).includes(provider)
       ? ` Set ${provider === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY'} on the server to enable it.`
       : ' Named endpoints are configured in PARLEY_PROVIDERS on the server.';

@@ -98,6 +98,19 @@ export class ParleyMetrics {
     registers: [this.registry],
   });
 
+  readonly admissionsDeferred = new Counter({
+    name: 'parley_run_admissions_deferred_total',
+    help: 'Turns left queued because a run-slot cap of this instance was full, by cap (instance, user, project)',
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
+  readonly limitRefusals = new Counter({
+    name: 'parley_limit_refusals_total',
+    help: 'Requests refused with LimitExceededError, by the setting whose limit was reached',
+    labelNames: ['setting'] as const,
+    registers: [this.registry],
+  });
+
   // Queue (read from the database; the same value on every instance)
   readonly queuePending: Gauge = new Gauge({
     name: 'parley_queue_pending_items',

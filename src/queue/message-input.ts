@@ -5,6 +5,10 @@ export interface QueueLimits {
   maxMessageChars: number;
   maxAttachmentBytes: number;
   maxAttachments: number;
+  /** Pending messages one thread may hold (PARLEY_MAX_QUEUED_PER_THREAD). */
+  maxQueuedPerThread: number;
+  /** Attachment bytes one user may have stored, queued and sent (PARLEY_MAX_ATTACHMENT_BYTES_PER_USER). */
+  maxAttachmentBytesPerUser: number;
 }
 
 export interface NewAttachment {

@@ -1,6 +1,6 @@
 import type { PrismaClient, QueueItem, User } from '../generated/prisma/client.ts';
 import type { AccessPolicy } from '../auth/access.ts';
-import { ConflictError, InvalidInputError, NotFoundError, QueueChangedError } from '../domain/errors.ts';
+import { ConflictError, InvalidInputError, LimitExceededError, NotFoundError, QueueChangedError } from '../domain/errors.ts';
 import { randomUUID } from 'node:crypto';
 import { appendThreadEvents, eventRecords } from '../events/event-log.ts';
 import type { LiveBus } from '../events/live-bus.ts';
@@ -21,6 +21,8 @@ export class QueueService {
     private readonly kick: (threadId: string) => void,
     private readonly limits: QueueLimits,
     private readonly questions: Pick<SuspensionService, 'answerOpenQuestion'>,
+    /** Throws the error, after counting it. */
+    private readonly onLimitExceeded: (error: LimitExceededError) => never,
   ) {}
 
   /**
@@ -38,9 +40,33 @@ export class QueueService {
     validateIdempotencyKey(idempotencyKey);
     // Keys are namespaced by who chose them, so a client's key can never pose as a retry's.
     const storedKey = idempotencyKey === null ? null : `client:${idempotencyKey}`;
+    if (attachments.length > 0) await this.checkAttachmentQuota(user.id, attachments);
     const outcome = await this.enqueueAt('tail', this.prisma, threadId, user.id, text, storedKey, attachments);
     if (outcome.isNew) this.announce(threadId, [outcome.event]);
     return outcome.event;
+  }
+
+  /** Sends at the same moment may each pass it by their own files: the bound is checked before the enqueue. */
+  private async checkAttachmentQuota(userId: string, attachments: readonly NewAttachment[]): Promise<void> {
+    const limit = this.limits.maxAttachmentBytesPerUser;
+    const [row] = await this.prisma.$queryRaw<{ bytes: number }[]>`
+      SELECT COALESCE(sum(f."size"), 0)::float8 AS "bytes"
+      FROM "attachment" f
+      LEFT JOIN "queue_item" q ON q."id" = f."queueItemId"
+      LEFT JOIN "message" m ON m."id" = f."messageId"
+      LEFT JOIN "execution" e ON e."id" = m."executionId"
+      WHERE q."userId" = ${userId} OR e."userId" = ${userId}`;
+    const adding = attachments.reduce((sum, attachment) => sum + attachment.data.byteLength, 0);
+    const stored = Number(row?.bytes ?? 0);
+    if (stored + adding > limit) {
+      this.onLimitExceeded(
+        new LimitExceededError(
+          'PARLEY_MAX_ATTACHMENT_BYTES_PER_USER',
+          limit,
+          `your attachments take ${stored} bytes and these files ${adding} more`,
+        ),
+      );
+    }
   }
 
   /**
@@ -78,6 +104,7 @@ export class QueueService {
           SET "lastEventSeq" = "lastEventSeq" + 1, "queueTailPosition" = "queueTailPosition" + ${atTail ? 1 : 0}::int, "updatedAt" = ${createdAt}::timestamp(3),
               "title" = CASE WHEN "title" = '' THEN ${titleFromText(text)}::text ELSE "title" END
           WHERE "id" = ${threadId}
+            AND (SELECT count(*) FROM "queue_item" WHERE "threadId" = ${threadId}) < ${this.limits.maxQueuedPerThread}
           RETURNING "lastEventSeq", "queueTailPosition"
         ), item AS (
           INSERT INTO "queue_item" ("id", "threadId", "userId", "text", "position", "idempotencyKey", "createdAt", "updatedAt")
@@ -106,7 +133,18 @@ export class QueueService {
       return { event: previous, isNew: false };
     }
     const [row] = rows;
-    if (!row) throw new NotFoundError('Thread', threadId);
+    if (!row) {
+      // Nothing was written: the thread's queue is full (or the thread is gone). A resend of a
+      // message queued before is still answered with its event.
+      const previous = idempotencyKey === null ? null : await this.queuedEventForKey(db, threadId, idempotencyKey);
+      if (previous) return { event: previous, isNew: false };
+      const limit = this.limits.maxQueuedPerThread;
+      const [queued] = await db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS "n" FROM "queue_item" WHERE "threadId" = ${threadId}`;
+      if ((queued?.n ?? 0) >= limit) {
+        this.onLimitExceeded(new LimitExceededError('PARLEY_MAX_QUEUED_PER_THREAD', limit, `this thread has ${limit} messages queued`));
+      }
+      throw new NotFoundError('Thread', threadId);
+    }
     return { event: eventRecords(threadId, row.seq, createdAt, [{ executionId: null, payload }])[0]!, isNew: true };
   }
 

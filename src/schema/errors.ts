@@ -3,6 +3,7 @@ import {
   DomainError,
   ForbiddenError,
   InvalidInputError,
+  LimitExceededError,
   NotFoundError,
   RateLimitedError,
   ServiceUnavailableError,
@@ -40,6 +41,15 @@ errorType(ConflictError, 'The state changed under you (e.g. the item already sta
 errorType(RateLimitedError, 'Too many mutations; wait retryAfterS seconds.', (t) => ({
   retryAfterS: t.exposeInt('retryAfterS'),
 }));
+
+errorType(
+  LimitExceededError,
+  'A bound on stored data was reached (see setting); nothing was stored. Free some (remove queued messages, wait for the queue to run) or ask the operator to raise the setting.',
+  (t) => ({
+    setting: t.exposeString('setting', { description: 'The server setting that sets the limit, e.g. PARLEY_MAX_QUEUED_PER_THREAD.' }),
+    limit: t.exposeFloat('limit', { description: 'The limit (a whole number; a Float because byte limits pass 2^31).' }),
+  }),
+);
 
 errorType(
   ServiceUnavailableError,

@@ -3,6 +3,7 @@ import {
   ConflictError,
   ForbiddenError,
   InvalidInputError,
+  LimitExceededError,
   NotFoundError,
   QueueChangedError,
   RateLimitedError,
@@ -64,7 +65,15 @@ builder.queryField('queue', (t) =>
   }),
 );
 
-const SEND_MESSAGE_ERRORS = [NotFoundError, ForbiddenError, InvalidInputError, RateLimitedError, ServiceUnavailableError, ConflictError];
+const SEND_MESSAGE_ERRORS = [
+  NotFoundError,
+  ForbiddenError,
+  InvalidInputError,
+  RateLimitedError,
+  ServiceUnavailableError,
+  ConflictError,
+  LimitExceededError,
+];
 
 const SendMessageResult = builder.unionType('SendMessageResult', {
   description:

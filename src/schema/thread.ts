@@ -1,3 +1,4 @@
+import { LimitExceededError } from '../domain/errors.ts';
 import { ThreadKind } from '../generated/prisma/enums.ts';
 import { builder } from './builder.ts';
 import { COMMON_MUTATION_ERRORS } from './errors.ts';
@@ -37,7 +38,7 @@ builder.queryField('thread', (t) =>
 builder.mutationField('createThread', (t) =>
   t.withAuth({ authenticated: true }).prismaField({
     type: 'Thread',
-    errors: { types: COMMON_MUTATION_ERRORS },
+    errors: { types: [...COMMON_MUTATION_ERRORS, LimitExceededError] },
     args: { agentId: t.arg.id({ required: true }), title: t.arg.string() },
     resolve: async (query, _root, args, { parley, viewer }) => {
       const thread = await parley.directory.createThread(viewer, {

@@ -4,6 +4,7 @@ import { appendThreadEvents } from '../../src/events/event-log.ts';
 import { Admission } from '../../src/execution/admission.ts';
 import { RunningExecutions } from '../../src/execution/running-executions.ts';
 import { failureOfThrown } from '../../src/execution/run-ending.ts';
+import { RunSlots } from '../../src/execution/run-slots.ts';
 import { rootRunRecording } from '../../src/recording/root-run-recording.ts';
 import type { ThreadEvent } from '../../src/events/thread-event.ts';
 import { translate } from '../../src/i18n/catalog.ts';
@@ -171,6 +172,8 @@ describeEachBackend('hot SQL statements', (backend) => {
     });
   });
 
+  const anySlot = () => new RunSlots({ perInstance: 10, perUser: 10, perProject: 10 });
+
   async function admitted(text = 'question') {
     const context = await newThread();
     const { queue, db } = server.parley;
@@ -180,7 +183,7 @@ describeEachBackend('hot SQL statements', (backend) => {
       attachments: [{ filename: 'a.txt', mediaType: 'text/plain', data: new TextEncoder().encode('file') }],
     });
     const admission = new Admission(db.prisma, new RunningExecutions(), 'hot-statements');
-    const result = await admission.admitNext(context.thread.id);
+    const result = await admission.admitNext(context.thread.id, anySlot());
     return { ...context, admission, result };
   }
 
@@ -222,7 +225,7 @@ describeEachBackend('hot SQL statements', (backend) => {
       expect(result.run.agent).toEqual(await prisma.agent.findUniqueOrThrow({ where: { id: agent.id } }));
       // One execution at a time: the next message waits.
       await server.parley.queue.enqueueOrAnswer(user, { threadId: thread.id, text: 'next' });
-      expect((await admission.admitNext(thread.id)).kind).toBe('idle');
+      expect((await admission.admitNext(thread.id, anySlot())).kind).toBe('idle');
     });
 
     it('refuses a turn over the agent’s run limit with its reason as the reply, in the same statement', async () => {
@@ -230,9 +233,9 @@ describeEachBackend('hot SQL statements', (backend) => {
       const prisma = server.parley.db.prisma;
       await prisma.agent.update({ where: { id: context.agent.id }, data: { maxConcurrentExecutions: 0 } });
       await server.parley.queue.enqueueOrAnswer(context.user, { threadId: context.thread.id, text: 'too many' });
-      const result = await new Admission(prisma, new RunningExecutions(), 'hot-statements').admitNext(context.thread.id);
+      const result = await new Admission(prisma, new RunningExecutions(), 'hot-statements').admitNext(context.thread.id, anySlot());
       expect(result.kind).toBe('refused');
-      expect(result.kind !== 'idle' && result.events.map((event) => event.payload)).toEqual([
+      expect(result.kind === 'refused' && result.events.map((event) => event.payload)).toEqual([
         expect.objectContaining({ type: 'ExecutionStarted', acceptedText: 'too many' }),
         { type: 'QueueUpdated' },
         { type: 'ExecutionFinished', status: 'REFUSED' },

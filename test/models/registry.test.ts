@@ -13,7 +13,7 @@ import {
   type ProviderSettings,
 } from '../../src/models/registry.ts';
 
-const demoOnly: ProviderSettings = { compatible: {} };
+const demoOnly: ProviderSettings = { demo: true, compatible: {} };
 
 describe('parseModelId', () => {
   it('splits at the first colon so model names may contain colons', () => {
@@ -60,17 +60,25 @@ describe('parseProvidersJson', () => {
 
 describe('ModelRegistry', () => {
   const settings: ProviderSettings = {
+    demo: true,
     openai: { apiKey: 'sk-test', baseURL: 'http://127.0.0.1:9/v1' },
     anthropic: { apiKey: 'ak-test', baseURL: 'http://127.0.0.1:9/v1' },
     compatible: { ollama: { baseURL: 'http://127.0.0.1:11434/v1' } },
   };
 
-  it('always knows the demo model', () => {
+  it('knows the demo model while PARLEY_DEMO is on', () => {
     const registry = new ModelRegistry(demoOnly);
     expect(() => registry.validate('demo:default')).not.toThrow();
     const model = registry.resolve('demo:fast');
     expect(model).toMatchObject({ specificationVersion: 'v3', provider: 'demo', modelId: 'fast' });
     expect(registry.providerName('demo:default')).toBe('demo');
+  });
+
+  it('refuses the demo model while PARLEY_DEMO is off, saying so', () => {
+    const registry = new ModelRegistry({ ...settings, demo: false });
+    expect(() => registry.validate('demo:default')).toThrow(UnknownModelError);
+    expect(() => registry.resolve('demo:default')).toThrow(/demo model "demo:default" is off on this server \(PARLEY_DEMO=false/);
+    expect(registry.configuredProviders()).not.toContain('demo');
   });
 
   it('refuses providers that are not configured, saying how to configure them', () => {
@@ -158,6 +166,7 @@ describe('real providers against a loopback server', () => {
   beforeAll(async () => {
     const baseURL = await fake.start();
     registry = new ModelRegistry({
+      demo: true,
       openai: { apiKey: 'sk-test', baseURL },
       compatible: { local: { baseURL } },
     });

@@ -23,7 +23,8 @@ export interface CliResult {
 export function startCli(args: string[], env: Record<string, string>): ChildProcess {
   return spawn(process.execPath, [...CLI_FROM_SOURCES, ...args], {
     cwd: REPO_ROOT,
-    env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '', PARLEY_PROVIDERS: '', ...env },
+    // The demo model is on (it is off by default with DATABASE_URL) unless `env` says otherwise.
+    env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '', PARLEY_PROVIDERS: '', PARLEY_DEMO: 'true', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 }

@@ -72,7 +72,8 @@ export function startInstance(env: Record<string, string>, options: { timeoutMs?
   const child = spawn(process.execPath, [...CLI_FROM_SOURCES, 'serve'], {
     cwd: ROOT,
     // Suites poll for conditions as fast as they can; the rate-limit suites set their own budgets.
-    env: { ...inherited, PORT: '0', PARLEY_LOG_LEVEL: 'warn', PARLEY_QUERIES_PER_MINUTE: '1000000', ...env },
+    // The demo model too on PostgreSQL, where it is off by default.
+    env: { ...inherited, PORT: '0', PARLEY_LOG_LEVEL: 'warn', PARLEY_QUERIES_PER_MINUTE: '1000000', PARLEY_DEMO: 'true', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   track(child);

@@ -33,7 +33,7 @@ export type DirectoryTarget = Pick<TestServer, 'parley'> | { prisma: PrismaClien
 function directoryOf(target: DirectoryTarget): DirectoryService {
   if ('parley' in target) return target.parley.directory;
   const { prisma } = target;
-  return new DirectoryService(prisma, new AccessPolicy(prisma), new ModelRegistry({ compatible: {} }));
+  return new DirectoryService(prisma, new AccessPolicy(prisma), new ModelRegistry({ demo: true, compatible: {} }));
 }
 
 async function createUser(target: DirectoryTarget, locale: Locale = 'en'): Promise<User> {

@@ -55,6 +55,8 @@ export async function startTestServer(
     PARLEY_SHUTDOWN_GRACE_MS: '2000',
     // Suites poll for conditions as fast as they can; the rate-limit suites set their own budgets.
     PARLEY_QUERIES_PER_MINUTE: '1000000',
+    // Suites run the demo model on PostgreSQL too, where it is off by default.
+    PARLEY_DEMO: 'true',
     ...isolatedEnvOnce(backend, options.env),
     ...options.env,
   };

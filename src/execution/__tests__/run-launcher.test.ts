@@ -1,6 +1,7 @@
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Admission } from '../admission.ts';
+import { RunSlots } from '../run-slots.ts';
 import { RunLauncher } from '../run-launcher.ts';
 import { ServerShutdown } from '../running-executions.ts';
 import { Steering } from '../steering.ts';
@@ -31,7 +32,7 @@ describe('a run’s ending, from the runtime’s result', () => {
     const agent = await directory.createAgent(null, project.id, { name: 'agent', model: 'demo:default' });
     const thread = await directory.createThread(user, { agentId: agent.id });
     await queue.enqueueOrAnswer(user, { threadId: thread.id, text: 'hello' });
-    const admitted = await new Admission(db.prisma, running, instanceId).admitNext(thread.id);
+    const admitted = await new Admission(db.prisma, running, instanceId).admitNext(thread.id, new RunSlots({ perInstance: 1, perUser: 1, perProject: 1 }));
     if (admitted.kind !== 'admitted') throw new Error(`expected an admission, got ${admitted.kind}`);
     const published: ThreadEvent[] = [];
     const stop = bus.subscribeThread(thread.id, (event) => {

@@ -40,6 +40,23 @@ function abortReason(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
 }
 
+/** How long a stream may keep the event loop before it lets other work (requests, timers) run. */
+const EVENT_LOOP_SLICE_MS = 2;
+
+/**
+ * A stream's share of the event loop: a chunk sent without delay (`/tokens`) is handed on in a
+ * microtask, and the whole run downstream of it (recording, publishing) then runs in the same
+ * turn of the loop; every few milliseconds this waits for the loop's next turn instead.
+ */
+function eventLoopShare(): () => Promise<void> {
+  let heldSince = performance.now();
+  return async () => {
+    if (performance.now() - heldSince < EVENT_LOOP_SLICE_MS) return;
+    await new Promise((resolve) => setImmediate(resolve));
+    heldSince = performance.now();
+  };
+}
+
 /** Resolves after ms, or rejects with the signal's reason as soon as it aborts. */
 function pause(ms: number, signal: AbortSignal): Promise<void> {
   if (signal.aborted) return Promise.reject(abortReason(signal));
@@ -65,6 +82,7 @@ async function* streamParts(
 ): AsyncGenerator<LanguageModelV3StreamPart> {
   const textId = 'txt-0';
   const reasoningChunks = plan.reasoning ? 1 : 0;
+  const yieldTurn = eventLoopShare();
   yield { type: 'stream-start', warnings: [] };
   yield { type: 'response-metadata', id: `demo-resp-${view.userMessageCount}-${view.toolCallCount}`, modelId, timestamp: new Date() };
   if (plan.reasoning) {
@@ -74,7 +92,11 @@ async function* streamParts(
   }
   for (const [index, chunk] of plan.textChunks.entries()) {
     if (index === 0) yield { type: 'text-start', id: textId };
-    else await pause(plan.chunkIntervalMs, signal);
+    else if (plan.chunkIntervalMs > 0) await pause(plan.chunkIntervalMs, signal);
+    else {
+      await yieldTurn();
+      if (signal.aborted) throw abortReason(signal);
+    }
     yield { type: 'text-delta', id: textId, delta: chunk };
   }
   if (plan.textChunks.length > 0) await pause(plan.chunkIntervalMs, signal);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Admission } from '../../execution/admission.ts';
+import { RunSlots } from '../../execution/run-slots.ts';
 import { rootRunRecording } from '../root-run-recording.ts';
 import type { RunEnd } from '../run-listener.ts';
 import { interruption } from '../run-recording.ts';
@@ -26,7 +27,7 @@ describe('a run’s recording', () => {
     const agent = await directory.createAgent(null, project.id, { name: 'agent', model: 'demo:default' });
     const thread = await directory.createThread(user, { agentId: agent.id });
     await queue.enqueueOrAnswer(user, { threadId: thread.id, text: 'hello' });
-    const admitted = await new Admission(db.prisma, running, instanceId).admitNext(thread.id);
+    const admitted = await new Admission(db.prisma, running, instanceId).admitNext(thread.id, new RunSlots({ perInstance: 1, perUser: 1, perProject: 1 }));
     if (admitted.kind !== 'admitted') throw new Error(`expected an admission, got ${admitted.kind}`);
     return admitted.run;
   }
