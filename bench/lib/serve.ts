@@ -33,7 +33,9 @@ export function serve(command: keyof typeof COMMANDS, env: Record<string, string
   const [file, args] = COMMANDS[command];
   const child = spawn(file, args, {
     cwd: REPO,
-    env: { ...process.env, PORT: '0', PARLEY_LOG_LEVEL: 'silent', ...env },
+    // The rows drive the demo model and read the banner's GraphiQL line, also on PostgreSQL (where both
+    // are off by default).
+    env: { ...process.env, PORT: '0', PARLEY_LOG_LEVEL: 'silent', PARLEY_DEMO: 'true', PARLEY_GRAPHIQL: 'true', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
