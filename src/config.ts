@@ -68,7 +68,7 @@ const envSchema = z.object({
   PARLEY_DB_ACQUIRE_TIMEOUT_MS: positiveInt.default(5_000),
   PARLEY_DB_STATEMENT_TIMEOUT_MS: positiveInt.default(30_000),
   PARLEY_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
-  PARLEY_MAX_QUERY_COST: positiveInt.default(20_000),
+  PARLEY_MAX_QUERY_COST: positiveInt.default(25_000),
   PARLEY_MAX_ALIASES: positiveInt.default(30),
   PARLEY_MAX_TOKENS: positiveInt.default(5_000),
   PARLEY_MAX_DIRECTIVES: positiveInt.default(50),

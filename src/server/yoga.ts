@@ -11,6 +11,7 @@ import { maskError } from './mask-error.ts';
 import type { Parley } from '../parley.ts';
 import { useAttachmentDownload } from './plugins/use-attachment-download.ts';
 import { useDocumentLimits } from './plugins/use-document-limits.ts';
+import type { CostWeights } from './plugins/operation-cost.ts';
 import { useGraphiQLContentSecurityPolicy } from './plugins/use-graphiql-csp.ts';
 import { useGraphiQLDelivery } from './plugins/use-graphiql-delivery.ts';
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
@@ -96,7 +97,7 @@ export function createParleyYoga({ parley, config, logger, isAccepting, limits }
         maxAliases: config.PARLEY_MAX_ALIASES,
         maxDirectives: config.PARLEY_MAX_DIRECTIVES,
         maxCost: config.PARLEY_MAX_QUERY_COST,
-        costWeights: COST_WEIGHTS,
+        costWeights: costWeights(config),
       }),
       useRateLimits(),
       useSubscriptionsPerUser(config.PARLEY_MAX_SUBSCRIPTIONS_PER_USER, () => limits.hit('subscriptions_per_user')),
@@ -165,8 +166,31 @@ export function slowReaderDropped(parley: Parley): () => void {
   return () => parley.metrics.slowReadersDropped.inc();
 }
 
-/** The largest page a connection serves (Conversation.messages) and what an unpaged list counts as. */
-export const COST_WEIGHTS = { maxPageSize: 200, unpagedListSize: 10 };
+/**
+ * The largest page a connection serves (Conversation.messages) and the most items each unpaged
+ * list of objects can have: its setting where one bounds it, else the size it is expected to stay
+ * within (no setting caps a reply's parts, a user's projects, a project's agents or a user's
+ * tokens). A test fails on a list field of the schema that has neither paging nor an entry here.
+ */
+export function costWeights(config: Config): CostWeights {
+  const estimated = 10;
+  return {
+    maxPageSize: 200,
+    unpagedListSize: estimated,
+    listBounds: {
+      'Queue.items': config.PARLEY_MAX_QUEUED_PER_THREAD,
+      // A user message has its text and its attachments; no setting caps a reply's parts (its
+      // steps' text, reasoning and tool calls), of which the running reply is a snapshot.
+      'Message.parts': Math.max(1 + config.PARLEY_MAX_ATTACHMENTS, estimated),
+      'MessageSnapshot.parts': estimated,
+      // One per suspended execution of the thread: its run and the runs it delegated to.
+      'Conversation.openSuspensions': estimated,
+      'Project.agents': estimated,
+      'User.projects': estimated,
+      'User.apiTokens': estimated,
+    },
+  };
+}
 
 /** The largest HTTP body: a multipart request may add its attachments to PARLEY_MAX_REQUEST_BYTES. */
 export function maxMultipartBytes(config: Config): number {

@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { loadConfig } from '../../src/config.ts';
 import { schema } from '../../src/schema/index.ts';
-import { OperationCost } from '../../src/server/plugins/operation-cost.ts';
+import { OperationCost, unpagedListFields, type CostWeights } from '../../src/server/plugins/operation-cost.ts';
 import { documentLimitErrors, type DocumentLimits } from '../../src/server/plugins/use-document-limits.ts';
-import { COST_WEIGHTS } from '../../src/server/yoga.ts';
+import { costWeights } from '../../src/server/yoga.ts';
 import * as clientDocuments from '../../packages/client/src/gql/graphql.ts';
 import * as testDocuments from '../gql/operations.ts';
 import { addAgent, setUpAgent } from '../support/scenario.ts';
@@ -16,6 +16,7 @@ import { startTestServer, type TestServer } from '../support/server.ts';
 // Attacks on the document limits with the defaults of src/config.ts, over HTTP, SSE and WebSocket.
 
 const defaults = loadConfig({});
+const COST_WEIGHTS = costWeights(defaults);
 const LIMITS: DocumentLimits = {
   maxTokens: defaults.PARLEY_MAX_TOKENS,
   maxDepth: defaults.PARLEY_MAX_QUERY_DEPTH,
@@ -93,10 +94,10 @@ function aliases(count: number, selection: string): string {
   return `{ ${Array.from({ length: count }, (_, index) => `a${index}: ${selection}`).join(' ')} }`;
 }
 
-function costOf(source: string): number {
+function costOf(source: string, weights: CostWeights = COST_WEIGHTS): number {
   const document = parse(source, { noLocation: true });
   const operation = document.definitions.find((definition) => definition.kind === Kind.OPERATION_DEFINITION);
-  return new OperationCost(schema, document, COST_WEIGHTS).of(operation as OperationDefinitionNode);
+  return new OperationCost(schema, document, weights).of(operation as OperationDefinitionNode);
 }
 
 describe('fragments that multiply their spreads', () => {
@@ -200,6 +201,27 @@ describe('the cost rule, attacked directly', () => {
     expect(costOf('{ viewer { projects { agents { limits { dailyTokenBudget } } } } }')).toBe(1 + 10 * (1 + 10 * (1 + 1)));
     // 100,000 agents at the leaves, as the probe got back.
     expect(costOf(agentsOfAgents(12))).toBeGreaterThan(100_000);
+  });
+
+  it('counts each unpaged list by its bound: the queue by PARLEY_MAX_QUEUED_PER_THREAD, parts by PARLEY_MAX_ATTACHMENTS', () => {
+    const queueRead = '{ queue(threadId: "x") { items { id text } } }';
+    // queue 1 + items 100 × 1: what a full queue can return, not the 10 an unknown list counts as.
+    expect(costOf(queueRead)).toBe(1 + defaults.PARLEY_MAX_QUEUED_PER_THREAD);
+    expect(costOf(queueRead, costWeights(loadConfig({ PARLEY_MAX_QUEUED_PER_THREAD: '1000' })))).toBe(1 + 1_000);
+    const parts = '{ conversation(threadId: "x") { messages(first: 1) { edges { node { parts { __typename } } } } } }';
+    // conversation 1 + messages 1 × (1 + edges 1 + node 1 × (1 + parts: a text and its attachments))
+    expect(costOf(parts, costWeights(loadConfig({ PARLEY_MAX_ATTACHMENTS: '50' })))).toBe(1 + 1 + 1 + 1 + 51);
+  });
+
+  it('has a bound for every list of objects in the schema that is not paged, and none for a field that is not one', () => {
+    const lists = new Set(unpagedListFields(schema));
+    expect([...lists]).toEqual(expect.arrayContaining(['Queue.items', 'Message.parts', 'Project.agents', 'User.projects']));
+    // A page's lists (edges) are the page: they need no bound of their own.
+    expect([...lists].filter((key) => key.endsWith('Connection.edges'))).toEqual([]);
+    const unbounded = [...lists].filter((key) => COST_WEIGHTS.listBounds[key] === undefined);
+    expect(lists.size).toBeGreaterThanOrEqual(7);
+    expect(unbounded, 'list fields with neither paging nor an entry in costWeights().listBounds').toEqual([]);
+    expect(Object.keys(COST_WEIGHTS.listBounds).filter((key) => !lists.has(key))).toEqual([]);
   });
 
   it('costs 1,000 aliases of conversation{messages(first: 200)} and a 55,000-alias 1 MB document exactly', () => {

@@ -22,8 +22,13 @@ import {
 export interface CostWeights {
   /** What a paged field (one with `first`/`last`) counts as when the page size is not a literal. */
   maxPageSize: number;
-  /** What a list field without paging counts as (a project's agents, a message's parts, …). */
+  /** What a list field without paging and without an entry in `listBounds` counts as. */
   unpagedListSize: number;
+  /**
+   * The most items each unpaged list of objects can have, by `Type.field` (`Queue.items`: the
+   * queue cap); derived from the settings that bound them.
+   */
+  listBounds: Readonly<Record<string, number>>;
 }
 
 /**
@@ -31,7 +36,8 @@ export interface CostWeights {
  * (1 + the cost of its selection). A paged field (`first`/`last`) has as many items as its literal
  * page size (at most `maxPageSize`, which is also what a variable or an absent page size counts
  * as); the lists of a page (`edges`) then count once, as the page already multiplied them; any
- * other list of objects has `unpagedListSize` items; anything else one. Scalars are free.
+ * other list of objects has its bound from `listBounds` (`unpagedListSize` items without one);
+ * anything else one. Scalars are free.
  * Introspection (`__schema`, `__type`) costs 1: it reads the schema in memory.
  *
  * Linear in the document: each fragment is costed once and remembered, whatever the number of
@@ -103,7 +109,9 @@ export class OperationCost {
       return this.weights.maxPageSize;
     }
     if (!isListType(getNullableType(field.type))) return 1;
-    return parentType && this.pageTypes.has(parentType.name) ? 1 : this.weights.unpagedListSize;
+    if (!parentType) return this.weights.unpagedListSize;
+    if (this.pageTypes.has(parentType.name)) return 1;
+    return this.weights.listBounds[`${parentType.name}.${field.name}`] ?? this.weights.unpagedListSize;
   }
 
   private compositeType(name: string): GraphQLCompositeType | undefined {
@@ -131,6 +139,24 @@ function pageTypesOf(schema: GraphQLSchema): Set<string> {
   }
   pageTypesBySchema.set(schema, pageTypes);
   return pageTypes;
+}
+
+/**
+ * The lists of objects that are not a page (`Type.field`): each needs a bound in `listBounds`, or
+ * it counts as `unpagedListSize` items whatever it can really hold.
+ */
+export function unpagedListFields(schema: GraphQLSchema): string[] {
+  const pageTypes = pageTypesOf(schema);
+  const lists: string[] = [];
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (type.name.startsWith('__') || (!isObjectType(type) && !isInterfaceType(type)) || pageTypes.has(type.name)) continue;
+    for (const field of Object.values(type.getFields())) {
+      if (!isPaged(field) && isListType(getNullableType(field.type)) && isCompositeType(getNamedType(field.type))) {
+        lists.push(`${type.name}.${field.name}`);
+      }
+    }
+  }
+  return lists;
 }
 
 /** A validation rule refusing each operation that costs more than `maxCost` (see OperationCost). */
