@@ -6,6 +6,8 @@ type ErrorFields_ForbiddenError_Fragment = { __typename?: 'ForbiddenError', scop
 
 type ErrorFields_InvalidInputError_Fragment = { __typename?: 'InvalidInputError', field: string, message: string, code: string };
 
+type ErrorFields_LimitExceededError_Fragment = { __typename?: 'LimitExceededError', message: string, code: string };
+
 type ErrorFields_NotFoundError_Fragment = { __typename?: 'NotFoundError', message: string, code: string };
 
 type ErrorFields_QueueChangedError_Fragment = { __typename?: 'QueueChangedError', message: string, code: string };
@@ -14,7 +16,7 @@ type ErrorFields_RateLimitedError_Fragment = { __typename?: 'RateLimitedError', 
 
 type ErrorFields_ServiceUnavailableError_Fragment = { __typename?: 'ServiceUnavailableError', retryAfterS: number, service: string, message: string, code: string };
 
-export type ErrorFieldsFragment = ErrorFields_ConflictError_Fragment | ErrorFields_ForbiddenError_Fragment | ErrorFields_InvalidInputError_Fragment | ErrorFields_NotFoundError_Fragment | ErrorFields_QueueChangedError_Fragment | ErrorFields_RateLimitedError_Fragment | ErrorFields_ServiceUnavailableError_Fragment;
+export type ErrorFieldsFragment = ErrorFields_ConflictError_Fragment | ErrorFields_ForbiddenError_Fragment | ErrorFields_InvalidInputError_Fragment | ErrorFields_LimitExceededError_Fragment | ErrorFields_NotFoundError_Fragment | ErrorFields_QueueChangedError_Fragment | ErrorFields_RateLimitedError_Fragment | ErrorFields_ServiceUnavailableError_Fragment;
 
 export type ExecutionErrorFieldsFragment = { __typename?: 'ExecutionError', reason: Types.ErrorReason, retryable: boolean, retryAfterS?: number | null, occurredAt: string, message: string, messageKey: string, params: unknown, provider?: string | null, httpStatus?: number | null, providerCode?: string | null, requestId?: string | null, detail: string };
 
@@ -164,7 +166,7 @@ export type CreateThreadMutationVariables = Types.Exact<{
 }>;
 
 
-export type CreateThreadMutation = { __typename?: 'Mutation', createThread: { __typename: 'ForbiddenError', scope: string, message: string, code: string } | { __typename: 'InvalidInputError', field: string, message: string, code: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'RateLimitedError', retryAfterS: number, message: string, code: string } | { __typename: 'ServiceUnavailableError', retryAfterS: number, service: string, message: string, code: string } | { __typename: 'Thread', id: string, title: string, kind: Types.ThreadKind } };
+export type CreateThreadMutation = { __typename?: 'Mutation', createThread: { __typename: 'ForbiddenError', scope: string, message: string, code: string } | { __typename: 'InvalidInputError', field: string, message: string, code: string } | { __typename: 'LimitExceededError', message: string, code: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'RateLimitedError', retryAfterS: number, message: string, code: string } | { __typename: 'ServiceUnavailableError', retryAfterS: number, service: string, message: string, code: string } | { __typename: 'Thread', id: string, title: string, kind: Types.ThreadKind } };
 
 export type SendMessageMutationVariables = Types.Exact<{
   threadId: Types.Scalars['ID']['input'];
@@ -174,7 +176,7 @@ export type SendMessageMutationVariables = Types.Exact<{
 }>;
 
 
-export type SendMessageMutation = { __typename?: 'Mutation', sendMessage: { __typename: 'ConflictError', message: string, code: string } | { __typename: 'ForbiddenError', scope: string, message: string, code: string } | { __typename: 'InvalidInputError', field: string, message: string, code: string } | { __typename: 'MessageQueued', queueId: string, threadId: string, cursor: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'RateLimitedError', retryAfterS: number, message: string, code: string } | { __typename: 'ServiceUnavailableError', retryAfterS: number, service: string, message: string, code: string } | { __typename: 'SuspensionResolved', suspensionId: string, executionId: string, cursor: string } };
+export type SendMessageMutation = { __typename?: 'Mutation', sendMessage: { __typename: 'ConflictError', message: string, code: string } | { __typename: 'ForbiddenError', scope: string, message: string, code: string } | { __typename: 'InvalidInputError', field: string, message: string, code: string } | { __typename: 'LimitExceededError', message: string, code: string } | { __typename: 'MessageQueued', queueId: string, threadId: string, cursor: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'RateLimitedError', retryAfterS: number, message: string, code: string } | { __typename: 'ServiceUnavailableError', retryAfterS: number, service: string, message: string, code: string } | { __typename: 'SuspensionResolved', suspensionId: string, executionId: string, cursor: string } };
 
 export type RetryExecutionMutationVariables = Types.Exact<{
   executionId: Types.Scalars['ID']['input'];

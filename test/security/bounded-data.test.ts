@@ -66,6 +66,15 @@ describeEachBackend('Bounded data per thread and per user', (backend) => {
     const threadId = await newThread(server, token, agentId);
     const first = await sendWithFiles(server, token, { threadId, text: 'first file' }, [{ name: 'a.txt', type: 'text/plain', content: 'x'.repeat(60) }]);
     expect(first.data?.sendMessage.__typename).toBe('MessageQueued');
+    // The first message's turn runs meanwhile: the state to compare is the one after it.
+    const id = decodeId('threadId', threadId, 'Thread');
+    await eventually(
+      async () =>
+        !server.parley.running.all().some((run) => run.threadId === id) &&
+        (await server.parley.db.prisma.execution.count({ where: { threadId: id, status: 'COMPLETED' } })) > 0,
+      60_000,
+      'the first message to be answered',
+    );
     const before = await databaseState(server);
     const second = await sendWithFiles(server, token, { threadId, text: 'second file' }, [{ name: 'b.txt', type: 'text/plain', content: 'y'.repeat(60) }]);
     expect(second.data?.sendMessage).toMatchObject({ __typename: 'LimitExceededError', code: 'LIMIT_EXCEEDED' });

@@ -333,6 +333,18 @@ export type InvalidInputError = Error & {
   message: Scalars['String']['output'];
 };
 
+/** A bound on stored data was reached (see setting); nothing was stored. Free some (remove queued messages, wait for the queue to run) or ask the operator to raise the setting. */
+export type LimitExceededError = Error & {
+  __typename?: 'LimitExceededError';
+  /** Also the `extensions.code` this error has as a GraphQL error. */
+  code: Scalars['String']['output'];
+  /** The limit (a whole number; a Float because byte limits pass 2^31). */
+  limit: Scalars['Float']['output'];
+  message: Scalars['String']['output'];
+  /** The server setting that sets the limit, e.g. PARLEY_MAX_QUEUED_PER_THREAD. */
+  setting: Scalars['String']['output'];
+};
+
 export type Message = Node & {
   __typename?: 'Message';
   createdAt: Scalars['DateTime']['output'];
@@ -526,7 +538,7 @@ export type MutationCreateAgentResult = Agent | ForbiddenError | InvalidInputErr
 
 export type MutationCreateProjectResult = ForbiddenError | InvalidInputError | NotFoundError | Project | RateLimitedError | ServiceUnavailableError;
 
-export type MutationCreateThreadResult = ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError | ServiceUnavailableError | Thread;
+export type MutationCreateThreadResult = ForbiddenError | InvalidInputError | LimitExceededError | NotFoundError | RateLimitedError | ServiceUnavailableError | Thread;
 
 export type MutationEditQueuedMessageResult = ConflictError | ForbiddenError | InvalidInputError | NotFoundError | QueueItem | RateLimitedError | ServiceUnavailableError;
 
@@ -715,7 +727,7 @@ export type RunEvent = {
 };
 
 /** MessageQueued, or SuspensionResolved when the text answered the open question card instead; else a typed error. */
-export type SendMessageResult = ConflictError | ForbiddenError | InvalidInputError | MessageQueued | NotFoundError | RateLimitedError | ServiceUnavailableError | SuspensionResolved;
+export type SendMessageResult = ConflictError | ForbiddenError | InvalidInputError | LimitExceededError | MessageQueued | NotFoundError | RateLimitedError | ServiceUnavailableError | SuspensionResolved;
 
 /** A service Parley depends on (the database) is unreachable, restarting or saturated; nothing was done. Send the same request again (same idempotency key) after retryAfterS seconds. */
 export type ServiceUnavailableError = Error & {
@@ -883,6 +895,8 @@ type ClientErrorFields_ForbiddenError_Fragment = { __typename: 'ForbiddenError',
 
 type ClientErrorFields_InvalidInputError_Fragment = { __typename: 'InvalidInputError', field: string, message: string, code: string };
 
+type ClientErrorFields_LimitExceededError_Fragment = { __typename: 'LimitExceededError', message: string, code: string };
+
 type ClientErrorFields_NotFoundError_Fragment = { __typename: 'NotFoundError', message: string, code: string };
 
 type ClientErrorFields_QueueChangedError_Fragment = { __typename: 'QueueChangedError', currentQueueIds: Array<string>, message: string, code: string };
@@ -891,7 +905,7 @@ type ClientErrorFields_RateLimitedError_Fragment = { __typename: 'RateLimitedErr
 
 type ClientErrorFields_ServiceUnavailableError_Fragment = { __typename: 'ServiceUnavailableError', retryAfterS: number, message: string, code: string };
 
-export type ClientErrorFieldsFragment = ClientErrorFields_ConflictError_Fragment | ClientErrorFields_ForbiddenError_Fragment | ClientErrorFields_InvalidInputError_Fragment | ClientErrorFields_NotFoundError_Fragment | ClientErrorFields_QueueChangedError_Fragment | ClientErrorFields_RateLimitedError_Fragment | ClientErrorFields_ServiceUnavailableError_Fragment;
+export type ClientErrorFieldsFragment = ClientErrorFields_ConflictError_Fragment | ClientErrorFields_ForbiddenError_Fragment | ClientErrorFields_InvalidInputError_Fragment | ClientErrorFields_LimitExceededError_Fragment | ClientErrorFields_NotFoundError_Fragment | ClientErrorFields_QueueChangedError_Fragment | ClientErrorFields_RateLimitedError_Fragment | ClientErrorFields_ServiceUnavailableError_Fragment;
 
 export type ClientFailureFieldsFragment = { __typename?: 'ExecutionError', reason: ErrorReason, retryable: boolean, retryAfterS?: number | null, occurredAt: string, message: string, messageKey: string, params: unknown, provider?: string | null, httpStatus?: number | null, providerCode?: string | null, requestId?: string | null, detail: string };
 
@@ -943,7 +957,7 @@ export type SendThreadMessageMutationVariables = Exact<{
 }>;
 
 
-export type SendThreadMessageMutation = { __typename?: 'Mutation', sendMessage: { __typename: 'ConflictError', message: string, code: string } | { __typename: 'ForbiddenError', scope: string, message: string, code: string } | { __typename: 'InvalidInputError', field: string, message: string, code: string } | { __typename: 'MessageQueued', queueId: string, threadId: string, cursor: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'RateLimitedError', retryAfterS: number, message: string, code: string } | { __typename: 'ServiceUnavailableError', retryAfterS: number, message: string, code: string } | { __typename: 'SuspensionResolved', suspensionId: string, executionId: string, cursor: string } };
+export type SendThreadMessageMutation = { __typename?: 'Mutation', sendMessage: { __typename: 'ConflictError', message: string, code: string } | { __typename: 'ForbiddenError', scope: string, message: string, code: string } | { __typename: 'InvalidInputError', field: string, message: string, code: string } | { __typename: 'LimitExceededError', message: string, code: string } | { __typename: 'MessageQueued', queueId: string, threadId: string, cursor: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'RateLimitedError', retryAfterS: number, message: string, code: string } | { __typename: 'ServiceUnavailableError', retryAfterS: number, message: string, code: string } | { __typename: 'SuspensionResolved', suspensionId: string, executionId: string, cursor: string } };
 
 export type EditQueuedMutationVariables = Exact<{
   queueId: Scalars['ID']['input'];
@@ -1025,7 +1039,7 @@ export type StartThreadMutationVariables = Exact<{
 }>;
 
 
-export type StartThreadMutation = { __typename?: 'Mutation', createThread: { __typename: 'ForbiddenError', scope: string, message: string, code: string } | { __typename: 'InvalidInputError', field: string, message: string, code: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'RateLimitedError', retryAfterS: number, message: string, code: string } | { __typename: 'ServiceUnavailableError', retryAfterS: number, message: string, code: string } | { __typename: 'Thread', id: string, title: string, createdAt: string } };
+export type StartThreadMutation = { __typename?: 'Mutation', createThread: { __typename: 'ForbiddenError', scope: string, message: string, code: string } | { __typename: 'InvalidInputError', field: string, message: string, code: string } | { __typename: 'LimitExceededError', message: string, code: string } | { __typename: 'NotFoundError', message: string, code: string } | { __typename: 'RateLimitedError', retryAfterS: number, message: string, code: string } | { __typename: 'ServiceUnavailableError', retryAfterS: number, message: string, code: string } | { __typename: 'Thread', id: string, title: string, createdAt: string } };
 
 export const ClientErrorFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"ClientErrorFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Error"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"InvalidInputError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"field"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ForbiddenError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"scope"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"RateLimitedError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"retryAfterS"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ServiceUnavailableError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"retryAfterS"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"QueueChangedError"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"currentQueueIds"}}]}}]}}]} as unknown as DocumentNode<ClientErrorFieldsFragment, unknown>;
 export const ClientQueueFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"ClientQueueFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Queue"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"threadId"}},{"kind":"Field","name":{"kind":"Name","value":"steerableExecutionId"}},{"kind":"Field","name":{"kind":"Name","value":"items"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"text"}},{"kind":"Field","name":{"kind":"Name","value":"position"}},{"kind":"Field","name":{"kind":"Name","value":"steeringExecutionId"}}]}}]}}]} as unknown as DocumentNode<ClientQueueFieldsFragment, unknown>;
