@@ -56,9 +56,9 @@ async function serve(config: Config): Promise<number> {
       );
     }
   }
-  printLine(banner.join('\n'));
-
-  return new Promise<number>((resolve) => {
+  // The handlers are in place before the banner: whoever reads "Parley is running." may stop the
+  // server at once, and a signal before them would kill it without a graceful stop.
+  const stopped = new Promise<number>((resolve) => {
     let stopping = false;
     const onSignal = (signal: NodeJS.Signals) => {
       if (stopping) {
@@ -78,4 +78,6 @@ async function serve(config: Config): Promise<number> {
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
   });
+  printLine(banner.join('\n'));
+  return stopped;
 }

@@ -58,18 +58,18 @@ describe('the compiled build', { timeout: 180_000 }, () => {
     let stdout = '';
     let stderr = '';
     child.stderr!.on('data', (chunk) => (stderr += chunk));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const exited = new Promise<string>((resolve) => child.once('exit', (code, signal) => resolve(signal ?? `exit ${code}`)));
     // bin/parley.js builds dist/ first when the sources changed since the last build.
     await new Promise<void>((resolve, reject) => {
       child.stdout!.on('data', (chunk) => {
         stdout += chunk;
         if (/GraphiQL:\s+http/.test(stdout)) resolve();
       });
-      void exited.then((code) => reject(new Error(`exited with ${code} before it was ready:\n${stderr}`)));
+      void exited.then((how) => reject(new Error(`${how} before it was ready:\n${stderr}`)));
     });
     expect(stdout).toContain('Parley is running.');
     child.kill('SIGTERM');
-    expect(await exited).toBe(0);
+    expect(await exited, stderr).toBe('exit 0');
 
     const lines = readFileSync(log, 'utf8').trim().split('\n');
     const execArgv = JSON.parse(lines.find((line) => line.startsWith('execArgv '))!.slice('execArgv '.length)) as string[];
