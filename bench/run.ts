@@ -1,5 +1,6 @@
 /**
- * `npm run bench [-- P1 P3 …] [--profile]`: runs the benchmark rows (all by default) on loopback
+ * `npm run bench [-- P1 send-message-latency …] [--profile]`: runs the benchmark rows (all by default; a
+ * row is named by its id or its name) on loopback
  * against the machine's PostgreSQL and Redis, each row in a fresh schema, and writes BENCHMARKS.md
  * and bench/results.json. `--profile` adds `--cpu-prof` to the server processes (bench/profiles/).
  */
@@ -9,32 +10,46 @@ import { fileURLToPath } from 'node:url';
 import { dropBenchSchemas, killAllChildren, RUN_ID } from './lib/hosts.ts';
 import type { Row, RowResult } from './lib/types.ts';
 import { renderMarkdown } from './lib/report.ts';
+import { crossInstanceChunkLatency } from './rows/cross-instance-chunk-latency.ts';
+import { deliveredEventsPerSecond } from './rows/delivered-events-per-second.ts';
+import { sendMessageLatency } from './rows/send-message-latency.ts';
+import { longThreadReads } from './rows/long-thread-reads.ts';
+import { writesPerReply } from './rows/writes-per-reply.ts';
+import { memoryPerSubscription } from './rows/memory-per-subscription.ts';
+import { startToReady } from './rows/start-to-ready.ts';
+import { turnStartLatency } from './rows/turn-start-latency.ts';
+import { stalledReaderMemory } from './rows/stalled-reader-memory.ts';
+import { costAsDataGrows } from './rows/cost-as-data-grows.ts';
+import { turnThroughput } from './rows/turn-throughput.ts';
 
-const ROWS: Record<string, () => Promise<Row>> = {
-  P1: async () => (await import('./rows/p1.ts')).p1,
-  P2: async () => (await import('./rows/p2.ts')).p2,
-  P3: async () => (await import('./rows/p3.ts')).p3,
-  P4: async () => (await import('./rows/p4.ts')).p4,
-  P5: async () => (await import('./rows/p5.ts')).p5,
-  P6: async () => (await import('./rows/p6.ts')).p6,
-  P7: async () => (await import('./rows/p7.ts')).p7,
-  P8: async () => (await import('./rows/p8.ts')).p8,
-  P9: async () => (await import('./rows/p9.ts')).p9,
-  P10: async () => (await import('./rows/p10.ts')).p10,
-  P11: async () => (await import('./rows/p11.ts')).p11,
-};
+const ROWS: Row[] = [
+  crossInstanceChunkLatency,
+  deliveredEventsPerSecond,
+  sendMessageLatency,
+  longThreadReads,
+  writesPerReply,
+  memoryPerSubscription,
+  startToReady,
+  turnStartLatency,
+  stalledReaderMemory,
+  costAsDataGrows,
+  turnThroughput,
+];
 
 const args = process.argv.slice(2);
 const resultsFile = fileURLToPath(new URL('./results.json', import.meta.url));
 if (args.includes('--render')) {
   // Re-renders BENCHMARKS.md from bench/results.json without running anything.
-  writeFileSync(fileURLToPath(new URL('../BENCHMARKS.md', import.meta.url)), renderMarkdown(JSON.parse(readFileSync(resultsFile, 'utf8'))));
+  writeFileSync(fileURLToPath(new URL('../BENCHMARKS.md', import.meta.url)), renderMarkdown(JSON.parse(readFileSync(resultsFile, 'utf8')), ROWS));
   process.exit(0);
 }
 const profile = args.includes('--profile');
-const selected = args.filter((arg) => !arg.startsWith('--')).map((arg) => arg.toUpperCase());
-for (const id of selected) if (!ROWS[id]) throw new Error(`unknown row ${id}; known: ${Object.keys(ROWS).join(', ')}`);
-const ids = selected.length ? selected : Object.keys(ROWS);
+const rowNamed = (arg: string) => ROWS.find((row) => row.id === arg.toUpperCase() || row.name === arg.toLowerCase());
+const selected = args.filter((arg) => !arg.startsWith('--'));
+for (const arg of selected) {
+  if (!rowNamed(arg)) throw new Error(`unknown row ${arg}; known: ${ROWS.map((row) => `${row.id} (${row.name})`).join(', ')}`);
+}
+const chosen = selected.length ? selected.map((arg) => rowNamed(arg)!) : ROWS;
 
 const resultsPath = fileURLToPath(new URL('./results.json', import.meta.url));
 const markdownPath = fileURLToPath(new URL('../BENCHMARKS.md', import.meta.url));
@@ -81,7 +96,7 @@ function writeOutputs(): number {
       previous = {};
     }
   }
-  const merged = Object.keys(ROWS)
+  const merged = ROWS.map(({ id }) => id)
     .map((id) => results.find((row) => row.id === id) ?? previous.rows?.find((row) => row.id === id))
     .filter((row): row is RowResult => Boolean(row));
   const output = {
@@ -93,26 +108,26 @@ function writeOutputs(): number {
     rows: merged,
   };
   writeFileSync(resultsPath, `${JSON.stringify(output, null, 2)}\n`);
-  writeFileSync(markdownPath, renderMarkdown(output));
+  writeFileSync(markdownPath, renderMarkdown(output, ROWS));
   return output.durationS;
 }
 
 
 try {
-  for (const id of ids) {
+  for (const row of chosen) {
     if (interrupted) break;
     const rowStarted = Date.now();
-    console.error(`bench: ${id} …`);
+    console.error(`bench: ${row.id} ${row.name} …`);
     let result: RowResult;
     try {
-      result = await (await ROWS[id]!())({ profileDir });
+      result = await row.run({ profileDir });
     } catch (error) {
-      result = { id, what: '', metrics: [], notes: [], error: (error as Error).stack ?? String(error) };
+      result = { id: row.id, what: '', metrics: [], notes: [], error: (error as Error).stack ?? String(error) };
       await killAllChildren().catch(() => {});
     }
     result.durationS = Math.round((Date.now() - rowStarted) / 100) / 10;
     results.push(result);
-    console.error(`bench: ${id} done in ${result.durationS} s${result.error ? ` (failed: ${result.error.split('\n')[0]})` : ''}`);
+    console.error(`bench: ${row.id} ${row.name} done in ${result.durationS} s${result.error ? ` (failed: ${result.error.split('\n')[0]})` : ''}`);
     writeOutputs();
     for (const metric of result.metrics) {
       console.error(

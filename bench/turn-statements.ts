@@ -5,7 +5,7 @@
 import { benchDatabaseUrl, dropBenchSchemas, startHost, type BenchThread } from './lib/hosts.ts';
 import { openSubscription, sendMessage } from './lib/clients.ts';
 import { sleep } from './lib/stats.ts';
-import type { SqlCounts } from './rows/p3.ts';
+import type { SqlCounts } from './lib/types.ts';
 
 const host = await startHost({ DATABASE_URL: benchDatabaseUrl('turn') }, { countSql: true });
 try {

@@ -120,3 +120,28 @@ export async function inPool<T>(count: number, concurrency: number, work: (index
   );
   return results;
 }
+
+export const CONVERSATION = /* GraphQL */ `
+  query BenchConversation($threadId: ID!) {
+    conversation(threadId: $threadId) {
+      eventCursor
+      activeExecutionId
+      messages(first: 50) {
+        pageInfo { hasNextPage endCursor }
+        edges { node { id role createdAt parts { __typename ... on TextPart { text } } } }
+      }
+    }
+  }
+`;
+export const REPLAY_QUERY = /* GraphQL */ `
+  subscription BenchReplay($threadId: ID!, $after: String) {
+    runEvents(threadId: $threadId, after: $after) {
+      __typename
+      ... on MessageQueued { cursor queueId text }
+      ... on ExecutionStarted { cursor executionId acceptedText }
+      ... on QueueUpdated { cursor }
+      ... on ExecutionFinished { cursor executionId status }
+      ... on MessageSnapshot { cursor messageId textLength parts { __typename ... on TextPart { text } } }
+    }
+  }
+`;

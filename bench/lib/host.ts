@@ -1,7 +1,7 @@
 /**
  * A Parley instance in a child process for the benchmarks (started by hosts.ts with `fork`).
- * It is the real server (test/support/server.ts startTestServer → buildApp) with bench-only
- * instrumentation that lives outside src/:
+ * It is the real server (loadConfig → buildApp, as `parley serve` starts it, with the env of
+ * hosts.ts SERVER_DEFAULTS) with bench-only instrumentation that lives outside src/:
  *   BENCH_RECORD_EMITS=1  wraps the real runAgent and records when each text-delta leaves the runtime
  *   BENCH_COUNT_SQL=1     counts SQL statements by patching pg.Client.prototype.query
  *   BENCH_NO_CONSUMER=1   stops this instance's queue consumer after start (it claims no runs)
@@ -44,7 +44,8 @@ if (process.env.BENCH_COUNT_SQL === '1') {
 let emits: [string, number, number][] = [];
 const TAG = /\bTAG(\S+)/;
 
-const { startTestServer } = await import('../../test/support/server.ts');
+const { loadConfig } = await import('../../src/config.ts');
+const { buildApp } = await import('../../src/server/app.ts');
 const { runAgent } = await import('../../src/runtime/agent-runtime.ts');
 
 const recordingRuntime = (input: AgentRunInput) => {
@@ -67,15 +68,18 @@ const recordingRuntime = (input: AgentRunInput) => {
   });
 };
 
-const server = await startTestServer({
-  backend: serverEnv.DATABASE_URL ? 'postgres' : 'pglite',
-  env: serverEnv,
-  dropSchemaOnStop: false,
-  overrides: process.env.BENCH_RECORD_EMITS === '1' ? { runtime: recordingRuntime } : {},
+const config = loadConfig({
+  PORT: '0',
+  // The demo model runs every reply; without DATABASE_URL the host is embedded, in memory.
+  PARLEY_DEMO: 'true',
+  ...(serverEnv.DATABASE_URL ? {} : { PARLEY_DATA_DIR: 'memory://' }),
+  ...serverEnv,
 });
-if (process.env.BENCH_NO_CONSUMER === '1') await server.parley.consumer.stop();
+const app = await buildApp(config, { overrides: process.env.BENCH_RECORD_EMITS === '1' ? { runtime: recordingRuntime } : {} });
+const { url } = await app.start();
+if (process.env.BENCH_NO_CONSUMER === '1') await app.parley.consumer.stop();
 
-const parley = server.parley;
+const parley = app.parley;
 let fixture: { projectId: string; agentId: string } | null = null;
 
 async function ensureFixture() {
@@ -161,7 +165,7 @@ const commands: Record<string, (args: never) => unknown> = {
     return snapshot;
   },
   stop: async () => {
-    await server.stop();
+    await app.stop();
     setTimeout(() => process.exit(0), 50);
     return true;
   },
@@ -179,4 +183,4 @@ process.on('message', async (message: { id: number; cmd: string; args: unknown }
   }
 });
 process.on('disconnect', () => process.exit(0));
-process.send!({ type: 'ready', url: server.url, wsUrl: server.wsUrl, instanceId: parley.instanceId, pid: process.pid });
+process.send!({ type: 'ready', url, wsUrl: url.replace(/^http/, 'ws'), instanceId: parley.instanceId, pid: process.pid });

@@ -43,7 +43,7 @@ export async function dropBenchSchemas(): Promise<void> {
   }
 }
 
-/** Production defaults for what startTestServer sets to test values; rate limits and the run cap out of the way. */
+/** The server env of every host: the flush policy and sweep the rows are measured with; rate limits and the run cap out of the way. */
 export const SERVER_DEFAULTS: Record<string, string> = {
   PARLEY_TEXT_FLUSH_MS: '250',
   PARLEY_TEXT_FLUSH_CHARS: '2000',

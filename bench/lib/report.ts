@@ -1,6 +1,8 @@
 /** Renders BENCHMARKS.md from the results: the table first, then each row's figures, method and notes. */
-import type { Metric, RowResult } from './types.ts';
-import { METHODS, PREAMBLE, FINDINGS } from './methods.ts';
+import { readFileSync } from 'node:fs';
+import type { Metric, Row, RowResult } from './types.ts';
+
+const prose = (file: string) => readFileSync(new URL(file, import.meta.url), 'utf8').trimEnd();
 
 const fmt = (value: number | undefined, unit = '') => {
   if (value === undefined || !Number.isFinite(value)) return '—';
@@ -11,14 +13,19 @@ const fmt = (value: number | undefined, unit = '') => {
 const range = (metric: { min: number; max: number }, unit = '') => `${fmt(metric.min)}–${fmt(metric.max)}${unit ? ` ${unit}` : ''}`;
 const verdict = (metric: Metric) => (metric.pass === null ? 'report' : metric.pass ? '**pass**' : '**FAIL**');
 
-export function renderMarkdown(output: {
-  runId: string;
-  date: string;
-  durationS: number;
-  machine: Record<string, unknown>;
-  rowsRunNow: string[];
-  rows: RowResult[];
-}): string {
+export function renderMarkdown(
+  output: {
+    runId: string;
+    date: string;
+    durationS: number;
+    machine: Record<string, unknown>;
+    rowsRunNow: string[];
+    rows: RowResult[];
+  },
+  rows: Row[],
+): string {
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const label = (id: string) => (byId.has(id) ? `${id} ${byId.get(id)!.name}` : id);
   const lines: string[] = [];
   lines.push('# Parley benchmarks', '');
   lines.push(
@@ -27,27 +34,28 @@ export function renderMarkdown(output: {
       `load average at the end ${(output.machine.loadavgAtEnd as number[]).map((x) => x.toFixed(1)).join(' / ')}. Raw figures: [bench/results.json](bench/results.json). Rows not run in the latest invocation keep the figures of their last run (each row's section gives its own duration).`,
     '',
   );
-  lines.push(PREAMBLE, '');
-  lines.push('| id | figure | measured (median) | spread (min–max of rounds) | floor (median) | ratio (median; per-round range) | budget | result |');
+  lines.push(prose('./preamble.md'), '');
+  lines.push('| row | figure | measured (median) | spread (min–max of rounds) | floor (median) | ratio (median; per-round range) | budget | result |');
   lines.push('|---|---|---|---|---|---|---|---|');
   for (const row of output.rows) {
     if (row.error) {
-      lines.push(`| ${row.id} | error: ${row.error.split('\n')[0]!.replaceAll('|', '/')} | | | | | | **ERROR** |`);
+      lines.push(`| ${label(row.id)} | error: ${row.error.split('\n')[0]!.replaceAll('|', '/')} | | | | | | **ERROR** |`);
       continue;
     }
     for (const metric of row.metrics) {
       lines.push(
-        `| ${row.id} | ${metric.name} | ${fmt(metric.measured.median, metric.unit)} | ${range(metric.measured, metric.unit)} | ` +
+        `| ${label(row.id)} | ${metric.name} | ${fmt(metric.measured.median, metric.unit)} | ${range(metric.measured, metric.unit)} | ` +
           `${metric.floor ? fmt(metric.floor.median, metric.unit) : '—'} | ` +
           `${metric.ratio ? `${fmt(metric.ratio.median)}× (${range(metric.ratio)})` : '—'} | ${metric.budget} | ${verdict(metric)} |`,
       );
     }
   }
-  lines.push('', FINDINGS, '');
+  lines.push('', prose('./findings.md'), '');
   lines.push('## Rows: what is measured and how', '');
   for (const row of output.rows) {
-    lines.push(`### ${row.id} — ${row.what || ''}`, '');
-    if (METHODS[row.id]) lines.push(METHODS[row.id]!, '');
+    lines.push(`### ${label(row.id)} — ${row.what || ''}`, '');
+    const method = byId.get(row.id)?.method;
+    if (method) lines.push(method, '');
     if (row.notes.length) {
       lines.push('This run:', '');
       for (const note of row.notes) lines.push(`- ${note}`);

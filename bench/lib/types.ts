@@ -21,4 +21,21 @@ export interface RowResult {
   error?: string;
 }
 
-export type Row = (options: { profileDir?: string }) => Promise<RowResult>;
+/** What the host's SQL counter (host.ts BENCH_COUNT_SQL) has seen. */
+export interface SqlCounts {
+  total: number;
+  writes: number;
+  begins: number;
+  commits: number;
+  byTable: Record<string, number>;
+  all: string[];
+}
+
+/** One benchmark row: its id is the label in the output and in BENCHMARKS.md, its name what it measures. */
+export interface Row {
+  id: string;
+  name: string;
+  run(options: { profileDir?: string }): Promise<RowResult>;
+  /** BENCHMARKS.md's account of what the row measures and how. */
+  method: string;
+}

@@ -7,22 +7,14 @@
 import { benchDatabaseUrl, startHost, type BenchThread } from '../lib/hosts.ts';
 import { sendMessage } from '../lib/clients.ts';
 import { closedLoop, pgliteFloor, postgresFloor } from '../lib/floor.ts';
-import { percentile, spread, sleep } from '../lib/stats.ts';
+import { percentile, sleep } from '../lib/stats.ts';
+import { ratioMetric } from '../lib/ratio-metric.ts';
 import { log } from '../lib/log.ts';
-import type { Metric, Row } from '../lib/types.ts';
+import type { Row, SqlCounts } from '../lib/types.ts';
 
 const CLIENTS = 50;
 const ROUND_MS = 3_000;
 const ROUNDS = 3;
-
-export interface SqlCounts {
-  total: number;
-  writes: number;
-  begins: number;
-  commits: number;
-  byTable: Record<string, number>;
-  all: string[];
-}
 
 interface Round {
   p50: number;
@@ -73,25 +65,9 @@ async function measure(backend: 'postgres' | 'pglite', profileDir: string | unde
   return { parley, floor, statements };
 }
 
-/** A latency metric of Parley rounds against floor rounds measured alternately with them. */
-export function ratioMetric(name: string, parley: number[], floor: number[], factor: number | null, unit = 'ms'): Metric {
-  const measured = spread(parley);
-  const floorSpread = spread(floor);
-  const ratio = { ...spread(parley.map((x, i) => x / floor[i]!)), median: measured.median / floorSpread.median };
-  return {
-    name,
-    unit,
-    measured,
-    floor: floorSpread,
-    ratio,
-    budget: factor === null ? 'report' : `≤ ${factor}× floor`,
-    pass: factor === null ? null : ratio.median <= factor,
-  };
-}
-
 const perSecond = (rounds: Round[]) => rounds.map((x) => `${Math.round(x.count / (ROUND_MS / 1000))}/s`).join(', ');
 
-export const p3: Row = async ({ profileDir }) => {
+const run: Row['run'] = async ({ profileDir }) => {
   const pgRun = await measure('postgres', profileDir);
   const liteRun = await measure('pglite', profileDir);
   const { statements } = pgRun;
@@ -112,4 +88,21 @@ export const p3: Row = async ({ profileDir }) => {
     ],
     details: { postgres: pgRun, pglite: liteRun },
   };
+};
+
+export const sendMessageLatency: Row = {
+  id: 'P3',
+  name: 'send-message-latency',
+  run,
+  method: `A host with its queue consumer stopped (the queue just grows: no run competes with the mutation, so
+this is the mutation's own cost), PostgreSQL, 50 threads with one user each. 50 client loops in the bench
+process, each sending \`sendMessage\` to its own thread over HTTP (keep-alive) back to back for 3 s; the
+response (MessageQueued) comes after the COMMIT. Latency per request; p50/p99 per round.
+*Floor:* 50 loops doing \`BEGIN; INSERT one row (uuid, thread id, text, position, timestamp); COMMIT\`
+through \`pg\` on the same database, on a pool of 10 connections — the size of the server's own pool
+(src/db/database.ts \`max: 10\`), so both sides have the same number of connections. Parley and floor
+rounds alternate. The number of SQL statements one \`sendMessage\` costs is counted on the server (one
+client sending 10 in a row, its token already in the authenticator's 5-second cache).
+*PGlite, beside it:* the same on an embedded host; its floor is the same transaction run inside the host
+process on its one PGlite connection (bench/lib/floor.ts), so it has no HTTP in it at all.`,
 };

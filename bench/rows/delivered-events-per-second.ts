@@ -70,7 +70,7 @@ const nextStart = (steps: Step[]) => {
   return Math.max(0, (lastOk ? LADDER.indexOf(lastOk.streams) : 0) - 1);
 };
 
-export const p2: Row = async ({ profileDir }) => {
+const run: Row['run'] = async ({ profileDir }) => {
   const notes: string[] = [];
   const parleyRounds: Step[][] = [];
   const floorRounds: Step[][] = [];
@@ -202,4 +202,23 @@ export const p2: Row = async ({ profileDir }) => {
     notes,
     details: { parley: compact(parleyRounds), floor: compact(floorRounds) },
   };
+};
+
+export const deliveredEventsPerSecond: Row = {
+  id: 'P2',
+  name: 'delivered-events-per-second',
+  run,
+  method: `One instance (PostgreSQL, in-process pub/sub — the same pub/sub as the floor), emit times recorded as in
+P1, subscribers in the bench process (one WebSocket each). A ladder of concurrent streams (25, 50, 100,
+200, 300, 400, 600, 800, 1000, 1200 streams × 50 chunks/s, 4 s each). A step *sustains* its load when
+p99 ≤ 100 ms, no chunk is lost, and all its streams were running together for ≥ 2 s (the window runs
+from the last stream's first chunk to the first stream's last chunk); its delivered events/s = chunks
+emitted in that window and received ÷ the window's length: the rate at which every stream of the step
+was being delivered at once. A step whose streams never all run together (runs start more slowly than
+they end) does not sustain that concurrency.
+A round's figure is the delivered events/s of its highest sustained step; later rounds start one step
+below the previous round's best. Time-boxed (75 s Parley, 55 s floor; the number of rounds completed is in the notes).
+*Floor:* the same ladder against a bare graphql-yoga + graphql-ws server wired like src/server/app.ts
+(\`useServer\` + \`yoga.getEnveloped\`), one \`echo(topic)\` subscription on yoga's in-memory \`createPubSub\`,
+events of the same size produced in the server process by the same \`setTimeout\` chains.`,
 };

@@ -139,7 +139,7 @@ async function manySubscriptions(host: Host, thread: BenchThread) {
   };
 }
 
-export const p9: Row = async ({ profileDir }) => {
+const run: Row['run'] = async ({ profileDir }) => {
   // The embedded server (PGlite, in-process bus): its runs are the fastest, so a stalled reader falls
   // furthest behind; on PostgreSQL + Redis a loaded machine streams slowly enough for the kernel's
   // socket buffers to absorb much of a 50,000-token reply.
@@ -225,4 +225,20 @@ export const p9: Row = async ({ profileDir }) => {
     ],
     details: { rounds, many },
   };
+};
+
+export const stalledReaderMemory: Row = {
+  id: 'P9',
+  name: 'stalled-reader-memory',
+  run,
+  method: `A host child on the embedded database (PGlite, in-process bus; its runs are the fastest, so a stalled
+reader falls furthest behind), started with \`--expose-gc\`. A round: four WebSockets subscribe
+(\`runEvents\`, live) to a fresh thread and keep reading while \`/tokens 50000\` runs (the floor: what the run
+itself leaves behind), then four WebSockets subscribe to another fresh thread and pause their TCP sockets
+(they stop reading) before the same run. Memory is read in the server after a full collection before the
+run and once the reply is recorded (and, for the reading sockets, once each has received
+ExecutionFinished), with the stalled sockets still open. The figure with the budget is the retained memory
+(heap + external after a full collection): (stalled growth − reading growth) ÷ 4; RSS is reported too. Then 1,000 \`subscribe\` messages are sent on one socket; the server's answers are
+counted (the ones beyond \`PARLEY_WS_MAX_SUBSCRIPTIONS\` are refused with \`TOO_MANY_SUBSCRIPTIONS\`) and
+the retained memory is read with the accepted subscriptions still open.`,
 };

@@ -16,7 +16,7 @@ const ROUNDS = 3;
 /** A round waits this long for its streams (sending 200 messages and admitting 200 runs included). */
 const ROUND_TIMEOUT_MS = 90_000;
 
-export const p1: Row = async ({ profileDir }) => {
+const run: Row['run'] = async ({ profileDir }) => {
   const databaseUrl = benchDatabaseUrl('p1');
   const env = { DATABASE_URL: databaseUrl, REDIS_URL };
   // B runs every reply (its runtime records emit times); A only serves the subscribers: its
@@ -116,4 +116,28 @@ export const p1: Row = async ({ profileDir }) => {
     notes,
     details: { rounds, floorRounds: floorRounds.map((x) => ({ ...x, p50: round(x.p50, 3), p99: round(x.p99, 3) })) },
   };
+};
+
+export const crossInstanceChunkLatency: Row = {
+  id: 'P1',
+  name: 'cross-instance-chunk-latency',
+  run,
+  method: `Two instances share a fresh PostgreSQL schema and Redis, each in its own process (bench/lib/host.ts):
+**B** runs every reply — its runtime records emit times; **A** serves the 200 subscribers — its queue
+consumer is stopped right after start (\`parley.consumer.stop()\`), so it never claims a run, and its
+\`sendMessage\` kicks reach B through Redis. As a second check, every execution's \`ownerInstanceId\` is
+read back and only streams owned by B are counted (the "excluded" count in the notes must be 0). 200
+threads (one user each), one WebSocket + \`runEvents\` subscription per thread on A, from the bench
+process. Each round sends \`/slow 3 TAG… x x …\` to all 200 threads: the demo model paces 150 chunks over
+3 s, i.e. 50 chunks/s per stream, 10,000 chunks/s in total. Latency = client receive − emit time, per
+chunk; p50 and p99 per round; one 1-second warm-up round is discarded.
+*Floor:* a child process PUBLISHes, with ioredis, TextDelta-shaped payloads of the same size (the
+ThreadEvent JSON Parley publishes, plus the emit time) on 200 channels, each paced by a
+\`setTimeout(20 ms)\` chain exactly like the demo model's \`/slow\`, for 3 s; an ioredis SUBSCRIBE client in
+the bench process takes the receive time first thing in its \`message\` handler. Same topology: producer
+process → Redis → consumer process, minus Parley's second hop (instance A, GraphQL execution, WebSocket).
+Why this method: timestamping inside the wrapper measures from the runtime boundary, so it includes
+everything Parley does with a chunk (publishing it, Redis, A's subscription
+stream and GraphQL execution, graphql-ws) and nothing of the demo model's own pacing timers or the
+AI SDK's stream transforms, which a real provider would replace.`,
 };

@@ -10,7 +10,7 @@ import { pgliteFloor, postgresFloor } from '../lib/floor.ts';
 import { median, nowMs, sleep } from '../lib/stats.ts';
 import { log } from '../lib/log.ts';
 import type { Row } from '../lib/types.ts';
-import { ratioMetric } from './p3.ts';
+import { ratioMetric } from '../lib/ratio-metric.ts';
 
 const ROUNDS = 3;
 const TURNS_PER_ROUND = 10;
@@ -69,7 +69,7 @@ async function measure(backend: 'postgres' | 'pglite', profileDir: string | unde
   return { parley, floor };
 }
 
-export const p8: Row = async ({ profileDir }) => {
+const run: Row['run'] = async ({ profileDir }) => {
   const pgRun = await measure('postgres', profileDir);
   const liteRun = await measure('pglite', profileDir);
   return {
@@ -82,4 +82,15 @@ export const p8: Row = async ({ profileDir }) => {
     notes: [`medians of ${TURNS_PER_ROUND} turns per round (each \`/tokens 1\`, waited for to its ExecutionFinished) against ${TURNS_PER_ROUND} sequential raw transactions`],
     details: { postgres: pgRun, pglite: liteRun },
   };
+};
+
+export const turnStartLatency: Row = {
+  id: 'P8',
+  name: 'turn-start-latency',
+  run,
+  method: `Turn start. One host with its consumer running (PostgreSQL + Redis; then PGlite), one thread, one
+client subscribed to \`runEvents\`. A turn: note the time, send \`sendMessage('/tokens 1 turnN')\`, take the
+receive time of that turn's ExecutionStarted on the subscription (the time is taken first thing in the
+socket's message handler), wait for its ExecutionFinished. 3 warm-up turns, then 3 rounds of 10 turns
+(median per round). *Floor:* 10 sequential \`BEGIN; INSERT; COMMIT\` (bench/lib/floor.ts) after each round.`,
 };

@@ -55,7 +55,7 @@ async function settledRss(pid: number): Promise<number> {
   return median(samples);
 }
 
-export const p6: Row = async () => {
+const run: Row['run'] = async () => {
   const databaseUrl = benchDatabaseUrl('p6');
   const notes: string[] = [];
   // Users, project and agent through the real directory service; threads by SQL (fast).
@@ -135,4 +135,26 @@ export const p6: Row = async () => {
     notes,
     details: { points },
   };
+};
+
+export const memoryPerSubscription: Row = {
+  id: 'P6',
+  name: 'memory-per-subscription',
+  run,
+  method: `A \`node bin/parley.js serve\` child (PostgreSQL + Redis), threads seeded by SQL (100 users × 100 threads,
+users through the directory service). The bench process opens one WebSocket per subscription
+(\`runEvents\` on its own idle thread), 50 at a time, in four steps; after each step it waits 2.5 s and
+takes the median of five \`VmRSS\` readings of the server from /proc. The figure is
+(RSS at the end − RSS before) ÷ subscriptions; the spread is the slope of each step. Before the first
+reading, 50 subscriptions are opened and closed to load the code paths. \`ulimit -n\` here is 20,000
+(each side needs one descriptor per connection), so 10,000 fit; opening is time-boxed (100 s) and the
+row reports the count it reached. RSS includes garbage not yet collected (no GC is forced). Each bench user
+holds 100 sockets here, so the server runs with \`PARLEY_WS_MAX_SOCKETS_PER_USER=100\` (the default cap of 50
+stopped the row at 5,000).
+*Heap by retainer:* \`BENCH_NO_WRITE=1 BENCH_P6_HEAPSNAPSHOTS=<folder> npm run bench -- P6\` starts the server
+with \`--heapsnapshot-signal=SIGUSR2\` and writes a snapshot after the first reading and after the last step
+(writing one moves RSS, hence no figures are recorded); \`node --max-old-space-size=8192 --import tsx
+bench/heap-retainers.ts <last> <first> <subscriptions>\` computes the dominator tree of each and prints the
+difference per subscription by constructor (self and retained size) and by retainer (each object charged to
+its nearest dominator of a named class). Snapshots are not committed.`,
 };

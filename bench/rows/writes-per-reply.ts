@@ -24,7 +24,7 @@ interface Counts {
   texts: string[];
 }
 
-export const p5: Row = async ({ profileDir }) => {
+const run: Row['run'] = async ({ profileDir }) => {
   const host = await startHost({ DATABASE_URL: benchDatabaseUrl('p5') }, { countSql: true, cpuProf: profileDir });
   const rounds: { writes: number; statements: number; transactions: number; idleWrites: number; ms: number; byTable: Record<string, number>; deltas: number }[] = [];
   try {
@@ -72,4 +72,17 @@ export const p5: Row = async ({ profileDir }) => {
     notes: [`writes by statement and table (last round): ${JSON.stringify(rounds.at(-1)?.byTable ?? {})}`, `TextDelta events received per reply: ${rounds.map((x) => x.deltas).join(', ')}`],
     details: { rounds },
   };
+};
+
+export const writesPerReply: Row = {
+  id: 'P5',
+  name: 'writes-per-reply',
+  run,
+  method: `One instance with the production flush policy (PARLEY_TEXT_FLUSH_MS=250, PARLEY_TEXT_FLUSH_CHARS=2000),
+statements counted in the server's pg client. A round: reset the counters, \`sendMessage('/tokens 1000')\`
+(1,000 chunks \`t1 \` … \`t1000 \`, 5,893 characters, streamed as fast as the runtime pulls), wait for
+ExecutionFinished on the subscription, wait 500 ms more, read the counters; then an idle window of
+the same length is counted and subtracted (it was 0). The window includes the whole turn: the
+sendMessage, admission, streaming and finishing. A write is one data-modifying statement: a \`WITH\` statement
+whose parts write several tables counts once, and its tables are listed in the notes.`,
 };

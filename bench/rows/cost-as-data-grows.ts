@@ -7,11 +7,10 @@
  * decade of growth is in the notes.
  */
 import { benchDatabaseUrl, pgClient, startHost, type BenchThread } from '../lib/hosts.ts';
-import { graphqlHttp, openSubscription, sendMessage } from '../lib/clients.ts';
+import { CONVERSATION, graphqlHttp, openSubscription, REPLAY_QUERY, sendMessage } from '../lib/clients.ts';
 import { median, nowMs, spread } from '../lib/stats.ts';
 import { log } from '../lib/log.ts';
 import type { Metric, Row } from '../lib/types.ts';
-import { CONVERSATION, REPLAY_QUERY } from './p4.ts';
 
 const SCALES = [1, 10, 100, 1000];
 const BASE_THREADS = 50;
@@ -22,7 +21,7 @@ const PER_ROUND = 10;
 
 type Series = Record<'send' | 'page' | 'replay', number[][]>;
 
-export const p10: Row = async ({ profileDir }) => {
+const run: Row['run'] = async ({ profileDir }) => {
   const databaseUrl = benchDatabaseUrl('p10');
   const host = await startHost({ DATABASE_URL: databaseUrl }, { noConsumer: true, cpuProf: profileDir });
   const db = await pgClient(databaseUrl);
@@ -166,4 +165,18 @@ export const p10: Row = async ({ profileDir }) => {
     ],
     details: { series, seedSeconds },
   };
+};
+
+export const costAsDataGrows: Row = {
+  id: 'P10',
+  name: 'cost-as-data-grows',
+  run,
+  method: `Growth. One host (PostgreSQL, consumer stopped) and one measured thread; the database grows by SQL
+in four steps, 1× → 10× → 100× → 1,000×: 1× = 50 other threads (each with one queued message) and 100
+turns of history on the measured thread (200 messages of 100 characters, 400 events, 100 executions);
+1,000× = 50,000 threads and 100,000 turns (200,000 messages, 400,000 events). At each step (after
+ANALYZE): 3 rounds of 10 sequential \`sendMessage\` and 10 first pages (median per round) and one replay
+of the last 200 events. The figure is the cost at 1,000× over the cost at 1× (flat = 1; budget ≤ 1.5×);
+the notes give every step and the factor per decade. One client at a time: the cost per request, not
+contention. Seeding 1,000× takes ≈ 30 s, the whole row ≈ 70–90 s.`,
 };

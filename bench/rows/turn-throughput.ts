@@ -11,14 +11,14 @@ import { sendMessage } from '../lib/clients.ts';
 import { closedLoop, postgresFloor } from '../lib/floor.ts';
 import { percentile, sleep, spread } from '../lib/stats.ts';
 import { log } from '../lib/log.ts';
-import type { Row } from '../lib/types.ts';
-import { ratioMetric, type SqlCounts } from './p3.ts';
+import { ratioMetric } from '../lib/ratio-metric.ts';
+import type { Row, SqlCounts } from '../lib/types.ts';
 
 const CLIENTS = 20;
 const ROUND_MS = 4_000;
 const ROUNDS = 3;
 
-export const p11: Row = async ({ profileDir }) => {
+const run: Row['run'] = async ({ profileDir }) => {
   const databaseUrl = benchDatabaseUrl('p11');
   const host = await startHost({ DATABASE_URL: databaseUrl, REDIS_URL }, { countSql: true, cpuProf: profileDir });
   const floorOf = await postgresFloor(databaseUrl);
@@ -92,4 +92,17 @@ export const p11: Row = async ({ profileDir }) => {
     ],
     details: { rounds },
   };
+};
+
+export const turnThroughput: Row = {
+  id: 'P11',
+  name: 'turn-throughput',
+  run,
+  method: `Turns with the consumer running. One host (PostgreSQL + Redis), 20 threads with one user each; 20
+client loops each send \`sendMessage('/tokens 1')\` to their own thread back to back for 4 s, and every
+message is a turn the same instance runs meanwhile (admission, a one-token reply, the settlement). After
+the 4 s the row waits until every sent turn has finished. Reported per round: sendMessage p50 against
+the floor (20 loops of \`BEGIN; INSERT; COMMIT\` on a pool of 10, alternating), sustained turns per
+second (turns finished ÷ time from the first send to the last turn's end), and per turn the server's CPU
+(process.cpuUsage) and its SQL statements and writes (sendMessage included; counted in its pg client).`,
 };

@@ -9,7 +9,7 @@
  *     execution (what the replay sends with each ExecutionFinished).
  */
 import { benchDatabaseUrl, pgClient, startHost, type BenchThread } from '../lib/hosts.ts';
-import { graphqlHttp, openSubscription } from '../lib/clients.ts';
+import { CONVERSATION, graphqlHttp, openSubscription, REPLAY_QUERY } from '../lib/clients.ts';
 import { median, spread, nowMs } from '../lib/stats.ts';
 import { log } from '../lib/log.ts';
 import type { Metric, RowResult, Row } from '../lib/types.ts';
@@ -21,30 +21,6 @@ const ROUNDS = 3;
 const PER_ROUND = 15;
 const REPLAYS_PER_ROUND = 3;
 
-export const CONVERSATION = /* GraphQL */ `
-  query BenchConversation($threadId: ID!) {
-    conversation(threadId: $threadId) {
-      eventCursor
-      activeExecutionId
-      messages(first: 50) {
-        pageInfo { hasNextPage endCursor }
-        edges { node { id role createdAt parts { __typename ... on TextPart { text } } } }
-      }
-    }
-  }
-`;
-export const REPLAY_QUERY = /* GraphQL */ `
-  subscription BenchReplay($threadId: ID!, $after: String) {
-    runEvents(threadId: $threadId, after: $after) {
-      __typename
-      ... on MessageQueued { cursor queueId text }
-      ... on ExecutionStarted { cursor executionId acceptedText }
-      ... on QueueUpdated { cursor }
-      ... on ExecutionFinished { cursor executionId status }
-      ... on MessageSnapshot { cursor messageId textLength parts { __typename ... on TextPart { text } } }
-    }
-  }
-`;
 
 async function seed(databaseUrl: string, thread: BenchThread) {
   const db = await pgClient(databaseUrl);
@@ -97,7 +73,7 @@ async function seed(databaseUrl: string, thread: BenchThread) {
   }
 }
 
-export const p4: Row = async ({ profileDir }) => {
+const run: Row['run'] = async ({ profileDir }) => {
   const databaseUrl = benchDatabaseUrl('p4');
   const host = await startHost({ DATABASE_URL: databaseUrl }, { noConsumer: true, countSql: true, cpuProf: profileDir });
   const db = await pgClient(databaseUrl);
@@ -218,4 +194,22 @@ export const p4: Row = async ({ profileDir }) => {
     ],
     details: { seeded, statements, page, replay },
   };
+};
+
+export const longThreadReads: Row = {
+  id: 'P4',
+  name: 'long-thread-reads',
+  run,
+  method: `One thread seeded by SQL in a fresh schema: 5,000 turns = 10,000 messages of 500 characters (5 MB of
+text), 5,000 COMPLETED executions, and 20,000 durable events — the four a real turn appends
+(MessageQueued, ExecutionStarted, QueueUpdated, ExecutionFinished: src/queue/queue-service.ts,
+src/execution/admission.ts, src/recording/live-broadcaster.ts), with the payloads Parley writes.
+(a) \`conversation(threadId) { eventCursor activeExecutionId messages(first: 50) { … parts … } }\` over HTTP,
+15 sequential requests per round, median; *floor:* one hand-written statement through \`pg\` returning
+the same page with the same access check (thread ⋈ agent ⋈ membership, TEST threads only for their
+owner, ORDER BY seq LIMIT 51).
+(b) \`runEvents(threadId, after: <seq of the 19,000th event>)\` over graphql-ws: from sending the subscribe
+(connection already acknowledged) to receiving the 1,000th durable event (MessageSnapshots not counted),
+3 per round, median; *floor:* one statement returning the same 1,000 events plus, for each
+ExecutionFinished, the recorded reply (what the replay sends with it) via LEFT JOIN LATERAL.`,
 };
