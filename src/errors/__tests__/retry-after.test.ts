@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseDurationS, parseRetryAfterS } from '../../src/errors/retry-after.ts';
+import { parseDurationS, parseRetryAfterS } from '../retry-after.ts';
 
 const NOW = new Date('2025-06-01T12:00:00.000Z');
 

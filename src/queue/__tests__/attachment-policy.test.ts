@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkedMediaType, MAX_FILENAME_CHARS, safeFilename } from '../../src/queue/attachment-policy.ts';
-import { contentDisposition } from '../../src/server/plugins/use-attachment-download.ts';
+import { checkedMediaType, MAX_FILENAME_CHARS, safeFilename } from '../attachment-policy.ts';
 
 describe('safeFilename', () => {
   it.each([
@@ -61,14 +60,5 @@ describe('checkedMediaType', () => {
     expect(() => checkedMediaType('cat.gif', 'image/gif', png)).toThrow(/not image\/gif/);
     expect(() => checkedMediaType('x.html', 'text/html', text)).toThrow(/text\/html is not accepted/);
     expect(() => checkedMediaType('x.txt', 'text/plain', png)).toThrow(/not UTF-8 text/);
-  });
-});
-
-describe('contentDisposition', () => {
-  it('always says attachment, with an ASCII fallback and the exact UTF-8 name', () => {
-    expect(contentDisposition('Grüße "quoted".txt')).toBe(
-      `attachment; filename="Gr__e _quoted_.txt"; filename*=UTF-8''Gr%C3%BC%C3%9Fe%20%22quoted%22.txt`,
-    );
-    expect(contentDisposition("it's (1).txt")).toBe(`attachment; filename="it's (1).txt"; filename*=UTF-8''it%27s%20%281%29.txt`);
   });
 });

@@ -2,10 +2,10 @@ import { APICallError, type LanguageModelV3StreamPart, type LanguageModelV3Strea
 import type { ModelMessage } from 'ai';
 import { convertArrayToReadableStream, MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
-import type { RetryPolicy } from '../../src/errors/retry-policy.ts';
-import { createDemoModel } from '../../src/models/demo/model.ts';
-import { runAgent, type AgentRunInput, type AgentRunResult } from '../../src/runtime/agent-runtime.ts';
-import type { RuntimeEvent } from '../../src/runtime/runtime-event.ts';
+import type { RetryPolicy } from '../../errors/retry-policy.ts';
+import { createDemoModel } from '../../models/demo/model.ts';
+import { runAgent, type AgentRunInput, type AgentRunResult } from '../agent-runtime.ts';
+import type { RuntimeEvent } from '../runtime-event.ts';
 
 /**
  * The agent loop's retries (README, "Retries"): a retryable failure is retried only while nothing of the attempt

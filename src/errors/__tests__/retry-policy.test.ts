@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RETRY_POLICY, nextRetryDelayS, sleepCancellable, type RetryPolicy } from '../../src/errors/retry-policy.ts';
-import type { ClassifiedFailure, ErrorReason } from '../../src/errors/taxonomy.ts';
+import { DEFAULT_RETRY_POLICY, nextRetryDelayS, sleepCancellable, type RetryPolicy } from '../retry-policy.ts';
+import type { ClassifiedFailure, ErrorReason } from '../taxonomy.ts';
 
 function failureOf(reason: ErrorReason, retryable: boolean, retryAfterS: number | null = null): ClassifiedFailure {
   return { reason, retryable, retryAfterS, provider: 'openai', httpStatus: null, providerCode: null, requestId: null, detail: '' };

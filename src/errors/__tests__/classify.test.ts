@@ -1,8 +1,8 @@
 import { APICallError, LoadAPIKeyError } from '@ai-sdk/provider';
 import { RetryError } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { classify } from '../../src/errors/classify.ts';
-import { ApplicationError, ReasonedError, type ClassifiedFailure } from '../../src/errors/taxonomy.ts';
+import { classify } from '../classify.ts';
+import { ApplicationError, ReasonedError, type ClassifiedFailure } from '../taxonomy.ts';
 
 const OPENAI_URL = 'https://api.openai.com/v1/chat/completions';
 const ANTHROPIC_URL = 'https://api.anthropic.com/v1/messages';

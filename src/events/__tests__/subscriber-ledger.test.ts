@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { MessagePart } from '../../src/conversation/parts.ts';
-import { InvalidInputError } from '../../src/domain/errors.ts';
-import type { ThreadEvent } from '../../src/events/thread-event.ts';
-import { parseCursor, resumeAfter, SNAPSHOT_WAIT_MS, SubscriberLedger } from '../../src/events/subscriber-ledger.ts';
+import type { MessagePart } from '../../conversation/parts.ts';
+import { InvalidInputError } from '../../domain/errors.ts';
+import type { ThreadEvent } from '../thread-event.ts';
+import { parseCursor, resumeAfter, SNAPSHOT_WAIT_MS, SubscriberLedger } from '../subscriber-ledger.ts';
 
 const THREAD = 'thread-1';
 const createdAt = '2025-01-01T00:00:00.000Z';

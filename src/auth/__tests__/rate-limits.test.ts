@@ -1,10 +1,10 @@
 import { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { RateLimits } from '../../src/auth/rate-limits.ts';
-import { describeWithServices } from '../support/backends.ts';
-import { eventually, TEST_REDIS_URL } from '../support/server.ts';
-import { startTcpProxy } from '../support/tcp-proxy.ts';
+import { RateLimits } from '../rate-limits.ts';
+import { describeWithServices } from '../../../test/support/backends.ts';
+import { eventually, TEST_REDIS_URL } from '../../../test/support/server.ts';
+import { startTcpProxy } from '../../../test/support/tcp-proxy.ts';
 
 // The rate-limit service on its own: budgets per user and per address, per kind, shared through Redis.
 

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { MessagePart } from '../../src/conversation/parts.ts';
-import type { ThreadEvent } from '../../src/events/thread-event.ts';
-import { SNAPSHOT_WAIT_MS, SubscriberLedger, type RunEvent } from '../../src/events/subscriber-ledger.ts';
+import type { MessagePart } from '../../conversation/parts.ts';
+import type { ThreadEvent } from '../thread-event.ts';
+import { SNAPSHOT_WAIT_MS, SubscriberLedger, type RunEvent } from '../subscriber-ledger.ts';
 
 /*
  * A model of one thread: root executions stream text and reasoning, some through a delegated child

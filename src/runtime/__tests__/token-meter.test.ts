@@ -1,9 +1,9 @@
 import type { ModelMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { createDemoModel } from '../../src/models/demo/model.ts';
-import { runAgent } from '../../src/runtime/agent-runtime.ts';
-import type { RuntimeEvent } from '../../src/runtime/runtime-event.ts';
-import { TokenMeter } from '../../src/runtime/token-meter.ts';
+import { createDemoModel } from '../../models/demo/model.ts';
+import { runAgent } from '../agent-runtime.ts';
+import type { RuntimeEvent } from '../runtime-event.ts';
+import { TokenMeter } from '../token-meter.ts';
 
 /** The meter counts a run's tokens as they stream, so a budget binds mid-run (README, "Budgets and rate limits"). */
 
