@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { translate, type MessageKey, type MessageParams } from '../../src/i18n/catalog.ts';
 import { conversation, messagesOf, send, type Message } from '../support/client.ts';
-import { startFakeProvider, type FakeBehaviour, type FakeProvider } from '../support/fake-provider.ts';
+import { startFakeProvider, type FakeBehaviour, type FakeProvider, type FakeProviderError } from '../support/fake-provider.ts';
 import { follow } from '../support/follower.ts';
 import { errorParts, expectOneRecordedFailure } from '../support/recorded-failure.ts';
 import { is, ofKind, replyTexts, type RunEvent } from '../support/run-events.ts';
@@ -147,16 +147,17 @@ function fromFake(provider: 'openai' | 'anthropic', expected: Omit<ExpectedFailu
   return { ...expected, provider, requestId: 'req_fake_1' };
 }
 
+/** The fake provider answering with one HTTP error, no headers. */
+function httpError(status: number, error: FakeProviderError): FakeBehaviour {
+  return { kind: 'http-error', status, error };
+}
+
 /** Failures that one attempt makes final: each is recorded once, after exactly one request. */
 const FINAL_FAILURES: FailureCase[] = [
   {
     name: 'openai 401 → AUTHENTICATION, fatal, naming OpenAI',
     kind: 'openai',
-    behaviour: {
-      kind: 'http-error',
-      status: 401,
-      error: { message: 'Incorrect API key provided: sk-test***', type: 'invalid_request_error', code: 'invalid_api_key' },
-    },
+    behaviour: httpError(401, { message: 'Incorrect API key provided: sk-test***', type: 'invalid_request_error', code: 'invalid_api_key' }),
     expected: fromFake('openai', {
       reason: 'AUTHENTICATION',
       retryable: false,
@@ -238,11 +239,7 @@ const FINAL_FAILURES: FailureCase[] = [
   {
     name: 'openai 403 → AUTHORIZATION',
     kind: 'openai',
-    behaviour: {
-      kind: 'http-error',
-      status: 403,
-      error: { message: 'Country, region, or territory not supported', type: 'request_forbidden', code: 'unsupported_country_region_territory' },
-    },
+    behaviour: httpError(403, { message: 'Country, region, or territory not supported', type: 'request_forbidden', code: 'unsupported_country_region_territory' }),
     expected: {
       reason: 'AUTHORIZATION',
       retryable: false,
