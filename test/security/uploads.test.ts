@@ -1,7 +1,6 @@
 import http from 'node:http';
 import { print, parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findUnsafeString, isBinary } from '../../src/server/plugins/use-input-hygiene.ts';
 import { SendMessageDocument } from '../support/documents.ts';
 import { newThread, setUpAgent } from '../support/scenario.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
@@ -151,41 +150,5 @@ describe('a signed-in upload of ten 5 MB files', () => {
     // Walking the bytes took about 0.3 s per MB (15 s here) with /health waiting all along; a
     // generous bound for a loaded machine, far below that.
     expect(latency).toBeLessThan(3_000);
-  });
-});
-
-describe('the input check', () => {
-  /** A file of the upload library's shape whose bytes throw if anything reads them. */
-  function untouchableFile(name: string) {
-    return {
-      name,
-      type: 'text/plain',
-      size: 3,
-      arrayBuffer: async () => new ArrayBuffer(3),
-      stream: () => new ReadableStream(),
-      get bytes(): never {
-        throw new Error('the check read the file’s bytes');
-      },
-    };
-  }
-
-  it('recognises files by their shape and reads only their name and type', () => {
-    const document = parse('mutation { __typename }');
-    expect(isBinary(untouchableFile('a.txt'))).toBe(true);
-    expect(findUnsafeString(document, { files: [untouchableFile('a.txt')] })).toBeNull();
-    expect(findUnsafeString(document, { files: [untouchableFile('a\u0000.txt')] })).toEqual({
-      where: '$files[0].name',
-      reason: 'a NUL character',
-    });
-  });
-
-  it('never walks typed arrays, buffers or blobs', () => {
-    const document = parse('mutation { __typename }');
-    for (const bytes of [new Uint8Array(3), Buffer.alloc(3), new ArrayBuffer(3), new DataView(new ArrayBuffer(3)), new Blob(['abc'])]) {
-      expect(isBinary(bytes), String(bytes)).toBe(true);
-    }
-    // Five million entries: a walk would take seconds.
-    expect(findUnsafeString(document, { bytes: new Uint8Array(5_000_000), input: { size: 3, name: 'plain' } })).toBeNull();
-    expect(isBinary({ size: 3, name: 'plain' })).toBe(false);
   });
 });
