@@ -10,10 +10,10 @@ import {
   type ToolSet,
 } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { DEMO_COMMANDS } from '../../src/models/demo/commands.ts';
-import { DEMO_FAILURE_REASONS, describeDemoFailure, type DemoFailureReason } from '../../src/models/demo/failures.ts';
-import { createDemoModel } from '../../src/models/demo/model.ts';
-import { splitIntoWordChunks } from '../../src/models/demo/plans.ts';
+import { DEMO_COMMANDS } from '../commands.ts';
+import { DEMO_FAILURE_REASONS, describeDemoFailure, type DemoFailureReason } from '../failures.ts';
+import { createDemoModel } from '../model.ts';
+import { splitIntoWordChunks } from '../plans.ts';
 
 type FullStreamPart = TextStreamPart<ToolSet>;
 

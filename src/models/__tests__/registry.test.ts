@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { APICallError } from '@ai-sdk/provider';
 import { streamText } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeDemoFailure } from '../../src/models/demo/failures.ts';
+import { describeDemoFailure } from '../demo/failures.ts';
 import {
   ModelRegistry,
   ProviderConfigError,
@@ -11,7 +11,7 @@ import {
   parseModelId,
   parseProvidersJson,
   type ProviderSettings,
-} from '../../src/models/registry.ts';
+} from '../registry.ts';
 
 const demoOnly: ProviderSettings = { demo: true, compatible: {} };
 
