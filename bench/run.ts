@@ -1,8 +1,8 @@
 /**
- * `npm run bench [-- P1 send-message-latency …] [--profile]`: runs the benchmark rows (all by default; a
- * row is named by its id or its name) on loopback
- * against the machine's PostgreSQL and Redis, each row in a fresh schema, and writes BENCHMARKS.md
- * and bench/results.json. `--profile` adds `--cpu-prof` to the server processes (bench/profiles/).
+ * `npm run bench [-- P1 send-message-latency …] [--profile]`: runs the benchmark rows (all by default;
+ * a row is named by its id or its name) on loopback against the machine's PostgreSQL and Redis, each
+ * row in a fresh schema, and writes BENCHMARKS.md and bench/results.json. `--profile` adds
+ * `--cpu-prof` to the server processes (bench/profiles/).
  */
 import { mkdirSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
