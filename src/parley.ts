@@ -81,10 +81,8 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
   const [db, bus, prisma] = [database.db, liveBus.bus, database.db.prisma];
   const [rateLimits, tokens] = [new RateLimitsModule(config, bus, logger), new TokenRevocationModule(prisma, bus, logger)];
   await instance.start(rateLimits, tokens);
-  const engine = new ExecutionEngine({
-    ...{ settings: config, prisma, bus, models, logger, instanceId, runtime: overrides.runtime, embedded: db.kind === 'pglite' },
-    ...observability.runObservers(models),
-  });
+  const [embedded, runtime] = [db.kind === 'pglite', overrides.runtime];
+  const engine = new ExecutionEngine({ settings: config, prisma, bus, models, logger, instanceId, embedded, runtime, ...observability.runObservers(models) });
   const { running, consumer, kick } = engine;
   const access = new AccessPolicy(prisma);
   const suspensions = new SuspensionService(prisma, access, bus, running, instanceId, config.PARLEY_MAX_MESSAGE_CHARS, (run, messages) =>
