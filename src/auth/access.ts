@@ -22,6 +22,9 @@ export function visibleThreadsWhere(userId: string): Prisma.ThreadWhereInput {
   };
 }
 
+/** The records a global id may name. */
+export type VisibleNodeType = 'User' | 'Project' | 'Agent' | 'Thread' | 'Message' | 'Execution' | 'QueueItem' | 'Suspension';
+
 export type ThreadWithAgent = Thread & { agent: Agent };
 
 /**
@@ -53,6 +56,36 @@ export class AccessPolicy {
     if (!membership) throw notFound(askedFor);
     if (!hasScope(membership.role, scope)) throw new ForbiddenError(scope);
     return membership.role;
+  }
+
+  /** The user's role in the project, or null when not a member. */
+  async roleOf(userId: string, projectId: string): Promise<ProjectRole | null> {
+    const membership = await this.prisma.membership.findUnique({ where: { projectId_userId: { projectId, userId } } });
+    return membership?.role ?? null;
+  }
+
+  /** One node the user may see, by its type's name; null when it is hidden or does not exist. */
+  async visibleNode(userId: string, typename: VisibleNodeType, id: string): Promise<unknown> {
+    const prisma = this.prisma;
+    const member = { memberships: { some: { userId } } };
+    switch (typename) {
+      case 'User':
+        return id === userId ? prisma.user.findUnique({ where: { id } }) : null;
+      case 'Project':
+        return prisma.project.findFirst({ where: { id, ...member } });
+      case 'Agent':
+        return prisma.agent.findFirst({ where: { id, project: member } });
+      case 'Thread':
+        return prisma.thread.findFirst({ where: { id, ...visibleThreadsWhere(userId) } });
+      case 'Message':
+        return prisma.message.findFirst({ where: { id, thread: visibleThreadsWhere(userId) } });
+      case 'Execution':
+        return prisma.execution.findFirst({ where: { id, thread: visibleThreadsWhere(userId) } });
+      case 'QueueItem':
+        return prisma.queueItem.findFirst({ where: { id, thread: visibleThreadsWhere(userId) } });
+      case 'Suspension':
+        return prisma.suspension.findFirst({ where: { id, thread: visibleThreadsWhere(userId) } });
+    }
   }
 
   async agent(user: User, agentId: string, scope: Scope): Promise<Agent> {

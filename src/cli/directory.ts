@@ -13,13 +13,14 @@ export async function withDirectory(
   config: Config,
   work: (context: { directory: DirectoryService; db: Database }) => Promise<void>,
 ): Promise<number> {
-  const [{ AccessPolicy }, { openDatabase }, { DirectoryService }, { ModelRegistry }, { databaseTarget, providerSettingsFrom }] =
+  const [{ AccessPolicy }, { openDatabase }, { DirectoryService }, { ModelRegistry }, { databaseTarget }, { providerSettingsFrom }] =
     await Promise.all([
       import('../auth/access.ts'),
       import('../db/database.ts'),
       import('../directory/directory-service.ts'),
       import('../models/registry.ts'),
-      import('../parley.ts'),
+      import('../db/settings.ts'),
+      import('../models/settings.ts'),
     ]);
   const models = new ModelRegistry(providerSettingsFrom(config));
   const db = await openDatabase(databaseTarget(config));

@@ -32,7 +32,7 @@ const EMBEDDED_DATABASE_TIMEOUT_MS = 120_000;
 async function diagnose(env: NodeJS.ProcessEnv): Promise<CheckResult[]> {
   let config: Config;
   let settings;
-  const [{ ConfigError }, { providerSettingsFrom }] = await Promise.all([import('../config.ts'), import('../parley.ts')]);
+  const [{ ConfigError }, { providerSettingsFrom }] = await Promise.all([import('../config.ts'), import('../models/settings.ts')]);
   try {
     config = loadConfig(env);
     settings = providerSettingsFrom(config);
@@ -103,7 +103,7 @@ async function bounded(
 async function checkDatabase(config: Config): Promise<Omit<CheckResult, 'check'>> {
   const [{ openDatabase }, { databaseTarget }, { migrationStatus, readMigrations }, { DataDirInUseError }] = await Promise.all([
     import('../db/database.ts'),
-    import('../parley.ts'),
+    import('../db/settings.ts'),
     import('../db/migrator.ts'),
     import('../db/embedded-lock.ts'),
   ]);

@@ -16,7 +16,7 @@ function describeDatabase(config: Config): string {
 async function migrateDatabase(config: Config): Promise<number> {
   const [{ openDatabase }, { databaseTarget }] = await Promise.all([
     import('../db/database.ts'),
-    import('../parley.ts'),
+    import('../db/settings.ts'),
   ]);
   const db = await openDatabase(databaseTarget(config));
   try {

@@ -128,8 +128,8 @@ export class QueueConsumer {
 
   /** The reply as this instance has it in memory, for subscribers that joined mid-stream. */
   private publishSnapshot(run: RunningExecution): void {
-    const snapshot = run.snapshot?.();
-    if (!snapshot?.messageId) return;
+    const snapshot = run.snapshot();
+    if (!snapshot.messageId) return;
     this.bus.publishThreadEvents([snapshotRecord(run.threadId, run.executionId, snapshot.messageId, snapshot.parts)]);
   }
 

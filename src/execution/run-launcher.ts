@@ -102,7 +102,7 @@ export class RunLauncher {
       onFlushError: (error) => logger.error({ err: error, executionId: execution.id }, 'recording streamed text failed'),
       extraListeners: [turn, ...(this.deps.runListeners?.(agent.model, resumeWith ? undefined : admitted.queuedAt) ?? [])],
     });
-    handle.snapshot = () => conversationLog.snapshot();
+    handle.showLiveReply(conversationLog);
     try {
       const meter = await this.tokenMeter(agent, user.id, handle);
       await turn.run(() =>

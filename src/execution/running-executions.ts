@@ -27,12 +27,29 @@ export class TokenBudgetSpent extends Error {
   }
 }
 
-export interface RunningExecution {
-  executionId: string;
-  threadId: string;
-  controller: AbortController;
-  /** The live assistant message, fresher than its last recorded snapshot. */
-  snapshot?: () => { messageId: string | null; parts: MessagePart[] };
+export interface LiveReply {
+  snapshot(): { messageId: string | null; parts: MessagePart[] };
+}
+
+/** One execution this instance runs: how to abort it, and once its recording exists, its live reply. */
+export class RunningExecution {
+  readonly controller = new AbortController();
+  private liveReply: LiveReply | null = null;
+
+  constructor(
+    readonly executionId: string,
+    readonly threadId: string,
+  ) {}
+
+  /** From now on `snapshot()` reads the reply from `reply`, fresher than its last recorded snapshot. */
+  showLiveReply(reply: LiveReply): void {
+    this.liveReply = reply;
+  }
+
+  /** The live assistant message; none (no id, no parts) until the run's recording exists. */
+  snapshot(): { messageId: string | null; parts: MessagePart[] } {
+    return this.liveReply?.snapshot() ?? { messageId: null, parts: [] };
+  }
 }
 
 /** Cancellation handles of the executions this instance runs, registered under the session lock. */
@@ -40,7 +57,7 @@ export class RunningExecutions {
   private readonly byId = new Map<string, RunningExecution>();
 
   register(executionId: string, threadId: string): RunningExecution {
-    const entry: RunningExecution = { executionId, threadId, controller: new AbortController() };
+    const entry = new RunningExecution(executionId, threadId);
     this.byId.set(executionId, entry);
     return entry;
   }
@@ -56,5 +73,4 @@ export class RunningExecutions {
   all(): RunningExecution[] {
     return [...this.byId.values()];
   }
-
 }

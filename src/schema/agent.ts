@@ -53,9 +53,9 @@ builder.queryField('agent', (t) =>
   t.withAuth({ authenticated: true }).prismaField({
     type: 'Agent',
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (query, _root, args, { parley, viewer }) => {
-      const agent = await parley.access.agent(viewer, decodeIdArg(args, 'id', 'Agent'), 'agent:read');
-      return parley.db.prisma.agent.findUniqueOrThrow({ ...query, where: { id: agent.id } });
+    resolve: async (query, _root, args, { services, loader, viewer }) => {
+      const agent = await services.access.agent(viewer, decodeIdArg(args, 'id', 'Agent'), 'agent:read');
+      return loader.agent.findUniqueOrThrow({ ...query, where: { id: agent.id } });
     },
   }),
 );
@@ -72,9 +72,9 @@ builder.mutationField('createAgent', (t) =>
       tools: t.arg.stringList(),
       limits: t.arg({ type: AgentLimitsInput }),
     },
-    resolve: async (query, _root, args, { parley, viewer }) => {
-      const agent = await parley.directory.createAgent(viewer, decodeIdArg(args, 'projectId', 'Project'), args);
-      return parley.db.prisma.agent.findUniqueOrThrow({ ...query, where: { id: agent.id } });
+    resolve: async (query, _root, args, { services, loader, viewer }) => {
+      const agent = await services.directory.createAgent(viewer, decodeIdArg(args, 'projectId', 'Project'), args);
+      return loader.agent.findUniqueOrThrow({ ...query, where: { id: agent.id } });
     },
   }),
 );
@@ -91,15 +91,15 @@ builder.mutationField('updateAgent', (t) =>
       tools: t.arg.stringList(),
       limits: t.arg({ type: AgentLimitsInput }),
     },
-    resolve: async (query, _root, args, { parley, viewer }) => {
-      const agent = await parley.directory.updateAgent(viewer, decodeIdArg(args, 'agentId', 'Agent'), {
+    resolve: async (query, _root, args, { services, loader, viewer }) => {
+      const agent = await services.directory.updateAgent(viewer, decodeIdArg(args, 'agentId', 'Agent'), {
         name: args.name ?? undefined,
         model: args.model ?? undefined,
         systemPrompt: args.systemPrompt,
         tools: args.tools,
         limits: args.limits,
       });
-      return parley.db.prisma.agent.findUniqueOrThrow({ ...query, where: { id: agent.id } });
+      return loader.agent.findUniqueOrThrow({ ...query, where: { id: agent.id } });
     },
   }),
 );

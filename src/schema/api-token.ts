@@ -21,7 +21,7 @@ builder.prismaObjectField('User', 'apiTokens', (t) =>
   t.field({
     type: [ApiTokenRef],
     description: 'The viewer’s own API tokens (empty for any other user).',
-    resolve: (user, _args, { parley, viewer }) => (viewer?.id === user.id ? parley.tokens.list(user.id) : []),
+    resolve: (user, _args, { services, viewer }) => (viewer?.id === user.id ? services.tokens.list(user.id) : []),
   }),
 );
 
@@ -33,6 +33,6 @@ builder.mutationField('revokeApiToken', (t) =>
       'Revokes one of the viewer’s API tokens; every instance refuses it from the next request on. ' +
       'Revoking the token this request uses is allowed.',
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, args, { parley, viewer }) => parley.tokens.revoke(viewer.id, String(args.id)),
+    resolve: (_root, args, { services, viewer }) => services.tokens.revoke(viewer.id, String(args.id)),
   }),
 );

@@ -30,7 +30,7 @@ export const builder = new SchemaBuilder<{
     unauthorizedError: () => new UnauthenticatedError(),
   },
   prisma: {
-    client: (context) => context.parley.db.prisma,
+    client: (context) => context.loader,
     dmmf: getDatamodel(),
     filterConnectionTotalCount: true,
     onUnusedQuery: null,

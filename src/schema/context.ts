@@ -1,12 +1,39 @@
 import type { Logger } from 'pino';
-import type { User } from '../generated/prisma/client.ts';
+import type { AccessPolicy } from '../auth/access.ts';
+import type { RateLimits } from '../auth/rate-limits.ts';
+import type { ApiTokens } from '../auth/tokens.ts';
+import type { ConversationService } from '../conversation/conversation-service.ts';
+import type { DirectoryService } from '../directory/directory-service.ts';
 import { UnauthenticatedError } from '../domain/errors.ts';
 import type { EventBacklog } from '../events/event-backlog.ts';
-import type { Parley } from '../parley.ts';
+import type { RunEvent } from '../events/subscriber-ledger.ts';
+import type { CancellationService } from '../execution/cancellation.ts';
+import type { SuspensionService } from '../execution/suspensions.ts';
+import type { PrismaClient, User } from '../generated/prisma/client.ts';
+import type { ParleyTracing } from '../observability/tracing.ts';
+import type { QueueService } from '../queue/queue-service.ts';
+
+/** The services resolvers call: built once per server, the same for every request. */
+export interface ResolverServices {
+  access: AccessPolicy;
+  directory: DirectoryService;
+  queue: QueueService;
+  conversations: ConversationService;
+  cancellation: CancellationService;
+  suspensions: SuspensionService;
+  tokens: ApiTokens;
+  rateLimits: RateLimits;
+  /** Links a queued message to the request that queued it (its turn's trace names that request). */
+  tracing: Pick<ParleyTracing, 'rememberQueued'>;
+  /** A subscriber's stream of a thread's events: the log after `after`, snapshots, then live. */
+  threadEvents(options: { threadId: string; after: string | null; backlog: EventBacklog }): AsyncIterableIterator<RunEvent>;
+}
 
 export interface GraphQLContext {
-  parley: Parley;
   viewer: User | null;
+  services: ResolverServices;
+  /** What the Pothos Prisma plugin loads a resolver's selection (`query`) with; nothing else reads it. */
+  loader: PrismaClient;
   /** The connection's bound on events waiting for a slow reader (one per WebSocket, one per SSE request). */
   eventBacklog: EventBacklog;
   /** The HTTP request's id, or the WebSocket operation's: in its errors, log lines and spans. */

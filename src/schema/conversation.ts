@@ -23,7 +23,7 @@ const Conversation = builder.objectRef<ConversationShape>('Conversation').implem
       defaultSize: 50,
       maxSize: 200,
       resolve: (query, conversation, _args, context) =>
-        context.parley.db.prisma.message.findMany({
+        context.loader.message.findMany({
           ...query,
           where: { threadId: conversation.threadId },
           orderBy: { seq: 'asc' },
@@ -32,7 +32,7 @@ const Conversation = builder.objectRef<ConversationShape>('Conversation').implem
     openSuspensions: t.prismaField({
       type: ['Suspension'],
       resolve: (query, conversation, _args, context) =>
-        context.parley.db.prisma.suspension.findMany({
+        context.loader.suspension.findMany({
           ...query,
           where: { threadId: conversation.threadId, status: 'OPEN' },
           orderBy: { createdAt: 'asc' },
@@ -45,8 +45,8 @@ builder.queryField('conversation', (t) =>
   t.withAuth({ authenticated: true }).field({
     type: Conversation,
     args: { threadId: t.arg.id({ required: true }) },
-    resolve: async (_root, args, { parley, viewer }) => {
-      const head = await parley.conversations.conversation(viewer, decodeIdArg(args, 'threadId', 'Thread'));
+    resolve: async (_root, args, { services, viewer }) => {
+      const head = await services.conversations.conversation(viewer, decodeIdArg(args, 'threadId', 'Thread'));
       return { threadId: head.thread.id, eventCursor: head.eventCursor, activeExecutionId: head.activeExecutionId };
     },
   }),

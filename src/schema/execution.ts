@@ -42,8 +42,8 @@ builder.mutationField('retryExecution', (t) =>
     description:
       'Re-queues the input of a failed turn (a retryable failure, the thread’s latest turn) at the head of the queue.',
     args: { executionId: t.arg.id({ required: true }) },
-    resolve: async (_root, args, { parley, viewer }) => {
-      const event = await parley.queue.retryFailed(viewer, decodeIdArg(args, 'executionId', 'Execution'));
+    resolve: async (_root, args, { services, viewer }) => {
+      const event = await services.queue.retryFailed(viewer, decodeIdArg(args, 'executionId', 'Execution'));
       return { ...event, cursor: String(event.seq) } as never;
     },
   }),
@@ -65,9 +65,9 @@ builder.mutationField('cancelExecution', (t) =>
       'Stop. Cancels a running execution (on whichever instance runs it) or a suspended one; queued messages stay. ' +
       'An execution that already ended is a ConflictError, so a late Stop never touches a later execution.',
     args: { executionId: t.arg.id({ required: true }) },
-    resolve: async (_root, args, { parley, viewer }) => {
+    resolve: async (_root, args, { services, viewer }) => {
       const executionId = decodeIdArg(args, 'executionId', 'Execution');
-      const result = await parley.cancellation.cancel(viewer, executionId);
+      const result = await services.cancellation.cancel(viewer, executionId);
       return { ...result, executionId };
     },
   }),

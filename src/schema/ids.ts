@@ -1,17 +1,10 @@
 import { decodeGlobalID, encodeGlobalID } from '@pothos/plugin-relay';
+import type { VisibleNodeType } from '../auth/access.ts';
 import { InvalidInputError, NotFoundError } from '../domain/errors.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export type NodeTypeName =
-  | 'User'
-  | 'Project'
-  | 'Agent'
-  | 'Thread'
-  | 'Message'
-  | 'Execution'
-  | 'QueueItem'
-  | 'Suspension';
+export type NodeTypeName = VisibleNodeType;
 
 /** How a not-found answer names each type: the same words the services use for it. */
 const NOT_FOUND_LABELS: Record<NodeTypeName, string> = {

@@ -30,7 +30,7 @@ const answerOutages: MutationWrapper = (resolve) => async (source, args, context
   } catch (error) {
     const unavailable = serviceUnavailableFor(error);
     if (!unavailable) throw error;
-    context.parley.logger.warn({ err: error, mutation: info.fieldName }, 'a mutation met a database outage');
+    context.logger.warn({ err: error, mutation: info.fieldName }, 'a mutation met a database outage');
     return wrapOrThrow(unavailable, [ServiceUnavailableError]);
   }
 };
@@ -42,7 +42,7 @@ const answerOutages: MutationWrapper = (resolve) => async (source, args, context
  * counted by the server's `useRateLimits`.)
  */
 const limitMutations: MutationWrapper = (resolve) => async (source, args, context, info) => {
-  const limited = await context.parley.rateLimits.consume('mutation', rateLimitSubjectOf(context));
+  const limited = await context.services.rateLimits.consume('mutation', rateLimitSubjectOf(context));
   if (limited) return wrapOrThrow(new RateLimitedError(limited.retryAfterS), [RateLimitedError]);
   return resolve(source, args, context, info);
 };

@@ -16,12 +16,7 @@ builder.prismaNode('Project', {
     viewerRole: t.field({
       type: ProjectRole,
       nullable: true,
-      resolve: async (project, _args, context) => {
-        const membership = await context.parley.db.prisma.membership.findUnique({
-          where: { projectId_userId: { projectId: project.id, userId: requireViewer(context).id } },
-        });
-        return membership?.role ?? null;
-      },
+      resolve: (project, _args, context) => context.services.access.roleOf(requireViewer(context).id, project.id),
     }),
     agents: t.relation('agents', { query: { orderBy: { createdAt: 'asc' } } }),
   }),
@@ -34,7 +29,7 @@ builder.prismaObjectField('User', 'projects', (t) =>
     resolve: (query, user, _args, context) => {
       const viewerId = requireViewer(context).id;
       const shared = user.id === viewerId ? [] : [{ memberships: { some: { userId: viewerId } } }];
-      return context.parley.db.prisma.project.findMany({
+      return context.loader.project.findMany({
         ...query,
         where: { AND: [{ memberships: { some: { userId: user.id } } }, ...shared] },
         orderBy: { createdAt: 'asc' },
@@ -47,10 +42,10 @@ builder.queryField('project', (t) =>
   t.withAuth({ authenticated: true }).prismaField({
     type: 'Project',
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (query, _root, args, { parley, viewer }) => {
+    resolve: async (query, _root, args, { services, loader, viewer }) => {
       const projectId = decodeIdArg(args, 'id', 'Project');
-      await parley.access.projectRole(viewer, projectId, 'agent:read');
-      return parley.db.prisma.project.findUniqueOrThrow({ ...query, where: { id: projectId } });
+      await services.access.projectRole(viewer, projectId, 'agent:read');
+      return loader.project.findUniqueOrThrow({ ...query, where: { id: projectId } });
     },
   }),
 );
@@ -60,9 +55,9 @@ builder.mutationField('createProject', (t) =>
     type: 'Project',
     errors: { types: COMMON_MUTATION_ERRORS },
     args: { name: t.arg.string({ required: true }) },
-    resolve: async (query, _root, args, { parley, viewer }) => {
-      const project = await parley.directory.createProject(viewer, { name: args.name });
-      return parley.db.prisma.project.findUniqueOrThrow({ ...query, where: { id: project.id } });
+    resolve: async (query, _root, args, { services, loader, viewer }) => {
+      const project = await services.directory.createProject(viewer, { name: args.name });
+      return loader.project.findUniqueOrThrow({ ...query, where: { id: project.id } });
     },
   }),
 );
@@ -80,11 +75,11 @@ builder.mutationField('addProjectMember', (t) =>
       user: t.arg.string({ required: true }),
       role: t.arg({ type: ProjectRole, required: true }),
     },
-    resolve: async (query, _root, args, { parley, viewer }) => {
+    resolve: async (query, _root, args, { services, loader, viewer }) => {
       const projectId = decodeIdArg(args, 'projectId', 'Project');
       const user = args.user.includes('@') ? args.user : decodeId('user', args.user, 'User');
-      await parley.directory.addMember(viewer, { projectId, user, role: args.role });
-      return parley.db.prisma.project.findUniqueOrThrow({ ...query, where: { id: projectId } });
+      await services.directory.addMember(viewer, { projectId, user, role: args.role });
+      return loader.project.findUniqueOrThrow({ ...query, where: { id: projectId } });
     },
   }),
 );
@@ -100,10 +95,10 @@ builder.mutationField('removeProjectMember', (t) =>
       projectId: t.arg.id({ required: true }),
       user: t.arg.string({ required: true }),
     },
-    resolve: async (query, _root, args, { parley, viewer }) => {
+    resolve: async (query, _root, args, { services, loader, viewer }) => {
       const projectId = decodeIdArg(args, 'projectId', 'Project');
-      await parley.directory.removeMember(viewer, { projectId, user: args.user });
-      return parley.db.prisma.project.findUniqueOrThrow({ ...query, where: { id: projectId } });
+      await services.directory.removeMember(viewer, { projectId, user: args.user });
+      return loader.project.findUniqueOrThrow({ ...query, where: { id: projectId } });
     },
   }),
 );

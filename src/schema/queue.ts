@@ -45,7 +45,7 @@ const Queue = builder.objectRef<QueueShape>('Queue').implement({
     items: t.prismaField({
       type: ['QueueItem'],
       resolve: (query, queue, _args, context) =>
-        context.parley.db.prisma.queueItem.findMany({
+        context.loader.queueItem.findMany({
           ...query,
           where: { threadId: queue.threadId },
           orderBy: { position: 'asc' },
@@ -58,8 +58,8 @@ builder.queryField('queue', (t) =>
   t.withAuth({ authenticated: true }).field({
     type: Queue,
     args: { threadId: t.arg.id({ required: true }) },
-    resolve: async (_root, args, { parley, viewer }) => {
-      const view = await parley.conversations.queue(viewer, decodeIdArg(args, 'threadId', 'Thread'));
+    resolve: async (_root, args, { services, viewer }) => {
+      const view = await services.conversations.queue(viewer, decodeIdArg(args, 'threadId', 'Thread'));
       return { threadId: view.thread.id, steerableExecutionId: view.steerableExecutionId };
     },
   }),
@@ -97,9 +97,9 @@ builder.mutationField('sendMessage', (t) =>
     },
     // Two success types, so the errors plugin (one success type) cannot build this union; it does
     // the same by hand: expected errors become the union's typed members.
-    resolve: async (_root, args, { parley, viewer, requestId }) => {
+    resolve: async (_root, args, { services, viewer, requestId }) => {
       try {
-        const event = await parley.queue.enqueueOrAnswer(viewer, {
+        const event = await services.queue.enqueueOrAnswer(viewer, {
           threadId: decodeIdArg(args, 'threadId', 'Thread'),
           text: args.text,
           idempotencyKey: args.idempotencyKey,
@@ -111,7 +111,7 @@ builder.mutationField('sendMessage', (t) =>
             })),
           ),
         });
-        if (event.payload.type === 'MessageQueued') parley.tracing.rememberQueued(event.payload.queueId, requestId);
+        if (event.payload.type === 'MessageQueued') services.tracing.rememberQueued(event.payload.queueId, requestId);
         return { ...event, cursor: String(event.seq) } as never;
       } catch (error) {
         return wrapOrThrow(error, SEND_MESSAGE_ERRORS) as never;
@@ -128,8 +128,8 @@ builder.mutationField('editQueuedMessage', (t) =>
     errors: { types: QUEUE_ERRORS },
     description: 'Changes a pending message’s text (position and attachments stay); refused once it has started.',
     args: { queueId: t.arg.id({ required: true }), text: t.arg.string({ required: true }) },
-    resolve: (_query, _root, args, { parley, viewer }) =>
-      parley.queue.edit(viewer, decodeIdArg(args, 'queueId', 'QueueItem'), args.text),
+    resolve: (_query, _root, args, { services, viewer }) =>
+      services.queue.edit(viewer, decodeIdArg(args, 'queueId', 'QueueItem'), args.text),
   }),
 );
 
@@ -143,9 +143,9 @@ builder.mutationField('removeQueuedMessage', (t) =>
     errors: { types: QUEUE_ERRORS },
     description: 'Removes a pending message and discards its attachments; refused once it has started.',
     args: { queueId: t.arg.id({ required: true }) },
-    resolve: async (_root, args, { parley, viewer }) => {
+    resolve: async (_root, args, { services, viewer }) => {
       const queueId = decodeIdArg(args, 'queueId', 'QueueItem');
-      await parley.queue.remove(viewer, queueId);
+      await services.queue.remove(viewer, queueId);
       return { queueId };
     },
   }),
@@ -173,14 +173,14 @@ builder.mutationField('reorderQueuedMessage', (t) =>
       targetQueueId: t.arg.id({ required: true }),
       expectedQueueIds: t.arg.idList({ required: true }),
     },
-    resolve: async (_root, args, { parley, viewer }) => {
-      const { threadId } = await parley.queue.reorder(
+    resolve: async (_root, args, { services, viewer }) => {
+      const { threadId } = await services.queue.reorder(
         viewer,
         decodeIdArg(args, 'queueId', 'QueueItem'),
         decodeIdArg(args, 'targetQueueId', 'QueueItem'),
         decodeIdListArg(args, 'expectedQueueIds', 'QueueItem'),
       );
-      const view = await parley.conversations.queue(viewer, threadId);
+      const view = await services.conversations.queue(viewer, threadId);
       return { threadId: view.thread.id, steerableExecutionId: view.steerableExecutionId };
     },
   }),
@@ -194,8 +194,8 @@ builder.mutationField('steerQueuedMessage', (t) =>
       'Reserves a pending message for that running execution, which takes it after its current model request ' +
       'and tool batch (MessageSteered). A request for an execution that is no longer running is refused.',
     args: { queueId: t.arg.id({ required: true }), executionId: t.arg.id({ required: true }) },
-    resolve: (_query, _root, args, { parley, viewer }) =>
-      parley.queue.steer(
+    resolve: (_query, _root, args, { services, viewer }) =>
+      services.queue.steer(
         viewer,
         decodeIdArg(args, 'queueId', 'QueueItem'),
         decodeIdArg(args, 'executionId', 'Execution'),

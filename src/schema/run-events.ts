@@ -1,5 +1,3 @@
-import { streamThreadEvents } from '../events/run-event-stream.ts';
-import { observeDelivery } from '../observability/delivery.ts';
 import { parseCursor, resumeAfter, type RunEvent } from '../events/subscriber-ledger.ts';
 import type { ThreadEventPayload, ThreadEventType } from '../events/thread-event.ts';
 import type { MessagePart } from '../conversation/parts.ts';
@@ -176,22 +174,14 @@ builder.subscriptionField('runEvents', (t) =>
     args: { threadId: t.arg.id({ required: true }), after: t.arg.string() },
     subscribe: async (_root, args, context) => {
       if (args.after != null) parseCursor(args.after);
-      const thread = await context.parley.access.thread(
+      const thread = await context.services.access.thread(
         requireViewer(context),
         decodeIdArg(args, 'threadId', 'Thread'),
         'agent:read',
       );
       if (args.after != null) resumeAfter(args.after, thread.lastEventSeq);
       return endingAsResult(
-        observeDelivery(streamThreadEvents({
-          prisma: context.parley.db.prisma,
-          bus: context.parley.bus,
-          running: context.parley.running,
-          threadId: thread.id,
-          after: args.after ?? null,
-          liveChannelTimeoutMs: context.parley.config.PARLEY_LIVE_CHANNEL_TIMEOUT_MS,
-          backlog: context.eventBacklog,
-        }), context.parley.metrics),
+        context.services.threadEvents({ threadId: thread.id, after: args.after ?? null, backlog: context.eventBacklog }),
       );
     },
     resolve: (event: RunEvent | DomainError) => {

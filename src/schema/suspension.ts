@@ -30,11 +30,11 @@ builder.mutationField('resolveSuspension', (t) =>
       decision: t.arg({ type: SuspensionDecision }),
       answer: t.arg.string(),
     },
-    resolve: async (_root, args, { parley, viewer }) => {
+    resolve: async (_root, args, { services, viewer }) => {
       if ((args.decision == null) === (args.answer == null)) {
         throw new InvalidInputError('decision', 'give exactly one of decision (an approval) or answer (a question).');
       }
-      const event = await parley.suspensions.resolve(
+      const event = await services.suspensions.resolve(
         viewer,
         decodeIdArg(args, 'id', 'Suspension'),
         args.decision != null ? { decision: args.decision } : { answer: args.answer! },

@@ -28,9 +28,9 @@ builder.queryField('thread', (t) =>
   t.withAuth({ authenticated: true }).prismaField({
     type: 'Thread',
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (query, _root, args, { parley, viewer }) => {
-      const thread = await parley.access.thread(viewer, decodeIdArg(args, 'id', 'Thread'), 'agent:read');
-      return parley.db.prisma.thread.findUniqueOrThrow({ ...query, where: { id: thread.id } });
+    resolve: async (query, _root, args, { services, loader, viewer }) => {
+      const thread = await services.access.thread(viewer, decodeIdArg(args, 'id', 'Thread'), 'agent:read');
+      return loader.thread.findUniqueOrThrow({ ...query, where: { id: thread.id } });
     },
   }),
 );
@@ -40,12 +40,12 @@ builder.mutationField('createThread', (t) =>
     type: 'Thread',
     errors: { types: [...COMMON_MUTATION_ERRORS, LimitExceededError] },
     args: { agentId: t.arg.id({ required: true }), title: t.arg.string() },
-    resolve: async (query, _root, args, { parley, viewer }) => {
-      const thread = await parley.directory.createThread(viewer, {
+    resolve: async (query, _root, args, { services, loader, viewer }) => {
+      const thread = await services.directory.createThread(viewer, {
         agentId: decodeIdArg(args, 'agentId', 'Agent'),
         title: args.title,
       });
-      return parley.db.prisma.thread.findUniqueOrThrow({ ...query, where: { id: thread.id } });
+      return loader.thread.findUniqueOrThrow({ ...query, where: { id: thread.id } });
     },
   }),
 );

@@ -4,7 +4,6 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import { bootstrapDemo, type DemoBootstrap } from './bootstrap.ts';
 import { serveGraphQLOverWebSocket } from './graphql-ws.ts';
-import { ServerShutdown } from '../execution/running-executions.ts';
 import { openParley, type Parley, type ParleyOverrides } from '../parley.ts';
 import { createLogger, logModelWarningsTo } from '../observability/logging.ts';
 import { inRequestScope, REQUEST_ID_HEADER, requestIdFrom } from '../observability/request-id.ts';
@@ -27,9 +26,6 @@ export interface BuildAppOptions {
   bootstrapDemo?: boolean;
   overrides?: ParleyOverrides;
 }
-
-/** How long runs aborted at the end of the grace period get to record that they were interrupted. */
-const RECORDING_AFTER_ABORT_MS = 5_000;
 
 export async function buildApp(config: Config, options: BuildAppOptions = {}): Promise<App> {
   const logger = options.logger ?? createLogger(config.PARLEY_LOG_LEVEL);
@@ -94,17 +90,8 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     },
     async stop() {
       accepting = false;
-      await parley.consumer.stop();
-      if (!(await parley.consumer.waitForRuns(config.PARLEY_SHUTDOWN_GRACE_MS))) {
-        for (const run of parley.running.all()) run.controller.abort(new ServerShutdown());
-        parley.outagePatience.abandon();
-        // Stopping must end: a run that cannot record its end in time is left to the sweeper of
-        // whichever instance outlives this one's lease, which records it INTERRUPTED.
-        if (!(await parley.consumer.waitForRuns(RECORDING_AFTER_ABORT_MS))) {
-          const executionIds = parley.running.all().map((run) => run.executionId);
-          logger.warn({ executionIds }, 'runs still recording their end after the shutdown grace period: left to the sweeper');
-        }
-      }
+      // Subscribers keep their sockets while running replies finish: they see the replies' last events.
+      await parley.stopWork();
       await webSocket.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -4,7 +4,9 @@ import type { Logger } from 'pino';
 import { authorizationFromConnectionParams } from '../auth/tokens.ts';
 import type { Config } from '../config.ts';
 import { EventBacklog } from '../events/event-backlog.ts';
-import type { GraphQLContext } from '../schema/context.ts';
+import type { GraphQLContext, ResolverServices } from '../schema/context.ts';
+import { streamThreadEvents } from '../events/run-event-stream.ts';
+import { observeDelivery } from '../observability/delivery.ts';
 import { schema } from '../schema/index.ts';
 import { createGraphiQLRenderer, graphiqlOptions } from './graphiql.ts';
 import { maskError } from './mask-error.ts';
@@ -56,6 +58,7 @@ export interface ParleyYogaOptions {
 
 /** Every HTTP route (GraphQL, /health, /ready, the web chat at /) and every operation over HTTP or WebSocket goes through this. */
 export function createParleyYoga({ parley, config, logger, isAccepting, limits }: ParleyYogaOptions): ParleyYoga {
+  const services = resolverServices(parley);
   return createYoga<ServerContext, GraphQLContext>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -114,14 +117,44 @@ export function createParleyYoga({ parley, config, logger, isAccepting, limits }
         ? authorizationFromConnectionParams(connectionParams)
         : request.headers.get('authorization');
       return {
-        parley,
         viewer: await parley.authenticator.authenticate(authorization),
+        services,
+        loader: parley.db.prisma,
         eventBacklog: eventBacklog ?? new EventBacklog(config.PARLEY_MAX_BUFFERED_EVENT_BYTES, undefined, slowReaderDropped(parley)),
         requestId,
         logger: logger.child({ requestId }),
       };
     },
   });
+}
+
+/** What resolvers may call: the domain services, not the instance. */
+function resolverServices(parley: Parley): ResolverServices {
+  const { access, directory, queue, conversations, cancellation, suspensions, tokens, rateLimits, tracing } = parley;
+  return {
+    access,
+    directory,
+    queue,
+    conversations,
+    cancellation,
+    suspensions,
+    tokens,
+    rateLimits,
+    tracing,
+    threadEvents: ({ threadId, after, backlog }) =>
+      observeDelivery(
+        streamThreadEvents({
+          prisma: parley.db.prisma,
+          bus: parley.bus,
+          running: parley.running,
+          threadId,
+          after,
+          liveChannelTimeoutMs: parley.config.PARLEY_LIVE_CHANNEL_TIMEOUT_MS,
+          backlog,
+        }),
+        parley.metrics,
+      ),
+  };
 }
 
 /** A request that a browser would send without a preflight passes Yoga's CSRF prevention with one of these. */

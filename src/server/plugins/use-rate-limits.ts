@@ -4,7 +4,7 @@ import { RateLimitedError } from '../../domain/errors.ts';
 import { rateLimitSubjectOf, type RequestContext } from '../../schema/mutation-wrappers.ts';
 
 /**
- * Per-minute budgets per user, or per address for anonymous clients (`Parley.rateLimits`). A query or a
+ * Per-minute budgets per user, or per address for anonymous clients (`services.rateLimits` of the context). A query or a
  * subscription start costs one; a refused one answers a GraphQL error with `extensions.code =
  * RATE_LIMITED` and `retryAfterS` (HTTP 429 with Retry-After). Each mutation field costs one, counted
  * by the wrapper the schema puts around it (`schema/mutation-wrappers.ts`).
@@ -26,7 +26,7 @@ export function useRateLimits(): Plugin<RequestContext> {
 async function admitOperation(document: DocumentNode, operationName: string | null | undefined, context: RequestContext) {
   const operation = getOperationAST(document, operationName);
   if (operation?.operation === 'mutation') return null;
-  const limited = await context.parley.rateLimits.consume('query', rateLimitSubjectOf(context));
+  const limited = await context.services.rateLimits.consume('query', rateLimitSubjectOf(context));
   return limited ? rateLimitedError(limited.retryAfterS) : null;
 }
 
