@@ -9,7 +9,7 @@ import {
   type TextStreamPart,
   type ToolSet,
 } from 'ai';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { DEMO_COMMANDS } from '../commands.ts';
 import { DEMO_FAILURE_REASONS, describeDemoFailure, type DemoFailureReason } from '../failures.ts';
 import { createDemoModel } from '../model.ts';
@@ -141,14 +141,37 @@ describe('/tokens', () => {
 
 describe('/slow', () => {
   it('spreads the reply over the requested seconds', async () => {
-    const run = await collect({ prompt: '/slow 1' });
-    expect(run.deltas.join('')).toBe('Counting: 1 2 3 4');
-    expect(run.elapsed).toBeGreaterThanOrEqual(950);
-    const [first, ...rest] = run.deltaArrivals;
-    expect(first).toBeLessThan(150);
-    expect(rest.at(-1)! - first).toBeGreaterThanOrEqual(600);
-    const gaps = run.deltaArrivals.slice(1).map((arrival, index) => arrival - run.deltaArrivals[index]);
-    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(150);
+    // On a fake clock, so the schedule is checked exactly and a busy machine cannot move it: chunk i
+    // at i·s/chunks seconds, the first at once, the finish at s seconds.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const result = streamText({ model: createDemoModel(), maxRetries: 0, prompt: '/slow 1', onError: () => {} });
+      const deltas: string[] = [];
+      let finished = false;
+      const reading = (async () => {
+        for await (const part of result.fullStream) {
+          if (part.type === 'text-delta') deltas.push(part.text);
+          if (part.type === 'finish') finished = true;
+        }
+      })();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(deltas).toHaveLength(1);
+      const chunks = splitIntoWordChunks('Counting: 1 2 3 4').length;
+      const interval = 1000 / chunks;
+      for (let sent = 1; sent < chunks; sent += 1) {
+        await vi.advanceTimersByTimeAsync(interval - 1);
+        expect(deltas, `before chunk ${sent + 1}`).toHaveLength(sent);
+        await vi.advanceTimersByTimeAsync(1);
+        expect(deltas, `at chunk ${sent + 1}`).toHaveLength(sent + 1);
+      }
+      expect(finished).toBe(false);
+      await vi.advanceTimersByTimeAsync(interval);
+      await reading;
+      expect(finished).toBe(true);
+      expect(deltas.join('')).toBe('Counting: 1 2 3 4');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('quotes the text it was given', async () => {
@@ -158,14 +181,23 @@ describe('/slow', () => {
   });
 
   it('stops at once when aborted through streamText', async () => {
-    const controller = new AbortController();
-    const abortAt = 300;
-    setTimeout(() => controller.abort(), abortAt);
-    const run = await collect({ prompt: '/slow 2', abortSignal: controller.signal });
-    expect(run.deltas.length).toBeGreaterThan(0);
-    expect(run.deltas.length).toBeLessThan(6);
-    expect(run.parts.some((part) => part.type === 'abort')).toBe(true);
-    expect(run.elapsed).toBeLessThan(abortAt + 300);
+    // On a fake clock: aborted at 300 ms (two chunks sent, the third due at 500 ms), the run ends with
+    // no more time passing and no more text.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const controller = new AbortController();
+      let run: Awaited<ReturnType<typeof collect>> | undefined;
+      const collecting = collect({ prompt: '/slow 2', abortSignal: controller.signal }).then((done) => (run = done));
+      await vi.advanceTimersByTimeAsync(300);
+      controller.abort();
+      for (let turn = 0; run === undefined && turn < 1000; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+      expect(run, 'the run ended without the clock moving').toBeDefined();
+      await collecting;
+      expect(run!.deltas).toHaveLength(2);
+      expect(run!.parts.some((part) => part.type === 'abort')).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('errors its own stream with the abort reason and sends nothing more', async () => {
