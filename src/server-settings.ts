@@ -51,5 +51,6 @@ export const serverSettings = z.object({
   PARLEY_UPLOAD_MIN_BYTES_PER_S: positiveInt.default(250_000),
   PARLEY_WS_MAX_ANONYMOUS_SOCKETS_PER_ADDRESS: positiveInt.default(20),
   PARLEY_WS_IDLE_TIMEOUT_MS: positiveInt.default(30_000),
+  PARLEY_WS_KEEPALIVE_MS: positiveInt.default(12_000),
   PARLEY_MAX_SUBSCRIPTIONS_PER_USER: positiveInt.default(1_000),
 });

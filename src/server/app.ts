@@ -67,6 +67,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     maxSocketsPerUser: config.PARLEY_WS_MAX_SOCKETS_PER_USER,
     maxAnonymousSocketsPerAddress: config.PARLEY_WS_MAX_ANONYMOUS_SOCKETS_PER_ADDRESS,
     idleTimeoutMs: config.PARLEY_WS_IDLE_TIMEOUT_MS,
+    keepAliveMs: config.PARLEY_WS_KEEPALIVE_MS,
     limits: limitReporter,
     maxBufferedBytes: config.PARLEY_MAX_BUFFERED_EVENT_BYTES,
     tokens: parley.authenticator,

@@ -41,6 +41,11 @@ export interface GraphQLWebSocketOptions {
   maxAnonymousSocketsPerAddress: number;
   /** An acknowledged socket that runs no operation for this long is closed (IDLE_CLOSE_CODE). */
   idleTimeoutMs: number;
+  /**
+   * Every socket is pinged this often and terminated when its pong is not back within as long: a
+   * peer gone without a close (or one that stopped reading) does not hold its subscriptions.
+   */
+  keepAliveMs: number;
   /** Told each time a limit closes or refuses a socket. */
   limits: LimitReporter;
   /** Bytes of events one socket may hold for a reader that is not keeping up (see EventBacklog). */
@@ -188,6 +193,7 @@ export function serveGraphQLOverWebSocket(
       },
     },
     wsServer,
+    options.keepAliveMs,
   );
   return {
     async close() {

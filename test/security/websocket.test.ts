@@ -128,6 +128,38 @@ describe('WebSocket caps', () => {
   });
 });
 
+describe('a peer that stops answering pings', () => {
+  let server: TestServer;
+  let token: string;
+  const clients: RawClient[] = [];
+
+  beforeAll(async () => {
+    server = await startTestServer({ env: { PARLEY_WS_KEEPALIVE_MS: '300', PARLEY_WS_MAX_SOCKETS_PER_USER: '2' } });
+    ({ token } = await setUpAgent(server));
+  });
+
+  afterAll(async () => {
+    clients.forEach((each) => each.close());
+    await server?.stop();
+  });
+
+  it('is terminated after PARLEY_WS_KEEPALIVE_MS without a pong, freeing its place; a peer that answers stays', async () => {
+    const connect = async () => {
+      const created = new RawClient(server.wsUrl);
+      clients.push(created);
+      return { client: created, answer: await created.init({ authorization: `Bearer ${token}` }) };
+    };
+    const answering = await connect();
+    const silent = await connect();
+    expect([answering.answer, silent.answer]).toEqual(['acknowledged', 'acknowledged']);
+    expect((await connect()).answer).toMatchObject({ code: 4429 });
+    // A paused socket reads nothing, pings included: its pong never comes.
+    silent.client.pause();
+    await eventually(async () => (await connect()).answer === 'acknowledged', 60_000, 'the silent socket’s place to be free');
+    expect(answering.client.closed).toBeNull();
+  });
+});
+
 describeEachBackend('a reader that stops reading', (backend) => {
   const TOKENS = 20_000;
   /** The reply `/tokens n` streams, as the demo model writes it. */
@@ -137,7 +169,9 @@ describeEachBackend('a reader that stops reading', (backend) => {
   let agentId: string;
 
   beforeAll(async () => {
-    server = await startTestServer({ backend, env: { PARLEY_MAX_BUFFERED_EVENT_BYTES: String(256 * 1024) } });
+    // The reader stops reading for as long as the long reply takes, which on a busy machine is more
+    // than the default keepalive would wait for its pong.
+    server = await startTestServer({ backend, env: { PARLEY_MAX_BUFFERED_EVENT_BYTES: String(256 * 1024), PARLEY_WS_KEEPALIVE_MS: '600000' } });
     ({ token, agentId } = await setUpAgent(server));
   });
 
