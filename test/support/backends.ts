@@ -1,20 +1,16 @@
 import { describe } from 'vitest';
 import { TEST_DATABASE_URL, TEST_REDIS_URL, type Backend } from './server.ts';
 
-let announced = false;
-
 /**
  * Integration suites run against the machine's PostgreSQL and Redis when TEST_DATABASE_URL and
  * TEST_REDIS_URL are set (CI sets both: an unreachable service then fails the suite). Without them
- * those variants are skipped, and the first call in a test file says so, once.
+ * those variants are skipped, each saying so in one line. (One line per suite, not per file: test
+ * files share their worker's modules, so a flag here would speak for the first file only.)
  */
-function servicesUnavailable(): boolean {
+function servicesUnavailable(title: string): boolean {
   if (TEST_DATABASE_URL && TEST_REDIS_URL) return false;
-  if (!announced) {
-    announced = true;
-    const missing = [!TEST_DATABASE_URL && 'TEST_DATABASE_URL', !TEST_REDIS_URL && 'TEST_REDIS_URL'].filter(Boolean);
-    console.log(`${missing.join(' and ')} not set: skipping the PostgreSQL + Redis variant of this suite`);
-  }
+  const missing = [!TEST_DATABASE_URL && 'TEST_DATABASE_URL', !TEST_REDIS_URL && 'TEST_REDIS_URL'].filter(Boolean);
+  console.log(`${missing.join(' and ')} not set: skipping "${title}" (its PostgreSQL + Redis variant)`);
   return true;
 }
 
@@ -24,7 +20,7 @@ function servicesUnavailable(): boolean {
  * connection string read) cannot throw on a machine without PostgreSQL and Redis.
  */
 function describeIf(needsServices: boolean, title: string, suite: () => void): void {
-  if (needsServices && servicesUnavailable()) describe.skip(title, () => {});
+  if (needsServices && servicesUnavailable(title)) describe.skip(title, () => {});
   else describe(title, suite);
 }
 
