@@ -31,6 +31,8 @@ export interface ResolverServices {
 
 export interface GraphQLContext {
   viewer: User | null;
+  /** Why the request's JWT was refused (expired, wrong audience, …), told to the client; null otherwise. */
+  viewerRefusal: string | null;
   services: ResolverServices;
   /** What the Pothos Prisma plugin loads a resolver's selection (`query`) with; nothing else reads it. */
   loader: PrismaClient;
@@ -53,6 +55,6 @@ export interface AuthenticatedContext extends GraphQLContext {
  * subscription field when it resolves each event, not when the subscription starts).
  */
 export function requireViewer(context: GraphQLContext): User {
-  if (!context.viewer) throw new UnauthenticatedError();
+  if (!context.viewer) throw new UnauthenticatedError(context.viewerRefusal ?? undefined);
   return context.viewer;
 }

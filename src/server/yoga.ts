@@ -116,8 +116,10 @@ export function createParleyYoga({ parley, config, logger, isAccepting, limits }
       const authorization = connectionParams
         ? authorizationFromConnectionParams(connectionParams)
         : request.headers.get('authorization');
+      const { user, refusal } = await parley.authenticator.identify(authorization);
       return {
-        viewer: await parley.authenticator.authenticate(authorization),
+        viewer: user,
+        viewerRefusal: refusal,
         services,
         loader: parley.db.prisma,
         eventBacklog: eventBacklog ?? new EventBacklog(config.PARLEY_MAX_BUFFERED_EVENT_BYTES, undefined, slowReaderDropped(parley)),
