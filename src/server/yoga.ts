@@ -31,6 +31,7 @@ import { useSubscriptionsPerUser } from './plugins/use-subscriptions-per-user.ts
 import type { LimitReporter } from './connection-limits.ts';
 import { currentRequestId, requestIdFrom } from '../observability/request-id.ts';
 import { useSharedEventResults } from './plugins/use-shared-event-results.ts';
+import { useStreamDeadline } from './plugins/use-stream-deadline.ts';
 
 /** What the HTTP server (req) or the WebSocket server (connectionParams) hands to Yoga. */
 export interface ServerContext {
@@ -110,16 +111,18 @@ export function createParleyYoga({ parley, config, logger, isAccepting, limits }
       }),
       useInputHygiene(),
       useSharedEventResults(),
+      useStreamDeadline(),
     ],
     context: async ({ request, connectionParams, eventBacklog, requestId: operationRequestId }) => {
       const requestId = operationRequestId ?? currentRequestId() ?? requestIdFrom(undefined);
       const authorization = connectionParams
         ? authorizationFromConnectionParams(connectionParams)
         : request.headers.get('authorization');
-      const { user, refusal } = await parley.authenticator.identify(authorization);
+      const { user, refusal, expiresAt } = await parley.authenticator.identify(authorization);
       return {
         viewer: user,
         viewerRefusal: refusal,
+        streamDeadline: connectionParams ? null : expiresAt,
         services,
         loader: parley.db.prisma,
         eventBacklog: eventBacklog ?? new EventBacklog(config.PARLEY_MAX_BUFFERED_EVENT_BYTES, undefined, slowReaderDropped(parley)),

@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { exportJWK, exportSPKI, generateKeyPair, SignJWT, type CryptoKey, type JWK, type JWTPayload } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RawClient } from '../support/raw-websocket.ts';
-import { ThreadDocument, ViewerDocument } from '../support/documents.ts';
+import { print } from 'graphql';
+import { RunEventsDocument, ThreadDocument, ViewerDocument } from '../support/documents.ts';
 import { newThread, setUpAgent } from '../support/scenario.ts';
 import { eventually, request, requestData, startTestServer, type TestServer } from '../support/server.ts';
 
@@ -231,6 +232,32 @@ describe('sign-in with JWTs from a JWKS', () => {
     expect(await client.init({ authorization: `Bearer ${await sign(key, { sub: `sub-${randomUUID()}`, exp })}` })).toBe('acknowledged');
     const closed = await eventually(() => client.closed, 15_000, 'the socket closed');
     expect(closed.code).toBe(4401);
+    expect(Date.now()).toBeGreaterThanOrEqual(exp * 1000);
+  });
+
+  it('ends an SSE subscription signed in by a JWT with UNAUTHENTICATED when the token expires', async () => {
+    const subject = `sub-${randomUUID()}`;
+    const longLived = await sign(key, { sub: subject });
+    const { agentId } = await setUpAgent(server, { user: { userId: await userIdOf(await whoIs(server, longLived)), token: longLived } });
+    const threadId = await newThread(server, longLived, agentId);
+    const exp = Math.floor(Date.now() / 1000) + 2;
+    const response = await fetch(server.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'text/event-stream',
+        authorization: `Bearer ${await sign(key, { sub: subject, exp })}`,
+      },
+      body: JSON.stringify({ query: print(RunEventsDocument), variables: { threadId, after: null } }),
+    });
+    const stream = await response.text();
+    const errors = stream
+      .split('\n')
+      .filter((line) => line.startsWith('data: '))
+      .flatMap((line) => (JSON.parse(line.slice('data: '.length)) as { errors?: { message: string; extensions?: { code?: string } }[] }).errors ?? []);
+    expect(errors).toEqual([
+      expect.objectContaining({ message: 'The sign-in token has expired: subscribe again with a fresh token.', extensions: expect.objectContaining({ code: 'UNAUTHENTICATED' }) }),
+    ]);
     expect(Date.now()).toBeGreaterThanOrEqual(exp * 1000);
   });
 
