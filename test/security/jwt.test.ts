@@ -7,7 +7,8 @@ import { RawClient } from '../support/raw-websocket.ts';
 import { print } from 'graphql';
 import { RunEventsDocument, ThreadDocument, ViewerDocument } from '../support/documents.ts';
 import { newThread, setUpAgent } from '../support/scenario.ts';
-import { eventually, request, requestData, startTestServer, type TestServer } from '../support/server.ts';
+import { describeEachBackend } from '../support/backends.ts';
+import { eventually, request, requestData, startTestServer, type Backend, type TestServer } from '../support/server.ts';
 
 const ISSUER = 'https://id.example.test/';
 const AUDIENCE = 'parley-api';
@@ -70,7 +71,7 @@ async function userOf(server: TestServer, subject: string) {
   return server.parley.db.prisma.user.findMany({ where: { externalIssuer: ISSUER, externalSubject: subject } });
 }
 
-describe('sign-in with JWTs from a JWKS', () => {
+describeEachBackend('sign-in with JWTs from a JWKS', (backend: Backend) => {
   const jwks = new JwksServer();
   let server: TestServer;
   let key: SigningKey;
@@ -82,6 +83,7 @@ describe('sign-in with JWTs from a JWKS', () => {
     await jwks.start();
     jwks.keys = [key.publicJwk];
     server = await startTestServer({
+      backend,
       env: {
         PARLEY_AUTH_JWKS_URL: jwks.url,
         PARLEY_AUTH_ISSUER: ISSUER,
