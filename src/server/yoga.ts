@@ -92,7 +92,7 @@ export function createParleyYoga({ parley, config, logger, isAccepting, limits }
       // preflight); such a request must carry a header no page can set without asking.
       // Authorization is one: every signed-in client sends it.
       useCSRFPrevention({ requestHeaders: CSRF_HEADERS }),
-      useUploadAuthentication({ authenticate: (authorization) => parley.authenticator.authenticate(authorization) }),
+      useUploadAuthentication({ identify: (authorization) => parley.authenticator.identify(authorization) }),
       useReadiness({ probes: { database: () => parley.db.ping(), redis: () => parley.bus.ping() }, isAccepting }),
       useSchemaDisclosure({ introspection: config.PARLEY_INTROSPECTION }),
       useDocumentLimits({
@@ -106,7 +106,7 @@ export function createParleyYoga({ parley, config, logger, isAccepting, limits }
       useRateLimits(),
       useSubscriptionsPerUser(config.PARLEY_MAX_SUBSCRIPTIONS_PER_USER, () => limits.hit('subscriptions_per_user')),
       useAttachmentDownload({
-        authenticate: (authorization) => parley.authenticator.authenticate(authorization),
+        identify: (authorization) => parley.authenticator.identify(authorization),
         load: (user, attachmentId) => parley.conversations.attachment(user, attachmentId),
       }),
       useInputHygiene(),

@@ -193,6 +193,25 @@ describeEachBackend('sign-in with JWTs from a JWKS', (backend: Backend) => {
     );
   });
 
+  it('an attachment download or an upload with a refused JWT answers 401 saying why', async () => {
+    const expired = await sign(key, { iat: Math.floor(Date.now() / 1000) - 7200, exp: Math.floor(Date.now() / 1000) - 3600 });
+    const download = await fetch(`${server.url.replace(/\/graphql$/, '')}/attachments/${randomUUID()}`, {
+      headers: { authorization: `Bearer ${expired}` },
+    });
+    expect(download.status).toBe(401);
+    expect(await download.text()).toContain('it has expired (exp)');
+    const form = new FormData();
+    form.set('operations', JSON.stringify({ query: '{ viewer { id } }' }));
+    form.set('map', '{}');
+    const upload = await fetch(server.url, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${expired}`, 'graphql-require-preflight': '1' },
+      body: form,
+    });
+    expect(upload.status).toBe(401);
+    expect(await upload.text()).toContain('it has expired (exp)');
+  });
+
   it('signs in over SSE, and a refused token ends the stream with UNAUTHENTICATED saying why', async () => {
     const sse = async (token: string) => {
       const response = await fetch(server.url, {
