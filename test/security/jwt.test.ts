@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, exportSPKI, generateKeyPair, SignJWT, type CryptoKey, type JWK, type JWTPayload } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../support/cli.ts';
 import { RawClient } from '../support/raw-websocket.ts';
 import { print } from 'graphql';
 import { RunEventsDocument, ThreadDocument, ViewerDocument } from '../support/documents.ts';
@@ -296,10 +297,21 @@ describeEachBackend('sign-in with JWTs from a JWKS', (backend: Backend) => {
   it('a JWT user is made a member of a project like any other user, then sees its agents’ threads', async () => {
     const owner = await setUpAgent(server);
     const threadOwnerSees = await newThread(server, owner.token, owner.agentId);
-    const memberToken = await sign(key, { sub: `member-${randomUUID()}`, email: `member-${randomUUID()}@example.test` });
-    const memberId = await userIdOf(await whoIs(server, memberToken));
+    // No email claim: the user is known by its id only.
+    const memberToken = await sign(key, { sub: `member-${randomUUID()}` });
+    const memberGlobalId = await whoIs(server, memberToken);
+    const memberId = await userIdOf(memberGlobalId);
     expect((await request(server, ThreadDocument, { id: threadOwnerSees }, memberToken)).errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
-    await server.parley.directory.addMember(null, { projectId: owner.projectId, user: memberId, role: 'member' });
+    if (backend === 'postgres') {
+      // The operator's CLI, on the database the server uses (PGlite's is the server's own).
+      const added = await runCli(['member', 'add', '--project', owner.projectId, '--user', memberGlobalId, '--role', 'member'], {
+        DATABASE_URL: server.env.DATABASE_URL!,
+      });
+      expect(added.stderr).toBe('');
+      expect(added.stdout).toContain(`${memberGlobalId} is now member of project`);
+    } else {
+      await server.parley.directory.addMember(null, { projectId: owner.projectId, user: memberId, role: 'member' });
+    }
     const thread = await newThread(server, memberToken, owner.agentId);
     expect((await requestData(server, ThreadDocument, { id: thread }, memberToken)).thread.id).toBe(thread);
   });
