@@ -29,10 +29,8 @@ export class TokenRevocationModule implements Module {
       prisma,
       new TokenUsageRecorder(prisma),
       (error) => logger.warn({ err: error }, 'recording a token’s last use failed'),
-      undefined,
-      undefined,
-      undefined,
-      keys ? new JwtVerifier(keys, jwtSettings) : null,
+      Date.now,
+      { jwt: keys ? new JwtVerifier(keys, jwtSettings) : null },
     );
     this.tokens = new ApiTokens(prisma, async (tokenId) => {
       this.authenticator.forget(tokenId);

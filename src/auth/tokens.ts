@@ -103,6 +103,14 @@ export interface Authentication {
 
 const NOBODY: Authentication = { user: null, refusal: null, expiresAt: null };
 
+export interface AuthenticatorOptions {
+  /** How long a lookup is remembered (never past the token's expiry). */
+  ttlMs?: number;
+  maxEntries?: number;
+  /** Verifies bearer JWTs; without it (no PARLEY_AUTH_* key or secret) a JWT is refused like a wrong token. */
+  jwt?: JwtVerifier | null;
+}
+
 type CachedLookup = Authentication & { tokenId: string | null; until: number };
 
 /**
@@ -118,11 +126,16 @@ export class TokenAuthenticator {
     private readonly usage: TokenUsageRecorder,
     private readonly onUsageError: (error: unknown) => void,
     private readonly clock: Clock = Date.now,
-    private readonly ttlMs = 5_000,
-    private readonly maxEntries = 10_000,
-    /** Verifies bearer JWTs; without it (no PARLEY_AUTH_* keys) a JWT is refused like a wrong token. */
-    private readonly jwt: JwtVerifier | null = null,
+    private readonly options: AuthenticatorOptions = {},
   ) {}
+
+  private get ttlMs(): number {
+    return this.options.ttlMs ?? 5_000;
+  }
+
+  private get maxEntries(): number {
+    return this.options.maxEntries ?? 10_000;
+  }
 
   /** The user a request's Authorization (header or connection parameter) belongs to, or null. */
   async authenticate(authorization: unknown): Promise<User | null> {
@@ -139,7 +152,8 @@ export class TokenAuthenticator {
       if (cached.tokenId) this.usage.used(cached.tokenId, null).catch(this.onUsageError);
       return cached;
     }
-    if (this.jwt && looksLikeJwt(token)) return this.remember(token, now, await this.identifyJwt(this.jwt, token), null);
+    const { jwt } = this.options;
+    if (jwt && looksLikeJwt(token)) return this.remember(token, now, await this.identifyJwt(jwt, token), null);
     const found = await lookUpToken(this.prisma, token, now);
     const lookup = this.remember(token, now, { user: found?.user ?? null, refusal: null, expiresAt: null }, found ?? null);
     if (found) this.usage.used(found.id, found.lastUsedAt).catch(this.onUsageError);
