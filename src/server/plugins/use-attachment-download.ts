@@ -6,8 +6,7 @@ export const ATTACHMENT_PATH = '/attachments/';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface AttachmentDownloadOptions {
-  /** The viewer, or why their JWT was refused (told to the client). */
-  identify(authorization: string | null): Promise<{ user: User | null; refusal: string | null }>;
+  authenticate(authorization: string | null): Promise<User | null>;
   load(user: User, attachmentId: string): Promise<{ filename: string; mediaType: string; data: Uint8Array }>;
 }
 
@@ -24,7 +23,7 @@ export function contentDisposition(filename: string): string {
  * Without a valid token 401; a file the viewer may not see and a file that does not exist are the
  * same 404.
  */
-export function useAttachmentDownload({ identify, load }: AttachmentDownloadOptions): Plugin {
+export function useAttachmentDownload({ authenticate, load }: AttachmentDownloadOptions): Plugin {
   return {
     async onRequest({ request, url, endResponse, fetchAPI }) {
       if (!url.pathname.startsWith(ATTACHMENT_PATH)) return;
@@ -38,9 +37,9 @@ export function useAttachmentDownload({ identify, load }: AttachmentDownloadOpti
       if (request.method !== 'GET' && request.method !== 'HEAD') {
         return json(405, 'BAD_REQUEST', 'Attachments are read with GET.', { allow: 'GET, HEAD' });
       }
-      const { user: viewer, refusal } = await identify(request.headers.get('authorization'));
+      const viewer = await authenticate(request.headers.get('authorization'));
       if (!viewer) {
-        return json(401, 'UNAUTHENTICATED', refusal ?? 'Authentication required: send "Authorization: Bearer <token>".', {
+        return json(401, 'UNAUTHENTICATED', 'Authentication required: send "Authorization: Bearer <token>".', {
           'www-authenticate': 'Bearer',
         });
       }

@@ -2,8 +2,7 @@ import type { Plugin } from 'graphql-yoga';
 import type { User } from '../../generated/prisma/client.ts';
 
 export interface UploadAuthenticationOptions {
-  /** The viewer, or why their JWT was refused (told to the client). */
-  identify(authorization: string | null): Promise<{ user: User | null; refusal: string | null }>;
+  authenticate(authorization: string | null): Promise<User | null>;
   /** Told of each upload refused before its files were read. */
   onRefused?: () => void;
 }
@@ -14,19 +13,18 @@ export interface UploadAuthenticationOptions {
  * read, and its files buffered, only to be refused. The connection is closed, so the files still on
  * their way are not read either.
  */
-export function useUploadAuthentication({ identify, onRefused }: UploadAuthenticationOptions): Plugin {
+export function useUploadAuthentication({ authenticate, onRefused }: UploadAuthenticationOptions): Plugin {
   return {
     async onRequest({ request, endResponse, fetchAPI }) {
       if (request.method !== 'POST' || !request.headers.get('content-type')?.toLowerCase().startsWith('multipart/')) return;
-      const { user, refusal } = await identify(request.headers.get('authorization'));
-      if (user) return;
+      if (await authenticate(request.headers.get('authorization'))) return;
       onRefused?.();
       endResponse(
         new fetchAPI.Response(
           JSON.stringify({
             errors: [
               {
-                message: refusal ?? 'Authentication required to send files: send "Authorization: Bearer <token>".',
+                message: 'Authentication required to send files: send "Authorization: Bearer <token>".',
                 extensions: { code: 'UNAUTHENTICATED' },
               },
             ],
