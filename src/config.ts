@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { rateLimitSettings } from './auth/settings.ts';
+import { jwtSettings, jwtSettingsProblems, rateLimitSettings } from './auth/settings.ts';
 import { databaseSettings } from './db/settings.ts';
 import { directorySettings } from './directory/settings.ts';
 import { liveBusSettings } from './events/settings.ts';
@@ -16,6 +16,7 @@ const envSchema = z.object({
   ...liveBusSettings.shape,
   ...observabilitySettings.shape,
   ...rateLimitSettings.shape,
+  ...jwtSettings.shape,
   ...executionSettings.shape,
   ...queueSettings.shape,
   ...directorySettings.shape,
@@ -41,6 +42,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   if (!parsed.success) {
     throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
   }
+  const problems = jwtSettingsProblems(parsed.data);
+  if (problems.length) throw new ConfigError(problems);
   const demo = parsed.data.PARLEY_DEMO ?? !parsed.data.DATABASE_URL;
   return { ...parsed.data, PARLEY_DEMO: demo, ...overrides };
 }

@@ -79,7 +79,7 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
   const instance = new Lifecycle();
   await instance.start(observability, database, liveBus);
   const [db, bus, prisma] = [database.db, liveBus.bus, database.db.prisma];
-  const [rateLimits, tokens] = [new RateLimitsModule(config, bus, logger), new TokenRevocationModule(prisma, bus, logger)];
+  const [rateLimits, tokens] = [new RateLimitsModule(config, bus, logger), new TokenRevocationModule(prisma, bus, logger, config)];
   await instance.start(rateLimits, tokens);
   const [embedded, runtime] = [db.kind === 'pglite', overrides.runtime];
   const engine = new ExecutionEngine({ settings: config, prisma, bus, models, logger, instanceId, embedded, runtime, ...observability.runObservers(models) });

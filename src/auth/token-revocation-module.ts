@@ -2,6 +2,8 @@ import type { Logger } from 'pino';
 import type { InstanceMessage, LiveBus } from '../events/live-bus.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import type { Module } from '../lifecycle/module.ts';
+import { JwtVerifier, jwtKeysFrom } from './jwt.ts';
+import type { JwtSettings } from './settings.ts';
 import { ApiTokens, TokenAuthenticator, TokenUsageRecorder } from './tokens.ts';
 
 /**
@@ -20,9 +22,15 @@ export class TokenRevocationModule implements Module {
     prisma: PrismaClient,
     private readonly bus: LiveBus,
     private readonly logger: Logger,
+    jwtSettings: JwtSettings,
   ) {
-    this.authenticator = new TokenAuthenticator(prisma, new TokenUsageRecorder(prisma), (error) =>
-      logger.warn({ err: error }, 'recording a token’s last use failed'),
+    const keys = jwtKeysFrom(jwtSettings);
+    this.authenticator = new TokenAuthenticator(
+      prisma,
+      new TokenUsageRecorder(prisma),
+      (error) => logger.warn({ err: error }, 'recording a token’s last use failed'),
+      Date.now,
+      { jwt: keys ? new JwtVerifier(keys, jwtSettings) : null },
     );
     this.tokens = new ApiTokens(prisma, async (tokenId) => {
       this.authenticator.forget(tokenId);

@@ -1,6 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { ApiToken, PrismaClient, User } from '../generated/prisma/client.ts';
 import { InvalidInputError, NotFoundError } from '../domain/errors.ts';
+import { JwtRefusedError, looksLikeJwt, type JwtVerifier } from './jwt.ts';
+import { userForIdentity } from './jwt-users.ts';
 
 const TOKEN_PREFIX = 'pky_';
 const MAX_LABEL_CHARS = 200;
@@ -91,12 +93,30 @@ export class TokenUsageRecorder {
   }
 }
 
-type CachedLookup = { user: User | null; tokenId: string | null; until: number };
+/** Who a bearer value belongs to; `refusal` says why a JWT was refused (an API token's refusal says nothing). */
+export interface Authentication {
+  user: User | null;
+  refusal: string | null;
+  /** When a JWT stops being valid (ms): a socket it opened is closed then. Null for API tokens. */
+  expiresAt: number | null;
+}
+
+const NOBODY: Authentication = { user: null, refusal: null, expiresAt: null };
+
+export interface AuthenticatorOptions {
+  /** How long a lookup is remembered (never past the token's expiry). */
+  ttlMs?: number;
+  maxEntries?: number;
+  /** Verifies bearer JWTs; without it (no PARLEY_AUTH_* key or secret) a JWT is refused like a wrong token. */
+  jwt?: JwtVerifier | null;
+}
+
+type CachedLookup = Authentication & { tokenId: string | null; until: number };
 
 /**
  * Remembers token lookups for a few seconds: a client sends its token with every request and
  * subscription. A revoked token is forgotten at once (`forget`, which every instance hears
- * through the live bus); an expiring token is not remembered past its expiry.
+ * through the live bus); an expiring token (API token or JWT) is not remembered past its expiry.
  */
 export class TokenAuthenticator {
   private readonly cache = new Map<string, CachedLookup>();
@@ -106,25 +126,61 @@ export class TokenAuthenticator {
     private readonly usage: TokenUsageRecorder,
     private readonly onUsageError: (error: unknown) => void,
     private readonly clock: Clock = Date.now,
-    private readonly ttlMs = 5_000,
-    private readonly maxEntries = 10_000,
+    private readonly options: AuthenticatorOptions = {},
   ) {}
 
+  private get ttlMs(): number {
+    return this.options.ttlMs ?? 5_000;
+  }
+
+  private get maxEntries(): number {
+    return this.options.maxEntries ?? 10_000;
+  }
+
+  /** The user a request's Authorization (header or connection parameter) belongs to, or null. */
   async authenticate(authorization: unknown): Promise<User | null> {
+    return (await this.identify(authorization)).user;
+  }
+
+  /** Like `authenticate`, with why a JWT was refused and when an accepted one expires. */
+  async identify(authorization: unknown): Promise<Authentication> {
     const token = tokenFromAuthorization(authorization);
-    if (!token) return null;
+    if (!token) return NOBODY;
     const now = this.clock();
     const cached = this.cache.get(token);
     if (cached && cached.until > now) {
       if (cached.tokenId) this.usage.used(cached.tokenId, null).catch(this.onUsageError);
-      return cached.user;
+      return cached;
     }
+    const { jwt } = this.options;
+    if (jwt && looksLikeJwt(token)) return this.remember(token, now, await this.identifyJwt(jwt, token), null);
     const found = await lookUpToken(this.prisma, token, now);
-    if (this.cache.size >= this.maxEntries) this.cache.clear();
-    const until = Math.min(now + this.ttlMs, found?.expiresAt?.getTime() ?? Infinity);
-    this.cache.set(token, { user: found?.user ?? null, tokenId: found?.id ?? null, until });
+    const lookup = this.remember(token, now, { user: found?.user ?? null, refusal: null, expiresAt: null }, found ?? null);
     if (found) this.usage.used(found.id, found.lastUsedAt).catch(this.onUsageError);
-    return found?.user ?? null;
+    return lookup;
+  }
+
+  private async identifyJwt(jwt: JwtVerifier, token: string): Promise<Authentication> {
+    let identity;
+    try {
+      identity = await jwt.verify(token);
+    } catch (error) {
+      if (error instanceof JwtRefusedError) return { user: null, refusal: error.message, expiresAt: null };
+      throw error;
+    }
+    return { user: await userForIdentity(this.prisma, identity), refusal: null, expiresAt: identity.expiresAt };
+  }
+
+  private remember(
+    token: string,
+    now: number,
+    lookup: Authentication,
+    apiToken: { id: string; expiresAt: Date | null } | null,
+  ): Authentication {
+    if (this.cache.size >= this.maxEntries) this.cache.clear();
+    const until = Math.min(now + this.ttlMs, apiToken?.expiresAt?.getTime() ?? Infinity, lookup.expiresAt ?? Infinity);
+    this.cache.set(token, { ...lookup, tokenId: apiToken?.id ?? null, until });
+    return lookup;
   }
 
   /** Drops what this instance remembers of a token (it was revoked). */

@@ -18,7 +18,7 @@ export const memberCommands: readonly Command[] = [
         const role = flags.role.toLowerCase();
         await directory.addMember(null, { projectId, user: user.id, role });
         const project = await db.prisma.project.findUniqueOrThrow({ where: { id: projectId } });
-        printLine(`${user.email} is now ${role} of project "${project.name}" (${encodeId('Project', project.id)}).`);
+        printLine(`${user.email ?? encodeId('User', user.id)} is now ${role} of project "${project.name}" (${encodeId('Project', project.id)}).`);
       }),
   },
 ];

@@ -55,7 +55,7 @@ export class DirectoryService {
     if (!EMAIL.test(email)) throw new InvalidInputError('email', 'is not an email address.');
     const locale = input.locale ?? 'en';
     if (!isLocale(locale)) throw new InvalidInputError('locale', 'must be "en" or "de".');
-    const existing = await this.prisma.user.findUnique({ where: { email } });
+    const existing = await this.prisma.user.findFirst({ where: { email, externalIssuer: null } });
     if (existing) throw new ConflictError(`A user with the email ${email} already exists.`);
     const user = await this.prisma.user.create({ data: { email, locale: locale as Locale } });
     const { token } = await issueApiToken(this.prisma, user.id, 'created with the user');
@@ -69,7 +69,11 @@ export class DirectoryService {
   }
 
   private userByIdOrEmail(idOrEmail: string): Promise<User | null> {
-    return this.prisma.user.findFirst({ where: { OR: [{ id: idOrEmail }, { email: idOrEmail.toLowerCase() }] } });
+    // A CLI-made user first: a JWT user's email is only what its provider claims, and several may claim one.
+    return this.prisma.user.findFirst({
+      where: { OR: [{ id: idOrEmail }, { email: idOrEmail.toLowerCase() }] },
+      orderBy: [{ externalIssuer: { sort: 'asc', nulls: 'first' } }, { createdAt: 'asc' }],
+    });
   }
 
   /** The creator becomes the project's admin. `creator` null = an operator at the CLI. */

@@ -55,7 +55,15 @@ export class Admission {
         const head = await this.readHead(tx, threadId, new Date());
         if (!head) return { kind: 'idle' } as const;
         const agent = agentOf(head);
-        const user: User = { id: head.userId, email: head.userEmail, locale: head.userLocale, createdAt: head.userCreatedAt };
+        const user: User = {
+          id: head.userId,
+          email: head.userEmail,
+          locale: head.userLocale,
+          createdAt: head.userCreatedAt,
+          name: head.userName,
+          externalIssuer: head.userExternalIssuer,
+          externalSubject: head.userExternalSubject,
+        };
         const refusal = runLimitRefusal(agent, head);
         if (!refusal) {
           const owner = { userId: head.userId, projectId: agent.projectId };
@@ -127,7 +135,8 @@ export class Admission {
   private async readHead(tx: Tx, threadId: string, now: Date): Promise<QueueHeadRow | null> {
     const [head] = await tx.$queryRaw<QueueHeadRow[]>`
       SELECT q."id" AS "queueId", q."text", q."createdAt" AS "queuedAt", q."userId", u."email" AS "userEmail", u."locale"::text AS "userLocale",
-             u."createdAt" AS "userCreatedAt", ${AGENT_COLUMNS},
+             u."createdAt" AS "userCreatedAt", u."name" AS "userName", u."externalIssuer" AS "userExternalIssuer",
+             u."externalSubject" AS "userExternalSubject", ${AGENT_COLUMNS},
              COALESCE((
                SELECT jsonb_agg(jsonb_build_object('id', f."id", 'filename', f."filename", 'mediaType', f."mediaType", 'size', f."size")
                                 ORDER BY f."createdAt", f."id")
@@ -195,9 +204,12 @@ interface QueueHeadRow extends AgentRow {
   text: string;
   queuedAt: Date;
   userId: string;
-  userEmail: string;
+  userEmail: string | null;
   userLocale: User['locale'];
   userCreatedAt: Date;
+  userName: string | null;
+  userExternalIssuer: string | null;
+  userExternalSubject: string | null;
   attachments: { id: string; filename: string; mediaType: string; size: number }[];
   /** Top-level runs of the agent now, when the agent has a concurrency limit. */
   agentRunning: number | null;

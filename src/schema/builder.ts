@@ -27,7 +27,7 @@ export const builder = new SchemaBuilder<{
   defaultFieldNullability: false,
   scopeAuth: {
     authScopes: (context) => ({ authenticated: context.viewer !== null }),
-    unauthorizedError: () => new UnauthenticatedError(),
+    unauthorizedError: (_parent, context) => new UnauthenticatedError(context.viewerRefusal ?? undefined),
   },
   prisma: {
     client: (context) => context.loader,

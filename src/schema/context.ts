@@ -31,6 +31,10 @@ export interface ResolverServices {
 
 export interface GraphQLContext {
   viewer: User | null;
+  /** Why the request's JWT was refused (expired, wrong audience, …), told to the client; null otherwise. */
+  viewerRefusal: string | null;
+  /** When a subscription of this HTTP (SSE) request must end: its JWT's `exp`. Null for API tokens and on a WebSocket, which is closed instead. */
+  streamDeadline: number | null;
   services: ResolverServices;
   /** What the Pothos Prisma plugin loads a resolver's selection (`query`) with; nothing else reads it. */
   loader: PrismaClient;
@@ -53,6 +57,6 @@ export interface AuthenticatedContext extends GraphQLContext {
  * subscription field when it resolves each event, not when the subscription starts).
  */
 export function requireViewer(context: GraphQLContext): User {
-  if (!context.viewer) throw new UnauthenticatedError();
+  if (!context.viewer) throw new UnauthenticatedError(context.viewerRefusal ?? undefined);
   return context.viewer;
 }

@@ -26,7 +26,7 @@ export async function bootstrapDemo(parley: Parley): Promise<DemoBootstrap> {
     parley.db.kind === 'pglite' && parley.config.PARLEY_DATA_DIR !== 'memory://'
       ? path.join(parley.config.PARLEY_DATA_DIR, 'demo-token.txt')
       : null;
-  const existing = await prisma.user.findUnique({ where: { email: DEMO_EMAIL } });
+  const existing = await prisma.user.findFirst({ where: { email: DEMO_EMAIL, externalIssuer: null } });
   if (existing) {
     const agent = await prisma.agent.findFirst({
       where: { project: { memberships: { some: { userId: existing.id } } }, model: 'demo:default' },

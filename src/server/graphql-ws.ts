@@ -26,6 +26,17 @@ export const SERVICE_RESTART_CLOSE_CODE = 1012;
 /** The close code of a `connection_init` that met a database outage (the standard "Try Again Later"). */
 export const TRY_AGAIN_LATER_CLOSE_CODE = 1013;
 
+/** The close code of a socket whose JWT expired: reconnect with a fresh token. */
+export const TOKEN_EXPIRED_CLOSE_CODE = 4401;
+
+/** The close code of a `connection_init` whose token was refused (graphql-ws's own "Forbidden"). */
+export const TOKEN_REFUSED_CLOSE_CODE = 4403;
+
+// setTimeout fires at once for a longer delay; a token valid for longer than this is not watched.
+const MAX_TIMER_MS = 2 ** 31 - 1;
+// A WebSocket close reason is at most 123 bytes.
+const MAX_CLOSE_REASON_BYTES = 123;
+
 /** The `extensions.code` of an operation refused because its socket (or its user) runs as many as allowed. */
 export { TOO_MANY_SUBSCRIPTIONS_CODE };
 
@@ -50,7 +61,7 @@ export interface GraphQLWebSocketOptions {
   limits: LimitReporter;
   /** Bytes of events one socket may hold for a reader that is not keeping up (see EventBacklog). */
   maxBufferedBytes: number;
-  tokens: TokenAuthenticator;
+  tokens: Pick<TokenAuthenticator, 'identify'>;
   logger: Logger;
   /** Told when a subscription on a socket passes maxBufferedBytes and drops what waits for it. */
   onSlowReaderDrop?: () => void;
@@ -130,20 +141,27 @@ export function serveGraphQLOverWebSocket(
           watchIdle(socket, operations);
           return true;
         }
-        let user;
+        let authentication;
         try {
-          user = await options.tokens.authenticate(authorization);
+          authentication = await options.tokens.identify(authorization);
         } catch (error) {
           if (!isDatabaseOutage(error)) throw error;
           // Not a refused token (4403, which a client must not retry): the client reconnects later.
           socket.close(TRY_AGAIN_LATER_CLOSE_CODE, 'Service unavailable: try again later');
           return false;
         }
+        const { user, refusal, expiresAt } = authentication;
+        if (refusal) socket.close(TOKEN_REFUSED_CLOSE_CODE, closeReason(refusal));
         if (!user) return false;
+        if (expiresAt !== null && expiresAt <= Date.now()) {
+          socket.close(TOKEN_EXPIRED_CLOSE_CODE, 'Token expired: reconnect with a fresh token');
+          return false;
+        }
         if (!sockets.open(user.id, socket)) {
           socket.close(TOO_MANY_SOCKETS_CLOSE_CODE, 'Too many open sockets for this user');
           return false;
         }
+        if (expiresAt !== null) closeAtExpiry(socket, expiresAt);
         watchIdle(socket, operations);
         return true;
       },
@@ -246,4 +264,19 @@ class SharedPayloadWebSocket extends WebSocket {
     this.placed = null;
     (super.send as (...args: unknown[]) => void)(data, ...rest);
   }
+}
+
+/** A socket signed in by a JWT lives no longer than the token: its subscriptions must not outlast a sign-out. */
+function closeAtExpiry(socket: WebSocket, expiresAt: number): void {
+  const delay = expiresAt - Date.now();
+  if (delay > MAX_TIMER_MS) return;
+  const timer = setTimeout(() => socket.close(TOKEN_EXPIRED_CLOSE_CODE, 'Token expired: reconnect with a fresh token'), delay);
+  timer.unref();
+  socket.once('close', () => clearTimeout(timer));
+}
+
+function closeReason(message: string): string {
+  const bytes = Buffer.from(message);
+  if (bytes.length <= MAX_CLOSE_REASON_BYTES) return message;
+  return new TextDecoder().decode(bytes.subarray(0, MAX_CLOSE_REASON_BYTES)).replace(/\uFFFD+$/, '');
 }

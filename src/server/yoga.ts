@@ -31,6 +31,7 @@ import { useSubscriptionsPerUser } from './plugins/use-subscriptions-per-user.ts
 import type { LimitReporter } from './connection-limits.ts';
 import { currentRequestId, requestIdFrom } from '../observability/request-id.ts';
 import { useSharedEventResults } from './plugins/use-shared-event-results.ts';
+import { useStreamDeadline } from './plugins/use-stream-deadline.ts';
 
 /** What the HTTP server (req) or the WebSocket server (connectionParams) hands to Yoga. */
 export interface ServerContext {
@@ -91,7 +92,7 @@ export function createParleyYoga({ parley, config, logger, isAccepting, limits }
       // preflight); such a request must carry a header no page can set without asking.
       // Authorization is one: every signed-in client sends it.
       useCSRFPrevention({ requestHeaders: CSRF_HEADERS }),
-      useUploadAuthentication({ authenticate: (authorization) => parley.authenticator.authenticate(authorization) }),
+      useUploadAuthentication({ identify: (authorization) => parley.authenticator.identify(authorization) }),
       useReadiness({ probes: { database: () => parley.db.ping(), redis: () => parley.bus.ping() }, isAccepting }),
       useSchemaDisclosure({ introspection: config.PARLEY_INTROSPECTION }),
       useDocumentLimits({
@@ -105,19 +106,23 @@ export function createParleyYoga({ parley, config, logger, isAccepting, limits }
       useRateLimits(),
       useSubscriptionsPerUser(config.PARLEY_MAX_SUBSCRIPTIONS_PER_USER, () => limits.hit('subscriptions_per_user')),
       useAttachmentDownload({
-        authenticate: (authorization) => parley.authenticator.authenticate(authorization),
+        identify: (authorization) => parley.authenticator.identify(authorization),
         load: (user, attachmentId) => parley.conversations.attachment(user, attachmentId),
       }),
       useInputHygiene(),
       useSharedEventResults(),
+      useStreamDeadline(),
     ],
     context: async ({ request, connectionParams, eventBacklog, requestId: operationRequestId }) => {
       const requestId = operationRequestId ?? currentRequestId() ?? requestIdFrom(undefined);
       const authorization = connectionParams
         ? authorizationFromConnectionParams(connectionParams)
         : request.headers.get('authorization');
+      const { user, refusal, expiresAt } = await parley.authenticator.identify(authorization);
       return {
-        viewer: await parley.authenticator.authenticate(authorization),
+        viewer: user,
+        viewerRefusal: refusal,
+        streamDeadline: connectionParams ? null : expiresAt,
         services,
         loader: parley.db.prisma,
         eventBacklog: eventBacklog ?? new EventBacklog(config.PARLEY_MAX_BUFFERED_EVENT_BYTES, undefined, slowReaderDropped(parley)),

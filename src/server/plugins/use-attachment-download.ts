@@ -6,7 +6,8 @@ export const ATTACHMENT_PATH = '/attachments/';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface AttachmentDownloadOptions {
-  authenticate(authorization: string | null): Promise<User | null>;
+  /** The viewer, or why their JWT was refused (told to the client). */
+  identify(authorization: string | null): Promise<{ user: User | null; refusal: string | null }>;
   load(user: User, attachmentId: string): Promise<{ filename: string; mediaType: string; data: Uint8Array }>;
 }
 
@@ -23,7 +24,7 @@ export function contentDisposition(filename: string): string {
  * Without a valid token 401; a file the viewer may not see and a file that does not exist are the
  * same 404.
  */
-export function useAttachmentDownload({ authenticate, load }: AttachmentDownloadOptions): Plugin {
+export function useAttachmentDownload({ identify, load }: AttachmentDownloadOptions): Plugin {
   return {
     async onRequest({ request, url, endResponse, fetchAPI }) {
       if (!url.pathname.startsWith(ATTACHMENT_PATH)) return;
@@ -37,9 +38,9 @@ export function useAttachmentDownload({ authenticate, load }: AttachmentDownload
       if (request.method !== 'GET' && request.method !== 'HEAD') {
         return json(405, 'BAD_REQUEST', 'Attachments are read with GET.', { allow: 'GET, HEAD' });
       }
-      const viewer = await authenticate(request.headers.get('authorization'));
+      const { user: viewer, refusal } = await identify(request.headers.get('authorization'));
       if (!viewer) {
-        return json(401, 'UNAUTHENTICATED', 'Authentication required: send "Authorization: Bearer <token>".', {
+        return json(401, 'UNAUTHENTICATED', refusal ?? 'Authentication required: send "Authorization: Bearer <token>".', {
           'www-authenticate': 'Bearer',
         });
       }

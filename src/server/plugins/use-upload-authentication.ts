@@ -2,7 +2,8 @@ import type { Plugin } from 'graphql-yoga';
 import type { User } from '../../generated/prisma/client.ts';
 
 export interface UploadAuthenticationOptions {
-  authenticate(authorization: string | null): Promise<User | null>;
+  /** The viewer, or why their JWT was refused (told to the client). */
+  identify(authorization: string | null): Promise<{ user: User | null; refusal: string | null }>;
   /** Told of each upload refused before its files were read. */
   onRefused?: () => void;
 }
@@ -13,18 +14,19 @@ export interface UploadAuthenticationOptions {
  * read, and its files buffered, only to be refused. The connection is closed, so the files still on
  * their way are not read either.
  */
-export function useUploadAuthentication({ authenticate, onRefused }: UploadAuthenticationOptions): Plugin {
+export function useUploadAuthentication({ identify, onRefused }: UploadAuthenticationOptions): Plugin {
   return {
     async onRequest({ request, endResponse, fetchAPI }) {
       if (request.method !== 'POST' || !request.headers.get('content-type')?.toLowerCase().startsWith('multipart/')) return;
-      if (await authenticate(request.headers.get('authorization'))) return;
+      const { user, refusal } = await identify(request.headers.get('authorization'));
+      if (user) return;
       onRefused?.();
       endResponse(
         new fetchAPI.Response(
           JSON.stringify({
             errors: [
               {
-                message: 'Authentication required to send files: send "Authorization: Bearer <token>".',
+                message: refusal ?? 'Authentication required to send files: send "Authorization: Bearer <token>".',
                 extensions: { code: 'UNAUTHENTICATED' },
               },
             ],
