@@ -8,6 +8,8 @@ import { RateLimitsModule } from './auth/rate-limits-module.ts';
 import type { ApiTokens, TokenAuthenticator } from './auth/tokens.ts';
 import { TokenRevocationModule } from './auth/token-revocation-module.ts';
 import type { Config } from './config.ts';
+import { BranchService } from './branches/branch-service.ts';
+import { ThreadLife } from './branches/thread-life.ts';
 import { ConversationService } from './conversation/conversation-service.ts';
 import type { OutagePatience } from './db/outage-patience.ts';
 import type { Database } from './db/database.ts';
@@ -46,6 +48,8 @@ export interface Parley {
   conversations: ConversationService;
   cancellation: CancellationService;
   suspensions: SuspensionService;
+  branches: BranchService;
+  threadLife: ThreadLife;
   running: RunningExecutions;
   consumer: QueueConsumer;
   outagePatience: OutagePatience;
@@ -108,6 +112,8 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
     queue: new QueueService(prisma, bus, access, kick, queueLimits(config), suspensions, refuseOverLimit),
     conversations: new ConversationService(prisma, access),
     cancellation: new CancellationService(prisma, access, running, bus, kick),
+    branches: new BranchService(prisma, bus, access, kick, queueLimits(config), refuseOverLimit),
+    threadLife: new ThreadLife(prisma, bus, access),
     outagePatience: engine.outagePatience,
     startWork: () => work.start(engine.recovery, engine.consuming),
     stopWork: () => work.stop(),

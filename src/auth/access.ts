@@ -111,7 +111,7 @@ export class AccessPolicy {
     // One joined statement: the thread, its agent and the caller's role in the agent's project.
     const [row] = await this.prisma.$queryRaw<ThreadAccessRow[]>`
       SELECT t."id", t."ownerId", t."kind"::text AS "kind", t."title", t."lastEventSeq", t."queueTailPosition",
-             t."createdAt", t."updatedAt", m."role"::text AS "role", ${AGENT_COLUMNS}
+             t."activeLeafMessageId", t."lastActivityAt", t."createdAt", t."updatedAt", m."role"::text AS "role", ${AGENT_COLUMNS}
       FROM "thread" t
       JOIN "agent" a ON a."id" = t."agentId"
       JOIN "membership" m ON m."projectId" = a."projectId" AND m."userId" = ${user.id}
@@ -126,6 +126,8 @@ export class AccessPolicy {
       title: row.title,
       lastEventSeq: row.lastEventSeq,
       queueTailPosition: row.queueTailPosition,
+      activeLeafMessageId: row.activeLeafMessageId,
+      lastActivityAt: row.lastActivityAt,
       createdAt: row.createdAt,
       updatedAt: row.updatedAt,
       agent: agentOf(row),
@@ -140,6 +142,8 @@ interface ThreadAccessRow extends AgentRow {
   title: string;
   lastEventSeq: number;
   queueTailPosition: number;
+  activeLeafMessageId: string | null;
+  lastActivityAt: Date;
   createdAt: Date;
   updatedAt: Date;
   role: ProjectRole;

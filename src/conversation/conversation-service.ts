@@ -1,12 +1,15 @@
 import type { PrismaClient, User } from '../generated/prisma/client.ts';
 import type { AccessPolicy, ThreadWithAgent } from '../auth/access.ts';
 import { ForbiddenError, NotFoundError } from '../domain/errors.ts';
+import { activePath } from './active-path.ts';
 
 export interface ConversationHead {
   thread: ThreadWithAgent;
   /** Pass to runEvents(after:) to continue from exactly this read. */
   eventCursor: string;
   activeExecutionId: string | null;
+  /** The active path's messages, first to last (read after the cursor: a replay may repeat, never miss). */
+  pathMessageIds: string[];
 }
 
 export interface QueueView {
@@ -25,7 +28,8 @@ export class ConversationService {
     const thread = await this.access.thread(user, threadId, 'agent:read');
     // The cursor is read before anything else, so replaying after it can only repeat, never miss.
     const active = await this.activeExecution(thread.id);
-    return { thread, eventCursor: String(thread.lastEventSeq), activeExecutionId: active?.id ?? null };
+    const pathMessageIds = await activePath(this.prisma, thread.id);
+    return { thread, eventCursor: String(thread.lastEventSeq), activeExecutionId: active?.id ?? null, pathMessageIds };
   }
 
   async queue(user: User, threadId: string): Promise<QueueView> {
@@ -52,6 +56,16 @@ export class ConversationService {
       : null;
     if (!found || !visible) throw new NotFoundError('Attachment', attachmentId);
     return { filename: found.filename, mediaType: found.mediaType, data: Buffer.from(found.dataBase64, 'base64') };
+  }
+
+  /** The messages with the same parent and role as this one, oldest first, itself included. */
+  async siblingIds(message: { threadId: string; parentId: string | null; role: 'USER' | 'ASSISTANT' }): Promise<string[]> {
+    const siblings = await this.prisma.message.findMany({
+      where: { threadId: message.threadId, parentId: message.parentId, role: message.role },
+      orderBy: { seq: 'asc' },
+      select: { id: true },
+    });
+    return siblings.map((sibling) => sibling.id);
   }
 
   activeExecution(threadId: string) {

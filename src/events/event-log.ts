@@ -24,7 +24,13 @@ export async function appendThreadEvents(db: Db, threadId: string, events: NewTh
  * The event append as two common table expressions, `bumped` and `appended` (the new seqs), for
  * statements that write other rows with it (admission, the settlement) and so stay one statement.
  */
-export function eventAppendCtes(threadId: string, events: NewThreadEvent[], createdAt: Date): Prisma.Sql {
+export function eventAppendCtes(
+  threadId: string,
+  events: NewThreadEvent[],
+  createdAt: Date,
+  /** More `, "column" = value` assignments to the thread row: a statement may update that row only once. */
+  alsoSetOnThread: Prisma.Sql = Prisma.empty,
+): Prisma.Sql {
   for (const event of events) {
     if (TRANSIENT_EVENT_TYPES.has(event.payload.type)) throw new Error(`${event.payload.type} is not a durable event`);
   }
@@ -37,7 +43,7 @@ export function eventAppendCtes(threadId: string, events: NewThreadEvent[], crea
     })),
   );
   return Prisma.sql`bumped AS (
-      UPDATE "thread" SET "lastEventSeq" = "lastEventSeq" + ${events.length}::int, "updatedAt" = ${createdAt}::timestamp(3)
+      UPDATE "thread" SET "lastEventSeq" = "lastEventSeq" + ${events.length}::int, "updatedAt" = ${createdAt}::timestamp(3)${alsoSetOnThread}
       WHERE "id" = ${threadId} AND ${events.length}::int > 0
       RETURNING "lastEventSeq"
     ), appended AS (

@@ -1,6 +1,6 @@
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import type { MessagePart } from '../conversation/parts.ts';
-import { ServiceUnavailableError } from '../domain/errors.ts';
+import { NotFoundError, ServiceUnavailableError } from '../domain/errors.ts';
 import { readThreadEvents } from './event-log.ts';
 import type { LiveBus } from './live-bus.ts';
 import type { EventBacklog } from './event-backlog.ts';
@@ -101,6 +101,8 @@ async function* threadEvents(options: StreamOptions, departure: Departure): Asyn
           for (const reply of replies) {
             if (!ended.has(reply.executionId ?? '')) yield ledger.snapshot(reply);
           }
+        } else if (event.payload.type === 'ThreadDeleted') {
+          throw new NotFoundError('Thread', threadId);
         } else if (event.seq === null) {
           const { deliver, askForSnapshot } = ledger.live(event, Date.now());
           if (askForSnapshot !== null) {

@@ -28,11 +28,15 @@ export type ThreadEventPayload =
   | { type: 'ExecutionFinished'; status: ExecutionStatus }
   | { type: 'QueueUpdated' }
   | { type: 'ExecutionUpdated'; status: ExecutionStatus }
-  | { type: 'MessageSnapshot'; messageId: string; parts: unknown; textLength: number };
+  | { type: 'MessageSnapshot'; messageId: string; parts: unknown; textLength: number }
+  /** The active path now ends at this message (null: no message is on it, as before a first turn). */
+  | { type: 'BranchSwitched'; leafMessageId: string | null }
+  /** Live only, never delivered: the thread was deleted, and its subscribers end with its not-found error. */
+  | { type: 'ThreadDeleted' };
 
 export type ThreadEventType = ThreadEventPayload['type'];
 
-export const TRANSIENT_EVENT_TYPES: ReadonlySet<ThreadEventType> = new Set(['TextDelta', 'ReasoningDelta', 'MessageSnapshot']);
+export const TRANSIENT_EVENT_TYPES: ReadonlySet<ThreadEventType> = new Set(['TextDelta', 'ReasoningDelta', 'MessageSnapshot', 'ThreadDeleted']);
 
 export interface ThreadEvent {
   threadId: string;

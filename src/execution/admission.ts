@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Agent, Execution, PrismaClient, User } from '../generated/prisma/client.ts';
+import { Prisma, type Agent, type Execution, type PrismaClient, type User } from '../generated/prisma/client.ts';
 import { agentOf, AGENT_COLUMNS, type AgentRow } from '../db/agent-row.ts';
 import { withSessionLock, type Tx } from '../db/session-lock.ts';
 import { eventAppendCtes, eventRecords, firstSeqOf } from '../events/event-log.ts';
@@ -94,8 +94,14 @@ export class Admission {
           finishedAt: refusal ? now : null,
           updatedAt: now,
         };
-        const userMessageId = randomUUID();
+        // An edit's turn is a sibling of the edited message; a regeneration's reply one of the replaced
+        // reply, under the same user message; any other turn follows the thread's active leaf.
+        const regenerates = head.siblingRole === 'ASSISTANT';
+        const userParentId = head.siblingOfMessageId !== null ? head.siblingParentId : head.activeLeafMessageId;
+        const userMessageId = regenerates ? head.siblingParentId! : randomUUID();
         const assistantMessageId = randomUUID();
+        // The stamp of the ExecutionStarted appended below: these messages were made active by it.
+        const activeSeq = head.lastEventSeq + 1;
         const userParts: MessagePart[] = [
           { type: 'text', text: head.text },
           ...head.attachments.map(({ id, filename, mediaType, size }) => ({ type: 'attachment' as const, attachmentId: id, filename, mediaType, size })),
@@ -112,10 +118,14 @@ export class Admission {
           ...(refusal ? [{ executionId: execution.id, payload: { type: 'ExecutionFinished' as const, status: 'REFUSED' as const } }] : []),
         ];
         if (!refusal) registered = this.running.register(execution.id, threadId);
-        const records = await this.start(tx, execution, [
-          { id: userMessageId, role: 'USER', parts: userParts },
-          { id: assistantMessageId, role: 'ASSISTANT', parts: replyParts },
-        ], events);
+        const reply = { id: assistantMessageId, role: 'ASSISTANT' as const, parts: replyParts, parentId: userMessageId, activeSeq };
+        const records = await this.start(
+          tx,
+          execution,
+          regenerates ? [reply] : [{ id: userMessageId, role: 'USER', parts: userParts, parentId: userParentId, activeSeq }, reply],
+          userMessageId,
+          events,
+        );
         if (refusal) return { kind: 'refused', events: records } as const;
         return {
           kind: 'admitted',
@@ -137,6 +147,7 @@ export class Admission {
       SELECT q."id" AS "queueId", q."text", q."createdAt" AS "queuedAt", q."userId", u."email" AS "userEmail", u."locale"::text AS "userLocale",
              u."createdAt" AS "userCreatedAt", u."name" AS "userName", u."externalIssuer" AS "userExternalIssuer",
              u."externalSubject" AS "userExternalSubject", ${AGENT_COLUMNS},
+             t."activeLeafMessageId", t."lastEventSeq", q."siblingOfMessageId", s."role"::text AS "siblingRole", s."parentId" AS "siblingParentId",
              COALESCE((
                SELECT jsonb_agg(jsonb_build_object('id', f."id", 'filename', f."filename", 'mediaType', f."mediaType", 'size', f."size")
                                 ORDER BY f."createdAt", f."id")
@@ -153,6 +164,7 @@ export class Admission {
         SELECT * FROM "queue_item" WHERE "threadId" = t."id" AND "steeringExecutionId" IS NULL ORDER BY "position" ASC LIMIT 1
       ) q ON true
       JOIN "user" u ON u."id" = q."userId"
+      LEFT JOIN "message" s ON s."id" = q."siblingOfMessageId"
       WHERE t."id" = ${threadId}
         AND NOT EXISTS (
           SELECT 1 FROM "execution" e
@@ -167,11 +179,12 @@ export class Admission {
   private async start(
     tx: Tx,
     execution: Execution,
-    messages: { id: string; role: 'USER' | 'ASSISTANT'; parts: MessagePart[] }[],
+    messages: { id: string; role: 'USER' | 'ASSISTANT'; parts: MessagePart[]; parentId: string | null; activeSeq: number }[],
+    userMessageId: string,
     events: NewThreadEvent[],
   ): Promise<ThreadEvent[]> {
     const now = execution.createdAt;
-    const userMessageId = messages[0]!.id;
+    const leafId = messages.at(-1)!.id;
     const [row] = await tx.$queryRaw<{ firstSeq: number | null }[]>`
       WITH created AS (
         INSERT INTO "execution" ("id", "threadId", "agentId", "userId", "queueItemId", "acceptedText", "status", "refusalKey",
@@ -182,9 +195,9 @@ export class Admission {
                 ${execution.finishedAt}::timestamp(3), ${now}::timestamp(3), ${now}::timestamp(3))
         RETURNING "id"
       ), messages AS (
-        INSERT INTO "message" ("id", "threadId", "executionId", "role", "parts", "createdAt", "updatedAt")
+        INSERT INTO "message" ("id", "threadId", "executionId", "role", "parts", "parentId", "activeSeq", "createdAt", "updatedAt")
         SELECT m.row->>'id', ${execution.threadId}, created."id", (m.row->>'role')::"MessageRole", m.row->'parts',
-               ${now}::timestamp(3), ${now}::timestamp(3)
+               m.row->>'parentId', (m.row->>'activeSeq')::int, ${now}::timestamp(3), ${now}::timestamp(3)
         FROM created, jsonb_array_elements(${JSON.stringify(messages)}::jsonb) WITH ORDINALITY AS m(row, ord)
         ORDER BY m.ord
         RETURNING "id"
@@ -193,7 +206,7 @@ export class Admission {
         WHERE "queueItemId" = ${execution.queueItemId} AND EXISTS (SELECT 1 FROM messages)
       ), consumed AS (
         DELETE FROM "queue_item" WHERE "id" = ${execution.queueItemId} AND EXISTS (SELECT 1 FROM created)
-      ), ${eventAppendCtes(execution.threadId, events, now)}
+      ), ${eventAppendCtes(execution.threadId, events, now, Prisma.sql`, "activeLeafMessageId" = ${leafId}, "lastActivityAt" = ${now}::timestamp(3)`)}
       SELECT min("seq")::int AS "firstSeq" FROM appended`;
     return eventRecords(execution.threadId, firstSeqOf(execution.threadId, row?.firstSeq), now, events);
   }
@@ -211,6 +224,13 @@ interface QueueHeadRow extends AgentRow {
   userExternalIssuer: string | null;
   userExternalSubject: string | null;
   attachments: { id: string; filename: string; mediaType: string; size: number }[];
+  /** The thread's active leaf and event counter, read under the session lock. */
+  activeLeafMessageId: string | null;
+  lastEventSeq: number;
+  /** An edit's or regeneration's item: the message its turn is a sibling of, that message's role and parent. */
+  siblingOfMessageId: string | null;
+  siblingRole: 'USER' | 'ASSISTANT' | null;
+  siblingParentId: string | null;
   /** Top-level runs of the agent now, when the agent has a concurrency limit. */
   agentRunning: number | null;
   /** Tokens the user's runs of the agent used today, when the agent has a daily budget. */

@@ -1,19 +1,30 @@
 import type { ModelMessage } from 'ai';
 import type { PrismaClient } from '../generated/prisma/client.ts';
+import { activePath, pathTo } from '../conversation/active-path.ts';
 import { textOf, type MessagePart } from '../conversation/parts.ts';
 
 const HISTORY_MESSAGES = 100;
 
-/** What a fresh turn shows the model: earlier turns as text, the current turn's message with its attachments as files. */
+/**
+ * What a fresh turn shows the model: the active branch up to this turn's reply (never another
+ * branch's messages), earlier turns as text, the current turn's message with its attachments as
+ * files. The turn's message is its reply's parent: for a regenerated reply, an earlier turn's.
+ */
 export async function loadHistory(prisma: PrismaClient, threadId: string, executionId: string): Promise<ModelMessage[]> {
-  const rows = await prisma.message.findMany({
-    where: { threadId, NOT: { executionId, role: 'ASSISTANT' } },
+  const reply = await prisma.message.findFirst({
+    where: { threadId, executionId, role: 'ASSISTANT' },
     orderBy: { seq: 'desc' },
-    take: HISTORY_MESSAGES,
-    select: { id: true, role: true, parts: true, executionId: true },
+    select: { id: true, parentId: true },
+  });
+  const path = reply ? await pathTo(prisma, reply.parentId) : await activePath(prisma, threadId);
+  const turnMessageId = reply?.parentId ?? null;
+  const rows = await prisma.message.findMany({
+    where: { id: { in: path.slice(-HISTORY_MESSAGES) } },
+    orderBy: { seq: 'asc' },
+    select: { id: true, role: true, parts: true },
   });
   const messages: ModelMessage[] = [];
-  for (const row of rows.reverse()) {
+  for (const row of rows) {
     const parts = row.parts as MessagePart[];
     const text = textOf(parts);
     if (row.role === 'ASSISTANT') {
@@ -22,7 +33,7 @@ export async function loadHistory(prisma: PrismaClient, threadId: string, execut
     }
     // Only this turn's own message hands its files to the model, and only when it has any.
     const files =
-      row.executionId === executionId && parts.some((part) => part.type === 'attachment')
+      row.id === turnMessageId && parts.some((part) => part.type === 'attachment')
         ? await prisma.attachment.findMany({ where: { messageId: row.id }, orderBy: { createdAt: 'asc' } })
         : [];
     if (files.length === 0) {

@@ -58,6 +58,8 @@ export class QueueInsert {
     text: string,
     idempotencyKey: string | null,
     attachments: readonly NewAttachment[] = [],
+    /** An edit's or a regeneration's turn: the message its new message will be a sibling of. */
+    siblingOfMessageId: string | null = null,
   ): Promise<{ event: ThreadEvent; isNew: boolean }> {
     const atTail = at === 'tail';
     const queueId = randomUUID();
@@ -76,16 +78,17 @@ export class QueueInsert {
         WITH locked AS (
           UPDATE "thread"
           SET "lastEventSeq" = "lastEventSeq" + 1, "queueTailPosition" = "queueTailPosition" + ${atTail ? 1 : 0}::int, "updatedAt" = ${createdAt}::timestamp(3),
+              "lastActivityAt" = ${createdAt}::timestamp(3),
               "title" = CASE WHEN "title" = '' THEN ${titleFromText(text)}::text ELSE "title" END
           WHERE "id" = ${threadId}
             AND (SELECT count(*) FROM "queue_item" WHERE "threadId" = ${threadId}) < ${this.limits.maxQueuedPerThread}
           RETURNING "lastEventSeq", "queueTailPosition"
         ), item AS (
-          INSERT INTO "queue_item" ("id", "threadId", "userId", "text", "position", "idempotencyKey", "createdAt", "updatedAt")
+          INSERT INTO "queue_item" ("id", "threadId", "userId", "text", "position", "idempotencyKey", "siblingOfMessageId", "createdAt", "updatedAt")
           SELECT ${queueId}::text, ${threadId}::text, ${userId}::text, ${text}::text,
                  CASE WHEN ${atTail}::boolean THEN locked."queueTailPosition"
                       ELSE (SELECT COALESCE(MIN(head."position"), 1) - 1 FROM "queue_item" head WHERE head."threadId" = ${threadId}) END,
-                 ${idempotencyKey}::text,
+                 ${idempotencyKey}::text, ${siblingOfMessageId}::text,
                  ${createdAt}::timestamp(3), ${createdAt}::timestamp(3)
           FROM locked
           RETURNING "id"

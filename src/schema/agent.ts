@@ -40,10 +40,11 @@ builder.prismaNode('Agent', {
     project: t.relation('project'),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     threads: t.relatedConnection('threads', {
+      description: 'The threads you can see, the last active first (Thread.lastActivityAt).',
       cursor: 'id',
       query: (_args, context) => ({
         where: visibleThreadsWhere(requireViewer(context).id),
-        orderBy: { createdAt: 'desc' },
+        orderBy: [{ lastActivityAt: 'desc' }, { id: 'desc' }],
       }),
     }),
   }),

@@ -2,6 +2,8 @@ import type { Logger } from 'pino';
 import type { AccessPolicy } from '../auth/access.ts';
 import type { RateLimits } from '../auth/rate-limits.ts';
 import type { ApiTokens } from '../auth/tokens.ts';
+import type { BranchService } from '../branches/branch-service.ts';
+import type { ThreadLife } from '../branches/thread-life.ts';
 import type { ConversationService } from '../conversation/conversation-service.ts';
 import type { DirectoryService } from '../directory/directory-service.ts';
 import { UnauthenticatedError } from '../domain/errors.ts';
@@ -21,6 +23,8 @@ export interface ResolverServices {
   conversations: ConversationService;
   cancellation: CancellationService;
   suspensions: SuspensionService;
+  branches: BranchService;
+  threadLife: ThreadLife;
   tokens: ApiTokens;
   rateLimits: RateLimits;
   /** Links a queued message to the request that queued it (its turn's trace names that request). */

@@ -1,14 +1,15 @@
 import { builder } from './builder.ts';
 import { decodeIdArg, encodeId, encodeOptionalId } from './ids.ts';
 
-interface ConversationShape {
+export interface ConversationShape {
   threadId: string;
   eventCursor: string;
   activeExecutionId: string | null;
+  pathMessageIds: string[];
 }
 
-const Conversation = builder.objectRef<ConversationShape>('Conversation').implement({
-  description: 'Everything a reloading client needs; then follow runEvents(after: eventCursor).',
+export const ConversationRef = builder.objectRef<ConversationShape>('Conversation').implement({
+  description: 'Everything a reloading client needs; then follow runEvents(after: eventCursor). Its messages are the active path, first to last.',
   fields: (t) => ({
     threadId: t.id({ resolve: (conversation) => encodeId('Thread', conversation.threadId) }),
     eventCursor: t.exposeString('eventCursor'),
@@ -25,7 +26,8 @@ const Conversation = builder.objectRef<ConversationShape>('Conversation').implem
       resolve: (query, conversation, _args, context) =>
         context.loader.message.findMany({
           ...query,
-          where: { threadId: conversation.threadId },
+          // The active path only: a parent's seq is below its children's, so seq order is root to leaf.
+          where: { threadId: conversation.threadId, id: { in: conversation.pathMessageIds } },
           orderBy: { seq: 'asc' },
         }),
     }),
@@ -43,11 +45,11 @@ const Conversation = builder.objectRef<ConversationShape>('Conversation').implem
 
 builder.queryField('conversation', (t) =>
   t.withAuth({ authenticated: true }).field({
-    type: Conversation,
+    type: ConversationRef,
     args: { threadId: t.arg.id({ required: true }) },
     resolve: async (_root, args, { services, viewer }) => {
       const head = await services.conversations.conversation(viewer, decodeIdArg(args, 'threadId', 'Thread'));
-      return { threadId: head.thread.id, eventCursor: head.eventCursor, activeExecutionId: head.activeExecutionId };
+      return { threadId: head.thread.id, eventCursor: head.eventCursor, activeExecutionId: head.activeExecutionId, pathMessageIds: head.pathMessageIds };
     },
   }),
 );

@@ -43,7 +43,7 @@ function endingAsResult(
 type EventOf<T extends ThreadEventType> = RunEvent & { payload: Extract<ThreadEventPayload, { type: T }> };
 
 /** Events that come before any execution exists: a message entering the queue, the queue changing. */
-const THREAD_EVENT_TYPES: ReadonlySet<ThreadEventType> = new Set(['MessageQueued', 'QueueUpdated']);
+const THREAD_EVENT_TYPES: ReadonlySet<ThreadEventType> = new Set(['MessageQueued', 'QueueUpdated', 'BranchSwitched']);
 
 const eventTypeOf = (event: unknown) => (event as RunEvent).payload.type;
 
@@ -62,7 +62,7 @@ const RunEventInterface = builder.interfaceRef<RunEvent>('RunEvent').implement({
 });
 
 const ExecutionEventInterface = builder.interfaceRef<RunEvent>('ExecutionEvent').implement({
-  description: 'An event about one execution (every event but MessageQueued and QueueUpdated).',
+  description: 'An event about one execution (every event but MessageQueued, QueueUpdated and BranchSwitched).',
   interfaces: [RunEventInterface],
   resolveType: eventTypeOf,
   fields: (t) => ({
@@ -160,6 +160,17 @@ runEventType('ExecutionFinished', 'The execution reached a final (or suspended) 
   status: t.field({ type: ExecutionStatus, resolve: (event) => event.payload.status }),
 }));
 runEventType('QueueUpdated', 'The queue changed; read queue(threadId) again.');
+export const BranchSwitchedRef = runEventType(
+  'BranchSwitched',
+  'The active path now ends at leafMessageId (an edit or regeneration cut it at the parent of its new message; a switch moved it); read conversation again unless you hold that path.',
+  (t) => ({
+    leafMessageId: t.id({
+      nullable: true,
+      description: 'Null when no message is on the path (the first message was edited and its turn has not started).',
+      resolve: (event) => encodeOptionalId('Message', event.payload.leafMessageId),
+    }),
+  }),
+);
 runEventType('ExecutionUpdated', 'An execution changed state; read conversation again.', (t) => ({
   status: t.field({ type: ExecutionStatus, resolve: (event) => event.payload.status }),
 }));

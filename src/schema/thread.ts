@@ -1,8 +1,8 @@
-import { LimitExceededError } from '../domain/errors.ts';
+import { ConflictError, LimitExceededError } from '../domain/errors.ts';
 import { ThreadKind } from '../generated/prisma/enums.ts';
 import { builder } from './builder.ts';
 import { COMMON_MUTATION_ERRORS } from './errors.ts';
-import { decodeIdArg } from './ids.ts';
+import { decodeIdArg, encodeId } from './ids.ts';
 
 builder.enumType(ThreadKind, {
   name: 'ThreadKind',
@@ -21,6 +21,10 @@ builder.prismaNode('Thread', {
     agent: t.relation('agent'),
     owner: t.relation('owner'),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    lastActivityAt: t.expose('lastActivityAt', {
+      type: 'DateTime',
+      description: 'The last message sent, turn started, edit or branch switch; Agent.threads lists the newest first.',
+    }),
   }),
 });
 
@@ -47,5 +51,33 @@ builder.mutationField('createThread', (t) =>
       });
       return loader.thread.findUniqueOrThrow({ ...query, where: { id: thread.id } });
     },
+  }),
+);
+
+builder.mutationField('renameThread', (t) =>
+  t.withAuth({ authenticated: true }).prismaField({
+    type: 'Thread',
+    errors: { types: COMMON_MUTATION_ERRORS },
+    args: { threadId: t.arg.id({ required: true }), title: t.arg.string({ required: true }) },
+    resolve: async (query, _root, args, { services, loader, viewer }) => {
+      const thread = await services.threadLife.renameThread(viewer, decodeIdArg(args, 'threadId', 'Thread'), args.title);
+      return loader.thread.findUniqueOrThrow({ ...query, where: { id: thread.id } });
+    },
+  }),
+);
+
+const ThreadDeleted = builder.objectRef<{ threadId: string }>('ThreadDeleted').implement({
+  fields: (t) => ({ threadId: t.id({ resolve: (deleted) => encodeId('Thread', deleted.threadId) }) }),
+});
+
+builder.mutationField('deleteThread', (t) =>
+  t.withAuth({ authenticated: true }).field({
+    type: ThreadDeleted,
+    errors: { types: [...COMMON_MUTATION_ERRORS, ConflictError] },
+    description:
+      'Deletes the thread with its messages, events, queue items, suspensions and files; its subscribers end with ' +
+      'NOT_FOUND. Its owner may (for a SHARED thread, also a project admin); a ConflictError while an execution runs.',
+    args: { threadId: t.arg.id({ required: true }) },
+    resolve: (_root, args, { services, viewer }) => services.threadLife.deleteThread(viewer, decodeIdArg(args, 'threadId', 'Thread')),
   }),
 );

@@ -135,7 +135,7 @@ export function createParleyYoga({ parley, config, logger, isAccepting, limits }
 
 /** What resolvers may call: the domain services, not the instance. */
 function resolverServices(parley: Parley): ResolverServices {
-  const { access, directory, queue, conversations, cancellation, suspensions, tokens, rateLimits, tracing } = parley;
+  const { access, directory, queue, conversations, cancellation, suspensions, branches, threadLife, tokens, rateLimits, tracing } = parley;
   return {
     access,
     directory,
@@ -143,6 +143,8 @@ function resolverServices(parley: Parley): ResolverServices {
     conversations,
     cancellation,
     suspensions,
+    branches,
+    threadLife,
     tokens,
     rateLimits,
     tracing,

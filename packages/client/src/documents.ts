@@ -56,7 +56,7 @@ export const ThreadConversationDocument = graphql(`
       messages(last: 200) {
         edges {
           node {
-            id role executionId outcome
+            id role executionId outcome parentId siblingIds
             parts { ...ClientMessagePartFields }
           }
         }
@@ -91,6 +91,7 @@ export const ThreadRunEventsDocument = graphql(`
       }
       ... on ExecutionFinished { status }
       ... on ExecutionUpdated { status }
+      ... on BranchSwitched { leafMessageId }
     }
   }
 `);

@@ -76,6 +76,8 @@ export interface ThreadState {
   readonly error: CurrentError | null;
   readonly retries: Readonly<Record<string, RetryCountdown>>;
   readonly connection: Connection;
+  /** Set when an event moved the active path somewhere this state does not hold: read the conversation again. */
+  readonly needsConversation?: boolean;
 }
 
 export type ThreadInput =
@@ -267,7 +269,21 @@ function applyEvent(state: ThreadState, event: RunEvent): ThreadState {
     case 'ExecutionFinished':
     case 'ExecutionUpdated':
       return executionStatus(state, event);
+    case 'BranchSwitched':
+      return branchSwitched(state, event);
   }
+}
+
+/**
+ * The path now ends at the event's leaf. When the leaf is on the path shown (an edit or a
+ * regeneration cut it there), the messages after it go; otherwise the path is one this state does
+ * not hold, and the session reads the conversation again (`needsConversation`).
+ */
+function branchSwitched(state: ThreadState, event: EventOf<'BranchSwitched'>): ThreadState {
+  const leaf = event.leafMessageId ?? null;
+  const at = leaf === null ? -1 : state.messages.findIndex((message) => message.id === leaf);
+  if (leaf !== null && at < 0) return { ...state, needsConversation: true };
+  return { ...state, messages: state.messages.slice(0, at + 1) };
 }
 
 function executionOf(state: ThreadState, executionId: string, parentExecutionId?: string | null): ExecutionView {

@@ -52,6 +52,11 @@ export const DEMO_COMMANDS: readonly DemoCommand[] = [
     usage: '/tokens <n>',
     description: `Streams exactly n chunks (at most ${DEMO_LIMITS.maxTokens}) and reports n output tokens, for benchmarks.`,
   },
+  {
+    name: '/history',
+    usage: '/history',
+    description: 'Answers `History: <text 1> | <text 2> | …`: the texts of the user messages before this one, exactly as the model receives them (the active branch).',
+  },
 ];
 
 export type ParsedCommand =
@@ -61,6 +66,7 @@ export type ParsedCommand =
   | { command: '/approve'; action: string }
   | { command: '/ask'; question: string }
   | { command: '/delegate'; message: string }
+  | { command: '/history' }
   /** A known command given arguments it cannot take: the reply is this usage line. */
   | { command: 'misused'; usageLine: string };
 
@@ -105,6 +111,8 @@ export function parseCommand(text: string | undefined): ParsedCommand | undefine
       return args ? { command: '/ask', question: args } : misused('/ask');
     case '/delegate':
       return args ? { command: '/delegate', message: args } : misused('/delegate');
+    case '/history':
+      return args ? misused('/history') : { command: '/history' };
     default:
       return undefined;
   }

@@ -14,6 +14,7 @@ import { approvalGranted, findOutcome, outcomeSucceeded, outcomeValue, type Prom
  *   /approve text       tool call approve_action {action} → `Approved: <text>` | `Not approved: <text>`
  *   /ask question       tool call ask_user {question}   → `You answered: "<answer>"` | `No answer was given.`
  *   /delegate message   tool call delegate {message}    → `The delegate replied: "<result>"` | `The delegate failed: <error>`
+ *   /history            `History: <text 1> | <text 2> | …`, the earlier user texts of the prompt (unquoted, uncut)
  */
 
 const PLAIN_REASONING = 'Plain message without a command: quoting it back.';
@@ -87,6 +88,8 @@ export function planFor(view: PromptView, context: PlanContext): DemoPlan {
     }
     case '/tokens':
       return { textChunks: numberedTokens(command.count), chunkIntervalMs: 0 };
+    case '/history':
+      return textPlan(`History: ${view.earlierUserTexts.join(' | ')}`);
     case '/fail': {
       const failure = describeDemoFailure(command.reason, context.modelId, context.stream);
       const leadingChunks = numberedTokens(command.after ?? 0);

@@ -13,6 +13,8 @@ export interface PromptView {
   userText: string | undefined;
   attachmentCount: number;
   userMessageCount: number;
+  /** The texts of the user messages before the last one, in order, as the prompt has them. */
+  earlierUserTexts: string[];
   toolCallCount: number;
   outcomesAfterUser: ToolOutcome[];
   approvalDeniedAfterUser: boolean;
@@ -52,6 +54,7 @@ export function readPrompt(prompt: LanguageModelV3Prompt): PromptView {
     userText: undefined,
     attachmentCount: 0,
     userMessageCount: 0,
+    earlierUserTexts: [],
     toolCallCount: 0,
     outcomesAfterUser: [],
     approvalDeniedAfterUser: false,
@@ -71,6 +74,7 @@ export function readPrompt(prompt: LanguageModelV3Prompt): PromptView {
         .filter(Boolean)
         .join('\n');
       view.wordCount += countWords(text);
+      if (index !== lastUserIndex) view.earlierUserTexts.push(text);
       if (index === lastUserIndex) {
         view.userText = text.trim();
         view.attachmentCount = message.content.filter((part) => part.type === 'file').length;
