@@ -5,6 +5,7 @@ import { memberCommands } from './member.ts';
 import { migrateCommand } from './migrate.ts';
 import { projectCommands } from './project.ts';
 import { serveCommand } from './serve.ts';
+import { threadCommands } from './thread.ts';
 import { tokenCommands } from './token.ts';
 import { userCommands } from './user.ts';
 
@@ -18,6 +19,7 @@ const COMMANDS: readonly Command[] = [
   ...projectCommands,
   ...memberCommands,
   ...agentCommands,
+  ...threadCommands,
 ];
 
 const GROUPS = [...new Set(COMMANDS.filter((command) => command.name.includes(' ')).map((command) => command.name.split(' ')[0]))];
@@ -37,7 +39,7 @@ export function usage(): string {
     ...lines,
     `  ${'help'.padEnd(SUMMARY_COLUMN)}Show this text (also: parley <command> --help).`,
     '',
-    'Project, user and agent ids may be global ids (as GraphQL shows them) or raw ids; users may also be given by email.',
+    'Project, user, agent and thread ids may be global ids (as GraphQL shows them) or raw ids; users may also be given by email.',
     'The database comes from the environment: DATABASE_URL (PostgreSQL), or else the embedded database',
     'in PARLEY_DATA_DIR (default ./.parley), which only one process can open at a time.',
   ].join('\n');

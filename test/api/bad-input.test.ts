@@ -114,6 +114,23 @@ const retryExecution = (executionId: string) => async () =>
 
 const cancelExecution = (executionId: string) => async () =>
   (await requestData(server, documents.CancelExecutionDocument, { executionId }, token)).cancelExecution;
+const editMessage = (vars: { messageId?: string; text?: string; idempotencyKey?: string }) => async () =>
+  (
+    await requestData(
+      server,
+      documents.EditMessageDocument,
+      { messageId: vars.messageId ?? unknownId('Message'), text: vars.text ?? 'edited', idempotencyKey: vars.idempotencyKey },
+      token,
+    )
+  ).editMessage;
+const regenerateMessage = (messageId: string) => async () =>
+  (await requestData(server, documents.RegenerateMessageDocument, { messageId }, token)).regenerateMessage;
+const switchBranch = (messageId: string) => async () =>
+  (await requestData(server, documents.SwitchBranchDocument, { messageId }, token)).switchBranch;
+const renameThread = (vars: { threadId?: string; title?: string }) => async () =>
+  (await requestData(server, documents.RenameThreadDocument, { threadId: vars.threadId ?? threadId, title: vars.title ?? 'renamed' }, token))
+    .renameThread;
+const deleteThread = (id: string) => async () => (await requestData(server, documents.DeleteThreadDocument, { threadId: id }, token)).deleteThread;
 const editQueued = (vars: { queueId?: string; text?: string }) => async () =>
   (
     await requestData(
@@ -321,6 +338,24 @@ const cases: Case[] = [
     run: steerQueued({ executionId: '' }),
     expected: invalid('executionId'),
   },
+
+  // editMessage(messageId, text, idempotencyKey), regenerateMessage(messageId), switchBranch(messageId)
+  ...idCases('editMessage', 'messageId', 'Message', (id) => editMessage({ messageId: id }), () => threadId),
+  { name: 'editMessage: blank text', run: editMessage({ text: ' \n ' }), expected: invalid('text', 'empty') },
+  {
+    name: `editMessage: text over ${MAX_MESSAGE_CHARS} chars`,
+    run: editMessage({ text: long(MAX_MESSAGE_CHARS + 1) }),
+    expected: invalid('text', String(MAX_MESSAGE_CHARS)),
+  },
+  { name: 'editMessage: empty idempotencyKey', run: editMessage({ idempotencyKey: '' }), expected: invalid('idempotencyKey') },
+  ...idCases('regenerateMessage', 'messageId', 'Message', (id) => regenerateMessage(id), () => threadId),
+  ...idCases('switchBranch', 'messageId', 'Message', (id) => switchBranch(id), () => threadId),
+
+  // renameThread(threadId, title), deleteThread(threadId)
+  ...idCases('renameThread', 'threadId', 'Thread', (id) => renameThread({ threadId: id }), () => agentId),
+  { name: 'renameThread: blank title', run: renameThread({ title: '  ' }), expected: invalid('title', 'empty') },
+  { name: 'renameThread: title over 500 chars', run: renameThread({ title: long(501) }), expected: invalid('title', '500') },
+  ...idCases('deleteThread', 'threadId', 'Thread', (id) => deleteThread(id), () => agentId),
 ];
 
 beforeAll(async () => {

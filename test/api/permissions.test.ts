@@ -18,6 +18,11 @@ import {
   QueueDocument,
   RemoveQueuedMessageDocument,
   ReorderQueuedMessageDocument,
+  RegenerateMessageDocument,
+  RenameThreadDocument,
+  DeleteThreadDocument,
+  EditMessageDocument,
+  SwitchBranchDocument,
   ResolveSuspensionDocument,
   RetryExecutionDocument,
   schemaMutations,
@@ -447,6 +452,11 @@ describe('permissions (pglite)', () => {
             { id: encodeId('Suspension', randomUUID()), decision: 'APPROVE' },
             token,
           ),
+        editMessage: () => request(server, EditMessageDocument, { messageId: encodeId('Message', randomUUID()), text: 'anon' }, token),
+        regenerateMessage: () => request(server, RegenerateMessageDocument, { messageId: encodeId('Message', randomUUID()) }, token),
+        switchBranch: () => request(server, SwitchBranchDocument, { messageId: encodeId('Message', randomUUID()) }, token),
+        renameThread: () => request(server, RenameThreadDocument, { threadId, title: 'anon' }, token),
+        deleteThread: () => request(server, DeleteThreadDocument, { threadId }, token),
       };
       // Every mutation the schema has is tried.
       expect(Object.keys(attempts).sort(), 'a mutation is missing here: add it to `attempts`').toEqual(schemaMutations());

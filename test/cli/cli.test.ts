@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { userForToken } from '../../src/auth/tokens.ts';
 import { openDatabase } from '../../src/db/database.ts';
-import { decodeId } from '../../src/schema/ids.ts';
+import { decodeId, encodeId } from '../../src/schema/ids.ts';
 import { ensureWebAppBuilt } from '../support/web-build.ts';
 import { runCli as runParleyCli, startCli as startParleyCli, type CliResult } from '../support/cli.ts';
 
@@ -140,6 +140,34 @@ describe('parley CLI', { timeout: 120_000 }, () => {
       { role: 'VIEWER', user: { email: 'dave@example.com' } },
     ]);
     expect(stored.agents).toEqual([{ id: agentId, model: 'demo:default', systemPrompt: 'Be brief.' }]);
+  });
+
+  it('thread delete removes a thread with all of it, and refuses an unknown one', async () => {
+    const threadId = await inspectDatabase(dataDir, async (db) => {
+      await db.migrate();
+      const owner = await db.prisma.user.create({ data: { email: 'deleting@example.com' } });
+      const project = await db.prisma.project.create({ data: { name: 'Deletion' } });
+      const agent = await db.prisma.agent.create({ data: { projectId: project.id, name: 'A', model: 'demo:default' } });
+      const thread = await db.prisma.thread.create({ data: { agentId: agent.id, ownerId: owner.id, title: 'to delete' } });
+      const message = await db.prisma.message.create({ data: { threadId: thread.id, role: 'USER', parts: [{ type: 'text', text: 'hi' }] } });
+      await db.prisma.attachment.create({ data: { messageId: message.id, filename: 'a.txt', mediaType: 'text/plain', size: 2, dataBase64: 'aGk=' } });
+      await db.prisma.queueItem.create({ data: { threadId: thread.id, userId: owner.id, text: 'pending', position: 1 } });
+      await db.prisma.threadEvent.create({ data: { threadId: thread.id, seq: 1, type: 'QueueUpdated', payload: { type: 'QueueUpdated' } } });
+      return thread.id;
+    });
+    const deleted = await runCli(['thread', 'delete', encodeId('Thread', threadId)], dataDir);
+    expect(deleted).toEqual({ code: 0, stdout: `deleted ${encodeId('Thread', threadId)}\n`, stderr: '' });
+    const left = await inspectDatabase(dataDir, async (db) => ({
+      threads: await db.prisma.thread.count({ where: { id: threadId } }),
+      messages: await db.prisma.message.count({ where: { threadId } }),
+      queueItems: await db.prisma.queueItem.count({ where: { threadId } }),
+      events: await db.prisma.threadEvent.count({ where: { threadId } }),
+      files: await db.prisma.attachment.count({ where: { filename: 'a.txt' } }),
+    }));
+    expect(left).toEqual({ threads: 0, messages: 0, queueItems: 0, events: 0, files: 0 });
+    const again = await runCli(['thread', 'delete', threadId], dataDir);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/^parley: thread delete: Thread .* was not found\.\n$/);
   });
 
   describe('serve', () => {

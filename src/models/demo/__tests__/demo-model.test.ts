@@ -139,6 +139,26 @@ describe('/tokens', () => {
   });
 });
 
+describe('/history', () => {
+  it('answers the earlier user texts as the prompt has them, and nothing else of it', async () => {
+    const run = await collect({
+      messages: [
+        { role: 'user', content: 'first' },
+        { role: 'assistant', content: 'You said: "first"' },
+        { role: 'user', content: [{ type: 'text', text: 'second, with | a bar' }] },
+        { role: 'assistant', content: 'ok' },
+        { role: 'user', content: '/history' },
+      ],
+    });
+    expect(run.deltas.join('')).toBe('History: first | second, with | a bar');
+  });
+
+  it('answers an empty history for a first message, and the usage line with arguments', async () => {
+    expect((await collect({ prompt: '/history' })).deltas.join('')).toBe('History: ');
+    expect((await collect({ prompt: '/history please' })).deltas.join('')).toBe('Usage: /history');
+  });
+});
+
 describe('/slow', () => {
   it('spreads the reply over the requested seconds', async () => {
     // On a fake clock, so the schedule is checked exactly and a busy machine cannot move it: chunk i
@@ -499,6 +519,7 @@ describe('DEMO_COMMANDS', () => {
       '/ask',
       '/delegate',
       '/tokens',
+      '/history',
     ]);
     for (const command of DEMO_COMMANDS) {
       expect(command.usage.startsWith(command.name)).toBe(true);
