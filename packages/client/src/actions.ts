@@ -1,5 +1,8 @@
 import {
   EditQueuedDocument,
+  EditSentMessageDocument,
+  RegenerateReplyDocument,
+  SwitchThreadBranchDocument,
   RemoveQueuedDocument,
   ReorderQueuedDocument,
   ResolveCardDocument,
@@ -10,6 +13,9 @@ import {
 } from './documents.ts';
 import type {
   EditQueuedMutation,
+  EditSentMessageMutation,
+  RegenerateReplyMutation,
+  SwitchThreadBranchMutation,
   RemoveQueuedMutation,
   ReorderQueuedMutation,
   ResolveCardMutation,
@@ -33,6 +39,17 @@ export type SteerResult = SteerQueuedMutation['steerQueuedMessage'];
 export type StopResult = StopExecutionMutation['cancelExecution'];
 export type ResolveResult = ResolveCardMutation['resolveSuspension'];
 export type RetryResult = RetryTurnMutation['retryExecution'];
+export type EditMessageResult = EditSentMessageMutation['editMessage'];
+export type RegenerateResult = RegenerateReplyMutation['regenerateMessage'];
+export type SwitchBranchResult = SwitchThreadBranchMutation['switchBranch'];
+
+export interface BranchOptions {
+  /**
+   * While an execution runs, stop it first and then act (the server refuses the change otherwise,
+   * with a ConflictError): one action for "stop, then edit".
+   */
+  stopFirst?: boolean;
+}
 
 export type Resolution = { decision: SuspensionDecision } | { answer: string };
 
@@ -62,6 +79,15 @@ export interface ThreadActions {
   resolve(suspensionId: string, resolution: Resolution): Promise<ActionResult<ResolveResult>>;
   /** Re-queues a failed turn (by default the one of the current error). */
   retry(executionId?: string): Promise<ActionResult<RetryResult>>;
+  /**
+   * Edits a sent user message: a new message with the same parent (its files kept), made the
+   * active branch, its turn queued first. Not `edit`, which changes a queued message.
+   */
+  editMessage(messageId: string, text: string, options?: BranchOptions & { idempotencyKey?: string }): Promise<ActionResult<EditMessageResult>>;
+  /** Asks for another reply to the same user message (a sibling of the given reply), made active. */
+  regenerate(messageId: string, options?: BranchOptions): Promise<ActionResult<RegenerateResult>>;
+  /** Shows the branch through that message, down to the leaf last active under it. */
+  switchBranch(messageId: string, options?: BranchOptions): Promise<ActionResult<SwitchBranchResult>>;
   /** Reads the conversation and the queue again. */
   refresh(): Promise<void>;
 }
@@ -98,7 +124,39 @@ export function threadActions(session: SessionCore, request: Request): ThreadAct
     return value;
   };
 
+  /** Stops the running execution, when asked to, and waits until the state shows none running. */
+  const stoppedIfAsked = async (stopFirst: boolean | undefined) => {
+    const running = state().activeExecutionId;
+    if (!stopFirst || !running) return;
+    await request(StopExecutionDocument, { executionId: running });
+    await new Promise<void>((resolve) => {
+      const check = () => {
+        if (state().activeExecutionId !== running) {
+          stop();
+          resolve();
+        }
+      };
+      const stop = session.subscribe(check);
+      check();
+    });
+  };
+  /** A branch change, then the conversation and queue as they now are. */
+  const branchChange = async <T>(stopFirst: boolean | undefined, change: () => Promise<T>) => {
+    await stoppedIfAsked(stopFirst);
+    const result = await change();
+    await Promise.all([session.readConversation(), session.readQueue()]);
+    return result;
+  };
+
   return {
+    editMessage: (messageId, text, { stopFirst, idempotencyKey = globalThis.crypto.randomUUID() } = {}) =>
+      branchChange(stopFirst, async () =>
+        field(await request(EditSentMessageDocument, { messageId, text, idempotencyKey, threadId }), 'editMessage'),
+      ),
+    regenerate: (messageId, { stopFirst } = {}) =>
+      branchChange(stopFirst, async () => field(await request(RegenerateReplyDocument, { messageId, threadId }), 'regenerateMessage')),
+    switchBranch: (messageId, { stopFirst } = {}) =>
+      branchChange(stopFirst, async () => field(await request(SwitchThreadBranchDocument, { messageId, threadId }), 'switchBranch')),
     async send(text, { idempotencyKey = globalThis.crypto.randomUUID(), attachments = [] } = {}) {
       const files = attachments.map((file, index) => ({ variablePath: `attachments.${index}`, file }));
       // The multipart spec puts a null where each file goes; the map fills it in on the server.

@@ -177,6 +177,58 @@ export const RetryTurnDocument = graphql(`
   }
 `);
 
+// The message tree: editing a sent message, asking for another reply, moving to another branch.
+
+export const EditSentMessageDocument = graphql(`
+  mutation EditSentMessage($messageId: ID!, $text: String!, $idempotencyKey: String, $threadId: ID) {
+    editMessage(messageId: $messageId, text: $text, idempotencyKey: $idempotencyKey, threadId: $threadId) {
+      __typename
+      ... on MessageQueued { queueId threadId cursor }
+      ...ClientErrorFields
+    }
+  }
+`);
+
+export const RegenerateReplyDocument = graphql(`
+  mutation RegenerateReply($messageId: ID!, $threadId: ID) {
+    regenerateMessage(messageId: $messageId, threadId: $threadId) {
+      __typename
+      ... on MessageQueued { queueId threadId cursor }
+      ...ClientErrorFields
+    }
+  }
+`);
+
+export const SwitchThreadBranchDocument = graphql(`
+  mutation SwitchThreadBranch($messageId: ID!, $threadId: ID) {
+    switchBranch(messageId: $messageId, threadId: $threadId) {
+      __typename
+      ... on Conversation { threadId eventCursor }
+      ...ClientErrorFields
+    }
+  }
+`);
+
+export const RenameThreadTitleDocument = graphql(`
+  mutation RenameThreadTitle($threadId: ID!, $title: String!) {
+    renameThread(threadId: $threadId, title: $title) {
+      __typename
+      ... on Thread { id title lastActivityAt }
+      ...ClientErrorFields
+    }
+  }
+`);
+
+export const DeleteThreadForGoodDocument = graphql(`
+  mutation DeleteThreadForGood($threadId: ID!) {
+    deleteThread(threadId: $threadId) {
+      __typename
+      ... on ThreadDeleted { threadId }
+      ...ClientErrorFields
+    }
+  }
+`);
+
 // The plain reads and writes an app needs around its threads: who is signed in and their projects'
 // agents, an agent's latest threads (read per agent, so the viewer's read stays cheap), a new thread.
 
@@ -193,7 +245,7 @@ export const AgentThreadsDocument = graphql(`
   query AgentThreads($agentId: ID!) {
     agent(id: $agentId) {
       id
-      threads(last: 30) { edges { node { id title createdAt } } }
+      threads(first: 30) { edges { node { id title createdAt lastActivityAt } } }
     }
   }
 `);

@@ -4,7 +4,11 @@ export type { ParleyClient, ParleyClientOptions, ThreadSession } from './client.
 export { failureOf } from './actions.ts';
 export type {
   ActionFailure,
+  BranchOptions,
+  EditMessageResult,
   EditResult,
+  RegenerateResult,
+  SwitchBranchResult,
   RemoveResult,
   ReorderResult,
   Resolution,
@@ -36,5 +40,20 @@ export type {
   ThreadState,
 } from './thread-state.ts';
 export * as documents from './documents.ts';
-export { AgentThreadsDocument, AppViewerDocument, StartThreadDocument, ThreadSummaryDocument } from './documents.ts';
-export type { AgentThreadsQuery, AppViewerQuery, ErrorReason, StartThreadMutation, ThreadSummaryQuery } from './gql/graphql.ts';
+export {
+  AgentThreadsDocument,
+  AppViewerDocument,
+  DeleteThreadForGoodDocument,
+  RenameThreadTitleDocument,
+  StartThreadDocument,
+  ThreadSummaryDocument,
+} from './documents.ts';
+export type {
+  AgentThreadsQuery,
+  AppViewerQuery,
+  DeleteThreadForGoodMutation,
+  ErrorReason,
+  RenameThreadTitleMutation,
+  StartThreadMutation,
+  ThreadSummaryQuery,
+} from './gql/graphql.ts';

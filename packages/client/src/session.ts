@@ -98,6 +98,11 @@ export function openSession(threadId: string, options: TransportOptions, request
       case 'ExecutionStarted':
         void readQueue();
         break;
+      // The path moved: its messages and their siblings come from the record.
+      case 'BranchSwitched':
+        void readConversation();
+        void readQueue();
+        break;
       // The reply's exact parts (tool outputs, cards) and the thread's status come from the record.
       case 'ExecutionFinished':
       case 'ExecutionUpdated':

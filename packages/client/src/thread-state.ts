@@ -26,6 +26,14 @@ export interface ThreadMessage {
   /** The status of the message's execution: RUNNING while it streams, then how it ended. */
   readonly outcome: ExecutionStatus | null;
   readonly parts: readonly MessagePart[];
+  /** The message it follows in its branch (as of the last read of the conversation). */
+  readonly parentId?: string | null;
+  /**
+   * The messages with the same parent and role, oldest first, itself included: "2 / 3" is
+   * `siblingIds.indexOf(id) + 1` of `siblingIds.length`; switchBranch to a neighbour moves there.
+   * A message known from events only has itself until the conversation is read again.
+   */
+  readonly siblingIds: readonly string[];
 }
 
 /** One execution's streamed output; a delegated child lists under its parent's `children`. */
@@ -151,11 +159,22 @@ function applyConversation(state: ThreadState, conversation: Conversation): Thre
       parts = withLiveText(parts, node.executionId, executions);
       executions = withParts(executions, node.executionId, parts, node.outcome ?? null);
     }
-    return { id: node.id, role: node.role, executionId: node.executionId ?? null, outcome: node.outcome ?? null, parts };
+    return {
+      id: node.id,
+      role: node.role,
+      executionId: node.executionId ?? null,
+      outcome: node.outcome ?? null,
+      parts,
+      parentId: node.parentId ?? null,
+      siblingIds: node.siblingIds,
+    };
   });
+  // A reply of another branch (a regenerated one's sibling) is not shown again.
+  const offPath = new Set(conversation.messages.edges.flatMap(({ node }) => node.siblingIds));
   // A reply streamed here but not yet recorded when the conversation was read stays.
   for (const reply of state.messages) {
     if (reply.role !== 'ASSISTANT' || !reply.executionId) continue;
+    if (reply.id !== null && offPath.has(reply.id)) continue;
     if (messages.some((message) => message.role === 'ASSISTANT' && message.executionId === reply.executionId)) continue;
     const lastOfExecution = messages.findLastIndex((message) => message.executionId === reply.executionId);
     if (lastOfExecution >= 0) messages.splice(lastOfExecution + 1, 0, reply);
@@ -361,13 +380,13 @@ function updateReply(
     const parts = update(reply.parts);
     if (parts === reply.parts && (reply.id !== null || messageId === null)) return state;
     const messages = [...state.messages];
-    messages[at] = { ...reply, id: reply.id ?? messageId, parts };
+    messages[at] = { ...reply, id: reply.id ?? messageId, parts, siblingIds: reply.id === null && messageId ? [messageId] : reply.siblingIds };
     return { ...state, messages };
   }
   const lastOfExecution = state.messages.findLastIndex((message) => message.executionId === executionId);
   const insertAt = lastOfExecution >= 0 ? lastOfExecution + 1 : state.messages.length;
   const outcome = state.executions[executionId]?.status ?? state.messages[lastOfExecution]?.outcome ?? null;
-  const reply: ThreadMessage = { id: messageId, role: 'ASSISTANT', executionId, outcome, parts: update([]) };
+  const reply: ThreadMessage = { id: messageId, role: 'ASSISTANT', executionId, outcome, parts: update([]), siblingIds: messageId ? [messageId] : [] };
   return { ...state, messages: [...state.messages.slice(0, insertAt), reply, ...state.messages.slice(insertAt)] };
 }
 
@@ -384,6 +403,7 @@ function executionStarted(state: ThreadState, event: EventOf<'ExecutionStarted'>
     executionId: event.executionId,
     outcome: 'RUNNING',
     parts: [{ __typename: 'TextPart', text: event.acceptedText }],
+    siblingIds: [event.userMessageId],
   };
   return {
     ...state,

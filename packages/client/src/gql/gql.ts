@@ -29,8 +29,13 @@ type Documents = {
     "\n  mutation StopExecution($executionId: ID!) {\n    cancelExecution(executionId: $executionId) {\n      __typename\n      ... on CancelRequested { executionId cancelRequested }\n      ...ClientErrorFields\n    }\n  }\n": typeof types.StopExecutionDocument,
     "\n  mutation ResolveCard($id: ID!, $decision: SuspensionDecision, $answer: String) {\n    resolveSuspension(id: $id, decision: $decision, answer: $answer) {\n      __typename\n      ... on SuspensionResolved { suspensionId executionId cursor }\n      ...ClientErrorFields\n    }\n  }\n": typeof types.ResolveCardDocument,
     "\n  mutation RetryTurn($executionId: ID!) {\n    retryExecution(executionId: $executionId) {\n      __typename\n      ... on MessageQueued { queueId threadId cursor }\n      ...ClientErrorFields\n    }\n  }\n": typeof types.RetryTurnDocument,
+    "\n  mutation EditSentMessage($messageId: ID!, $text: String!, $idempotencyKey: String, $threadId: ID) {\n    editMessage(messageId: $messageId, text: $text, idempotencyKey: $idempotencyKey, threadId: $threadId) {\n      __typename\n      ... on MessageQueued { queueId threadId cursor }\n      ...ClientErrorFields\n    }\n  }\n": typeof types.EditSentMessageDocument,
+    "\n  mutation RegenerateReply($messageId: ID!, $threadId: ID) {\n    regenerateMessage(messageId: $messageId, threadId: $threadId) {\n      __typename\n      ... on MessageQueued { queueId threadId cursor }\n      ...ClientErrorFields\n    }\n  }\n": typeof types.RegenerateReplyDocument,
+    "\n  mutation SwitchThreadBranch($messageId: ID!, $threadId: ID) {\n    switchBranch(messageId: $messageId, threadId: $threadId) {\n      __typename\n      ... on Conversation { threadId eventCursor }\n      ...ClientErrorFields\n    }\n  }\n": typeof types.SwitchThreadBranchDocument,
+    "\n  mutation RenameThreadTitle($threadId: ID!, $title: String!) {\n    renameThread(threadId: $threadId, title: $title) {\n      __typename\n      ... on Thread { id title lastActivityAt }\n      ...ClientErrorFields\n    }\n  }\n": typeof types.RenameThreadTitleDocument,
+    "\n  mutation DeleteThreadForGood($threadId: ID!) {\n    deleteThread(threadId: $threadId) {\n      __typename\n      ... on ThreadDeleted { threadId }\n      ...ClientErrorFields\n    }\n  }\n": typeof types.DeleteThreadForGoodDocument,
     "\n  query AppViewer {\n    viewer {\n      id email locale\n      projects { id name agents { id name model } }\n    }\n  }\n": typeof types.AppViewerDocument,
-    "\n  query AgentThreads($agentId: ID!) {\n    agent(id: $agentId) {\n      id\n      threads(last: 30) { edges { node { id title createdAt } } }\n    }\n  }\n": typeof types.AgentThreadsDocument,
+    "\n  query AgentThreads($agentId: ID!) {\n    agent(id: $agentId) {\n      id\n      threads(first: 30) { edges { node { id title createdAt lastActivityAt } } }\n    }\n  }\n": typeof types.AgentThreadsDocument,
     "\n  query ThreadSummary($threadId: ID!) { thread(id: $threadId) { id title createdAt agent { id } } }\n": typeof types.ThreadSummaryDocument,
     "\n  mutation StartThread($agentId: ID!, $title: String) {\n    createThread(agentId: $agentId, title: $title) {\n      __typename\n      ... on Thread { id title createdAt }\n      ...ClientErrorFields\n    }\n  }\n": typeof types.StartThreadDocument,
 };
@@ -50,8 +55,13 @@ const documents: Documents = {
     "\n  mutation StopExecution($executionId: ID!) {\n    cancelExecution(executionId: $executionId) {\n      __typename\n      ... on CancelRequested { executionId cancelRequested }\n      ...ClientErrorFields\n    }\n  }\n": types.StopExecutionDocument,
     "\n  mutation ResolveCard($id: ID!, $decision: SuspensionDecision, $answer: String) {\n    resolveSuspension(id: $id, decision: $decision, answer: $answer) {\n      __typename\n      ... on SuspensionResolved { suspensionId executionId cursor }\n      ...ClientErrorFields\n    }\n  }\n": types.ResolveCardDocument,
     "\n  mutation RetryTurn($executionId: ID!) {\n    retryExecution(executionId: $executionId) {\n      __typename\n      ... on MessageQueued { queueId threadId cursor }\n      ...ClientErrorFields\n    }\n  }\n": types.RetryTurnDocument,
+    "\n  mutation EditSentMessage($messageId: ID!, $text: String!, $idempotencyKey: String, $threadId: ID) {\n    editMessage(messageId: $messageId, text: $text, idempotencyKey: $idempotencyKey, threadId: $threadId) {\n      __typename\n      ... on MessageQueued { queueId threadId cursor }\n      ...ClientErrorFields\n    }\n  }\n": types.EditSentMessageDocument,
+    "\n  mutation RegenerateReply($messageId: ID!, $threadId: ID) {\n    regenerateMessage(messageId: $messageId, threadId: $threadId) {\n      __typename\n      ... on MessageQueued { queueId threadId cursor }\n      ...ClientErrorFields\n    }\n  }\n": types.RegenerateReplyDocument,
+    "\n  mutation SwitchThreadBranch($messageId: ID!, $threadId: ID) {\n    switchBranch(messageId: $messageId, threadId: $threadId) {\n      __typename\n      ... on Conversation { threadId eventCursor }\n      ...ClientErrorFields\n    }\n  }\n": types.SwitchThreadBranchDocument,
+    "\n  mutation RenameThreadTitle($threadId: ID!, $title: String!) {\n    renameThread(threadId: $threadId, title: $title) {\n      __typename\n      ... on Thread { id title lastActivityAt }\n      ...ClientErrorFields\n    }\n  }\n": types.RenameThreadTitleDocument,
+    "\n  mutation DeleteThreadForGood($threadId: ID!) {\n    deleteThread(threadId: $threadId) {\n      __typename\n      ... on ThreadDeleted { threadId }\n      ...ClientErrorFields\n    }\n  }\n": types.DeleteThreadForGoodDocument,
     "\n  query AppViewer {\n    viewer {\n      id email locale\n      projects { id name agents { id name model } }\n    }\n  }\n": types.AppViewerDocument,
-    "\n  query AgentThreads($agentId: ID!) {\n    agent(id: $agentId) {\n      id\n      threads(last: 30) { edges { node { id title createdAt } } }\n    }\n  }\n": types.AgentThreadsDocument,
+    "\n  query AgentThreads($agentId: ID!) {\n    agent(id: $agentId) {\n      id\n      threads(first: 30) { edges { node { id title createdAt lastActivityAt } } }\n    }\n  }\n": types.AgentThreadsDocument,
     "\n  query ThreadSummary($threadId: ID!) { thread(id: $threadId) { id title createdAt agent { id } } }\n": types.ThreadSummaryDocument,
     "\n  mutation StartThread($agentId: ID!, $title: String) {\n    createThread(agentId: $agentId, title: $title) {\n      __typename\n      ... on Thread { id title createdAt }\n      ...ClientErrorFields\n    }\n  }\n": types.StartThreadDocument,
 };
@@ -133,11 +143,31 @@ export function graphql(source: "\n  mutation RetryTurn($executionId: ID!) {\n  
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n  mutation EditSentMessage($messageId: ID!, $text: String!, $idempotencyKey: String, $threadId: ID) {\n    editMessage(messageId: $messageId, text: $text, idempotencyKey: $idempotencyKey, threadId: $threadId) {\n      __typename\n      ... on MessageQueued { queueId threadId cursor }\n      ...ClientErrorFields\n    }\n  }\n"): (typeof documents)["\n  mutation EditSentMessage($messageId: ID!, $text: String!, $idempotencyKey: String, $threadId: ID) {\n    editMessage(messageId: $messageId, text: $text, idempotencyKey: $idempotencyKey, threadId: $threadId) {\n      __typename\n      ... on MessageQueued { queueId threadId cursor }\n      ...ClientErrorFields\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RegenerateReply($messageId: ID!, $threadId: ID) {\n    regenerateMessage(messageId: $messageId, threadId: $threadId) {\n      __typename\n      ... on MessageQueued { queueId threadId cursor }\n      ...ClientErrorFields\n    }\n  }\n"): (typeof documents)["\n  mutation RegenerateReply($messageId: ID!, $threadId: ID) {\n    regenerateMessage(messageId: $messageId, threadId: $threadId) {\n      __typename\n      ... on MessageQueued { queueId threadId cursor }\n      ...ClientErrorFields\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SwitchThreadBranch($messageId: ID!, $threadId: ID) {\n    switchBranch(messageId: $messageId, threadId: $threadId) {\n      __typename\n      ... on Conversation { threadId eventCursor }\n      ...ClientErrorFields\n    }\n  }\n"): (typeof documents)["\n  mutation SwitchThreadBranch($messageId: ID!, $threadId: ID) {\n    switchBranch(messageId: $messageId, threadId: $threadId) {\n      __typename\n      ... on Conversation { threadId eventCursor }\n      ...ClientErrorFields\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RenameThreadTitle($threadId: ID!, $title: String!) {\n    renameThread(threadId: $threadId, title: $title) {\n      __typename\n      ... on Thread { id title lastActivityAt }\n      ...ClientErrorFields\n    }\n  }\n"): (typeof documents)["\n  mutation RenameThreadTitle($threadId: ID!, $title: String!) {\n    renameThread(threadId: $threadId, title: $title) {\n      __typename\n      ... on Thread { id title lastActivityAt }\n      ...ClientErrorFields\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DeleteThreadForGood($threadId: ID!) {\n    deleteThread(threadId: $threadId) {\n      __typename\n      ... on ThreadDeleted { threadId }\n      ...ClientErrorFields\n    }\n  }\n"): (typeof documents)["\n  mutation DeleteThreadForGood($threadId: ID!) {\n    deleteThread(threadId: $threadId) {\n      __typename\n      ... on ThreadDeleted { threadId }\n      ...ClientErrorFields\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n  query AppViewer {\n    viewer {\n      id email locale\n      projects { id name agents { id name model } }\n    }\n  }\n"): (typeof documents)["\n  query AppViewer {\n    viewer {\n      id email locale\n      projects { id name agents { id name model } }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query AgentThreads($agentId: ID!) {\n    agent(id: $agentId) {\n      id\n      threads(last: 30) { edges { node { id title createdAt } } }\n    }\n  }\n"): (typeof documents)["\n  query AgentThreads($agentId: ID!) {\n    agent(id: $agentId) {\n      id\n      threads(last: 30) { edges { node { id title createdAt } } }\n    }\n  }\n"];
+export function graphql(source: "\n  query AgentThreads($agentId: ID!) {\n    agent(id: $agentId) {\n      id\n      threads(first: 30) { edges { node { id title createdAt lastActivityAt } } }\n    }\n  }\n"): (typeof documents)["\n  query AgentThreads($agentId: ID!) {\n    agent(id: $agentId) {\n      id\n      threads(first: 30) { edges { node { id title createdAt lastActivityAt } } }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
