@@ -215,9 +215,9 @@ function conversationAt(turns: Turn[], steps: Step[], time: number, recorder: Re
     const finished = known.status !== 'RUNNING';
     if (!finished) activeExecutionId = turn.executionId;
     const outcome = known.status;
-    edges.push({ node: { id: turn.userMessageId, role: 'USER', executionId: turn.executionId, outcome, siblingIds: [turn.userMessageId], parts: [{ __typename: 'TextPart', text: turn.acceptedText }] } });
+    edges.push({ node: { id: turn.userMessageId, role: 'USER', executionId: turn.executionId, outcome, parentId: null, siblingIds: [turn.userMessageId], parts: [{ __typename: 'TextPart', text: turn.acceptedText }] } });
     const parts = replyParts(turn, recorder.cut(known.text, finished), recorder.cut(known.child, finished), known.failed);
-    if (parts.length > 0) edges.push({ node: { id: turn.replyId, role: 'ASSISTANT', executionId: turn.executionId, outcome, siblingIds: [turn.replyId], parts } });
+    if (parts.length > 0) edges.push({ node: { id: turn.replyId, role: 'ASSISTANT', executionId: turn.executionId, outcome, parentId: turn.userMessageId, siblingIds: [turn.replyId], parts } });
   });
   return { threadId: THREAD, eventCursor: String(seq), activeExecutionId, openSuspensions: [], messages: { edges } };
 }
