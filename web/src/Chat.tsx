@@ -34,6 +34,7 @@ export function Chat({ threadId, onNewChat, onSent }: ChatProps) {
             key={message.id ?? `${message.executionId}-${index}`}
             message={message}
             state={state}
+            thread={thread}
             actions={message.executionId === state.error?.executionId ? errorActions : undefined}
           />
         ))}
@@ -81,9 +82,10 @@ function ConnectionBanner({ state, online }: { state: ThreadState; online: boole
   );
 }
 
-function Message({ message, state, actions }: { message: ThreadMessage; state: ThreadState; actions?: ErrorActions }) {
+function Message({ message, state, thread, actions }: { message: ThreadMessage; state: ThreadState; thread: ThreadView; actions?: ErrorActions }) {
   const t = useMessages();
   const mine = message.role === 'USER';
+  const [editing, setEditing] = useState(false);
   const delegated = new Set(message.parts.flatMap((part) => (part.__typename === 'DelegationPart' ? [part.toolCallId] : [])));
   const shownChildren = new Set(message.parts.flatMap((part) => (part.__typename === 'DelegationPart' ? [part.childExecutionId] : [])));
   // A child still running before its card is recorded shows from its streamed text.
@@ -92,10 +94,14 @@ function Message({ message, state, actions }: { message: ThreadMessage; state: T
   return (
     <li className={`message ${mine ? 'mine' : 'reply'}`} data-outcome={message.outcome ?? undefined} data-execution-id={message.executionId ?? undefined}>
       <span className="author">{mine ? t.you : t.assistant}</span>
-      {message.parts.map((part, index) =>
-        part.__typename === 'ToolCallPart' && delegated.has(part.toolCallId) ? null : (
-          <Part key={index} part={part} actions={actions} />
-        ),
+      {editing && message.id ? (
+        <EditForm message={message} thread={thread} onDone={() => setEditing(false)} />
+      ) : (
+        message.parts.map((part, index) =>
+          part.__typename === 'ToolCallPart' && delegated.has(part.toolCallId) ? null : (
+            <Part key={index} part={part} actions={actions} />
+          ),
+        )
       )}
       {liveChildren.map((child) => (
         <article key={child.executionId} className="delegation">
@@ -105,7 +111,83 @@ function Message({ message, state, actions }: { message: ThreadMessage; state: T
       ))}
       {!mine && message.outcome === 'CANCELLED' && <span className="badge stopped">{t.stopped}</span>}
       {!mine && message.outcome === 'INTERRUPTED' && <span className="badge interrupted">{t.interrupted}</span>}
+      {message.id && !editing && <BranchControls message={message} thread={thread} onEdit={() => setEditing(true)} />}
     </li>
+  );
+}
+
+/**
+ * Edit on a sent message, Regenerate on a reply, and a ‹ 2 / 3 › picker on a message with
+ * siblings. A running reply is stopped first (the server refuses a branch change while one runs).
+ */
+function BranchControls({ message, thread, onEdit }: { message: ThreadMessage; thread: ThreadView; onEdit: () => void }) {
+  const t = useMessages();
+  const [switchBranch, switching] = useAction(thread.switchBranch);
+  const [regenerate, regenerating] = useAction(thread.regenerate);
+  const siblings = message.siblingIds;
+  const at = siblings.indexOf(message.id!);
+  const busy = switching.pending || regenerating.pending;
+  const problem = switching.error?.message ?? regenerating.error?.message;
+  const go = (offset: number) => void switchBranch(siblings[at + offset]!, { stopFirst: true });
+  return (
+    <div className="branch-controls">
+      {siblings.length > 1 && at >= 0 && (
+        <span className="branch-picker" role="group" aria-label={t.branches}>
+          <button type="button" aria-label={t.previousBranch} disabled={busy || at === 0} onClick={() => go(-1)}>
+            ‹
+          </button>
+          <span className="branch-position">{t.branchOf(at + 1, siblings.length)}</span>
+          <button type="button" aria-label={t.nextBranch} disabled={busy || at === siblings.length - 1} onClick={() => go(1)}>
+            ›
+          </button>
+        </span>
+      )}
+      {message.role === 'USER' ? (
+        <button type="button" className="edit-message" onClick={onEdit}>
+          {t.editMessage}
+        </button>
+      ) : (
+        <button type="button" className="regenerate" disabled={busy} onClick={() => void regenerate(message.id!, { stopFirst: true })}>
+          {t.regenerate}
+        </button>
+      )}
+      {problem && <p role="alert">{problem}</p>}
+    </div>
+  );
+}
+
+/** A sent message edited inline: Save & send makes it a new branch; Esc or Cancel leaves it. */
+function EditForm({ message, thread, onDone }: { message: ThreadMessage; thread: ThreadView; onDone: () => void }) {
+  const t = useMessages();
+  const original = message.parts.map((part) => (part.__typename === 'TextPart' ? part.text : '')).join('');
+  const [text, setText] = useState(original);
+  const [editMessage, edited] = useAction(thread.editMessage);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!text.trim()) return;
+    const result = await editMessage(message.id!, text, { stopFirst: true });
+    if (result.__typename === 'MessageQueued') onDone();
+  };
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key === 'Escape') {
+      event.preventDefault();
+      onDone();
+    }
+  };
+  return (
+    <form className="edit-form" onSubmit={(event) => void submit(event)} onKeyDown={onKeyDown}>
+      <label>
+        <span className="hint">{t.editMessage}</span>
+        <textarea value={text} autoFocus onChange={(event) => setText(event.target.value)} />
+      </label>
+      <button type="submit" disabled={edited.pending}>
+        {t.saveAndSend}
+      </button>
+      <button type="button" onClick={onDone}>
+        {t.cancel}
+      </button>
+      {edited.error && <p role="alert">{edited.error.message}</p>}
+    </form>
   );
 }
 

@@ -107,6 +107,18 @@ const en = {
   useDraft: 'Put back',
   offlineWait: 'You are offline. The message is sent when the connection is back.',
   retrying: (seconds: number) => `The provider is busy; trying again in ${seconds} s…`,
+  editMessage: 'Edit',
+  saveAndSend: 'Save & send',
+  regenerate: 'Regenerate',
+  branches: 'Versions',
+  previousBranch: 'Previous version',
+  nextBranch: 'Next version',
+  branchOf: (position: number, count: number) => `${position} / ${count}`,
+  renameThread: 'Rename',
+  renameTitle: 'New title',
+  deleteThread: 'Delete',
+  confirmDelete: (title: string) => `Delete “${title}” with all its messages and files? This cannot be undone.`,
+  deleteForGood: 'Delete for good',
 };
 
 export type Messages = typeof en;
@@ -186,6 +198,18 @@ const de: Messages = {
   useDraft: 'Zurückholen',
   offlineWait: 'Du bist offline. Die Nachricht wird gesendet, sobald die Verbindung zurück ist.',
   retrying: (seconds) => `Der Anbieter ist ausgelastet; neuer Versuch in ${seconds} s…`,
+  editMessage: 'Bearbeiten',
+  saveAndSend: 'Speichern & senden',
+  regenerate: 'Neu generieren',
+  branches: 'Versionen',
+  previousBranch: 'Vorherige Version',
+  nextBranch: 'Nächste Version',
+  branchOf: (position, count) => `${position} / ${count}`,
+  renameThread: 'Umbenennen',
+  renameTitle: 'Neuer Titel',
+  deleteThread: 'Löschen',
+  confirmDelete: (title) => `„${title}“ mit allen Nachrichten und Dateien löschen? Das lässt sich nicht rückgängig machen.`,
+  deleteForGood: 'Endgültig löschen',
 };
 
 export const MESSAGES: Record<Locale, Messages> = { en, de };
