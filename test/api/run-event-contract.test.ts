@@ -44,9 +44,9 @@ describe('the RunEvent interface', () => {
     expect(validate(schema, parse(document)).map((error) => error.message)).toEqual([]);
   });
 
-  it('has a non-null executionId on every event about an execution, and none on the queue’s events', () => {
+  it('has a non-null executionId on every event about an execution, and none on the queue’s and the branch’s events', () => {
     const withoutExecution = eventTypes.filter((type) => !type.getInterfaces().some((face) => face.name === 'ExecutionEvent'));
-    expect(withoutExecution.map((type) => type.name).sort()).toEqual(['MessageQueued', 'QueueUpdated']);
+    expect(withoutExecution.map((type) => type.name).sort()).toEqual(['BranchSwitched', 'MessageQueued', 'QueueUpdated']);
     for (const type of eventTypes) {
       const executionId = type.getFields().executionId;
       if (withoutExecution.includes(type)) expect(executionId, type.name).toBeUndefined();

@@ -605,6 +605,57 @@ describe.skipIf(skipBrowserSuite)('the web chat in Chromium', () => {
     await page.close();
   }, TEST_TIMEOUT_MS);
 
+  it('edits a message inline, compares the answers with the picker, regenerates one, then renames and deletes the thread', async () => {
+    const threadId = await newThread(server, user.token, user.agentId, 'Branching');
+    const page = await openChat('branches', { threadId });
+    const mine = page.locator('.message.mine');
+    await type(page, 'first');
+    await waitForOutcome(replies(page).nth(0), 'COMPLETED');
+    await type(page, 'second');
+    await waitForOutcome(replies(page).nth(1), 'COMPLETED');
+
+    // Esc leaves the message as it was; Save & send makes the edit the shown branch.
+    await mine.nth(0).locator('.edit-message').click();
+    await page.locator('.edit-form textarea').press('Escape');
+    await expect.poll(() => page.locator('.edit-form').count(), WAIT).toBe(0);
+    await mine.nth(0).locator('.edit-message').click();
+    await page.locator('.edit-form textarea').fill('first, edited');
+    await page.getByRole('button', { name: 'Save & send' }).click();
+    await expect.poll(() => textOf(replies(page).nth(0)), WAIT).toBe('You said: "first, edited"');
+    await expect.poll(() => replies(page).count(), WAIT).toBe(1);
+    await expect.poll(() => mine.nth(0).locator('.branch-position').innerText(), WAIT).toBe('2 / 2');
+    await shot(page, 'edited');
+
+    // The picker goes back to the first version, with its later turn.
+    await mine.nth(0).getByRole('button', { name: 'Previous version' }).click();
+    await expect.poll(() => replies(page).count(), WAIT).toBe(2);
+    await expect.poll(() => mine.nth(0).locator('.branch-position').innerText(), WAIT).toBe('1 / 2');
+    expect(await textOf(replies(page).nth(1))).toBe('You said: "second"');
+
+    await replies(page).nth(1).locator('.regenerate').click();
+    await expect.poll(() => replies(page).nth(1).locator('.branch-position').innerText(), WAIT).toBe('2 / 2');
+    await waitForOutcome(replies(page).nth(1), 'COMPLETED');
+    await page.reload();
+    await waitLive(page);
+    await expect.poll(() => replies(page).nth(1).locator('.branch-position').innerText(), WAIT).toBe('2 / 2');
+    expect(await mine.nth(0).locator('.branch-position').innerText()).toBe('1 / 2');
+    await shot(page, 'regenerated');
+
+    const item = page.locator('.thread-item', { hasText: 'Branching' });
+    await item.locator('.rename-thread').click();
+    await page.locator('.thread-item .rename input').fill('Renamed chat');
+    await page.locator('.thread-item .rename').getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => page.locator('.thread-item', { hasText: 'Renamed chat' }).count(), WAIT).toBe(1);
+    const renamed = page.locator('.thread-item', { hasText: 'Renamed chat' });
+    await renamed.locator('.delete-thread').click();
+    await expect.poll(() => page.getByRole('alertdialog').innerText(), WAIT).toContain('Renamed chat');
+    await page.getByRole('button', { name: 'Delete for good' }).click();
+    await expect.poll(() => page.locator('.thread-item', { hasText: 'Renamed chat' }).count(), WAIT).toBe(0);
+    await page.locator('main .hint').waitFor(WAIT);
+    const gone = await requestData(server, QueueDocument, { threadId }, user.token).catch((error: unknown) => String(error));
+    expect(String(gone)).toMatch(/NOT_FOUND|not found/i);
+  }, TEST_TIMEOUT_MS);
+
   it('served its pages with the strict policy; no request left the origin and no page logged an error', async () => {
     const page = await fetch(`${origin}/`);
     expect(page.headers.get('content-security-policy')).toBe(WEB_APP_CONTENT_SECURITY_POLICY);
