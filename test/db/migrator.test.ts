@@ -190,6 +190,39 @@ describeEachBackend('migrate()', (backend) => {
     expect(await connection.query(`SELECT "email" FROM "user"`)).toEqual([{ email: 'kept@example.test' }]);
   });
 
+  it('0008 makes each existing thread one straight path, its last message the active leaf', async () => {
+    const { connection } = await fresh();
+    await migrate(connection, migrations.filter((migration) => migration.name < '0008'));
+    const [userId, projectId, agentId, threadId, emptyThreadId] = [randomUUID(), randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+    await connection.query(`INSERT INTO "user" ("id", "email") VALUES ($1, 'old@example.test')`, [userId]);
+    await connection.query(`INSERT INTO "project" ("id", "name") VALUES ($1, 'Old')`, [projectId]);
+    await connection.query(`INSERT INTO "agent" ("id", "projectId", "name", "model", "updatedAt") VALUES ($1, $2, 'A', 'demo:default', now())`, [agentId, projectId]);
+    for (const id of [threadId, emptyThreadId]) {
+      await connection.query(`INSERT INTO "thread" ("id", "agentId", "ownerId", "updatedAt") VALUES ($1, $2, $3, now())`, [id, agentId, userId]);
+    }
+    const ids = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+    for (const [index, id] of ids.entries()) {
+      await connection.query(`INSERT INTO "message" ("id", "threadId", "role", "updatedAt") VALUES ($1, $2, $3, now())`, [
+        id,
+        threadId,
+        index % 2 === 0 ? 'USER' : 'ASSISTANT',
+      ]);
+    }
+
+    await migrate(connection, migrations);
+
+    const rows = await connection.query<{ id: string; parentId: string | null }>(`SELECT "id", "parentId" FROM "message" ORDER BY "seq"`);
+    expect(rows).toEqual(ids.map((id, index) => ({ id, parentId: index === 0 ? null : ids[index - 1] })));
+    const threads = await connection.query<{ id: string; activeLeafMessageId: string | null }>(
+      `SELECT "id", "activeLeafMessageId" FROM "thread" ORDER BY "id" = $1 DESC`,
+      [threadId],
+    );
+    expect(threads).toEqual([
+      { id: threadId, activeLeafMessageId: ids[3] },
+      { id: emptyThreadId, activeLeafMessageId: null },
+    ]);
+  });
+
   it('applies only the new migration added later', async () => {
     const { connection } = await fresh();
     const dir = await copyMigrations();
