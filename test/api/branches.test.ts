@@ -161,7 +161,7 @@ describeEachBackend('branches: edit, regenerate, switch; rename and delete threa
     await follower.close();
   });
 
-  it('keeps pending queue items through an edit: the edited turn runs first, then they run on the new path', async () => {
+  it('keeps pending queue items through an edit and a switch: the edited turn runs first, then they run on the new path', async () => {
     const busy = await newThread(server, token, agentId);
     const threadId = await newThread(server, token, agentId);
     await turn(threadId, 'a');
@@ -175,6 +175,10 @@ describeEachBackend('branches: edit, regenerate, switch; rename and delete threa
     expectTypename(await edit(a!.id, 'a2'), 'MessageQueued');
     expect((await queue(server, token, threadId)).items.map((item) => item.text)).toEqual(['a2', 'x', '/history']);
     expect(await path(threadId)).toEqual([]);
+    // A switch meanwhile moves the path, not the queue: the edited turn still runs first, as an edit.
+    expectTypename(await switchTo(a!.id), 'Conversation');
+    expect(await path(threadId)).toEqual(['U:a', 'A:You said: "a"']);
+    expect((await queue(server, token, threadId)).items.map((item) => item.text)).toEqual(['a2', 'x', '/history']);
 
     expectTypename(await cancel(server, token, slow.executionId), 'CancelRequested');
     await busyFollower.close();
