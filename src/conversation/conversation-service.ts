@@ -17,6 +17,42 @@ export interface QueueView {
   steerableExecutionId: string | null;
 }
 
+/** What makes messages siblings: one thread, one parent (none for first messages), one role. */
+export interface SiblingKey {
+  threadId: string;
+  parentId: string | null;
+  role: 'USER' | 'ASSISTANT';
+}
+
+const siblingKeyOf = (message: SiblingKey) => `${message.threadId}|${message.parentId ?? ''}|${message.role}`;
+
+/**
+ * Collects the sibling reads of one request made in the same turn of the event loop (every
+ * message of a page asks at once) and answers them with one query.
+ */
+export class SiblingBatch {
+  private pending: { message: SiblingKey; resolve: (ids: string[]) => void; reject: (error: unknown) => void }[] = [];
+
+  constructor(private readonly conversations: Pick<ConversationService, 'siblingIds'>) {}
+
+  load(message: SiblingKey): Promise<string[]> {
+    return new Promise((resolve, reject) => {
+      this.pending.push({ message, resolve, reject });
+      if (this.pending.length === 1) setImmediate(() => void this.flush());
+    });
+  }
+
+  private async flush(): Promise<void> {
+    const batch = this.pending.splice(0);
+    try {
+      const answers = await this.conversations.siblingIds(batch.map((entry) => entry.message));
+      batch.forEach((entry, index) => entry.resolve(answers[index]!));
+    } catch (error) {
+      for (const entry of batch) entry.reject(error);
+    }
+  }
+}
+
 /** Recovery reads: what a reloading client needs to show the thread exactly as it is. */
 export class ConversationService {
   constructor(
@@ -58,14 +94,24 @@ export class ConversationService {
     return { filename: found.filename, mediaType: found.mediaType, data: Buffer.from(found.dataBase64, 'base64') };
   }
 
-  /** The messages with the same parent and role as this one, oldest first, itself included. */
-  async siblingIds(message: { threadId: string; parentId: string | null; role: 'USER' | 'ASSISTANT' }): Promise<string[]> {
-    const siblings = await this.prisma.message.findMany({
-      where: { threadId: message.threadId, parentId: message.parentId, role: message.role },
+  /**
+   * For each message, the messages with the same parent and role, oldest first, itself included:
+   * one query for all of them (a conversation's page asks for every message's at once).
+   */
+  async siblingIds(messages: readonly SiblingKey[]): Promise<string[][]> {
+    const keys = [...new Map(messages.map((message) => [siblingKeyOf(message), message])).values()];
+    if (keys.length === 0) return [];
+    const rows = await this.prisma.message.findMany({
+      where: { OR: keys.map(({ threadId, parentId, role }) => ({ threadId, parentId, role })) },
       orderBy: { seq: 'asc' },
-      select: { id: true },
+      select: { id: true, threadId: true, parentId: true, role: true },
     });
-    return siblings.map((sibling) => sibling.id);
+    const groups = new Map<string, string[]>();
+    for (const row of rows) {
+      const key = siblingKeyOf(row);
+      groups.set(key, [...(groups.get(key) ?? []), row.id]);
+    }
+    return messages.map((message) => groups.get(siblingKeyOf(message)) ?? []);
   }
 
   activeExecution(threadId: string) {
