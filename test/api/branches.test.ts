@@ -295,7 +295,7 @@ describeWithServices('branches across two instances', () => {
     await first?.stop();
   });
 
-  it('an edit on one instance reaches a subscriber of the other', async () => {
+  it('an edit, and a deletion, on one instance reach a subscriber of the other', async () => {
     const { token, agentId } = await setUpAgent(first, { project: 'Two instances' });
     const threadId = await newThread(first, token, agentId);
     await send(first, token, threadId, 'original');
@@ -312,6 +312,11 @@ describeWithServices('branches across two instances', () => {
       const onSecond = messagesOf(await conversation(second, token, threadId));
       expect(onSecond.map(textOf)).toEqual(['edited', 'You said: "edited"']);
       expect(onSecond[0]!.siblingIds).toEqual([original!.id, onSecond[0]!.id]);
+      // A deletion on the first instance ends the second's subscriber with not-found.
+      const deleted = await requestData(first, DeleteThreadDocument, { threadId }, token);
+      expect(deleted.deleteThread).toMatchObject({ __typename: 'ThreadDeleted' });
+      await eventually(() => watcher.errors.length > 0, 10_000, 'the other instance’s subscription to end');
+      expect(JSON.stringify(watcher.errors)).toContain('NOT_FOUND');
     } finally {
       await watcher.close();
     }
