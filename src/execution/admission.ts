@@ -63,6 +63,7 @@ export class Admission {
           name: head.userName,
           externalIssuer: head.userExternalIssuer,
           externalSubject: head.userExternalSubject,
+          disabledAt: head.userDisabledAt,
         };
         const refusal = runLimitRefusal(agent, head);
         if (!refusal) {
@@ -146,7 +147,7 @@ export class Admission {
     const [head] = await tx.$queryRaw<QueueHeadRow[]>`
       SELECT q."id" AS "queueId", q."text", q."createdAt" AS "queuedAt", q."userId", u."email" AS "userEmail", u."locale"::text AS "userLocale",
              u."createdAt" AS "userCreatedAt", u."name" AS "userName", u."externalIssuer" AS "userExternalIssuer",
-             u."externalSubject" AS "userExternalSubject", ${AGENT_COLUMNS},
+             u."externalSubject" AS "userExternalSubject", u."disabledAt" AS "userDisabledAt", ${AGENT_COLUMNS},
              t."activeLeafMessageId", t."lastEventSeq", q."siblingOfMessageId", s."role"::text AS "siblingRole", s."parentId" AS "siblingParentId",
              COALESCE((
                SELECT jsonb_agg(jsonb_build_object('id', f."id", 'filename', f."filename", 'mediaType', f."mediaType", 'size', f."size")
@@ -223,6 +224,7 @@ interface QueueHeadRow extends AgentRow {
   userName: string | null;
   userExternalIssuer: string | null;
   userExternalSubject: string | null;
+  userDisabledAt: Date | null;
   attachments: { id: string; filename: string; mediaType: string; size: number }[];
   /** The thread's active leaf and event counter, read under the session lock. */
   activeLeafMessageId: string | null;
@@ -239,6 +241,8 @@ interface QueueHeadRow extends AgentRow {
 
 /** The run limit the head's turn would break, if any. */
 function runLimitRefusal(agent: Agent, head: QueueHeadRow): { key: MessageKey; params: Record<string, number> } | null {
+  // Queued before an admin disabled the user: it is not run for them.
+  if (head.userDisabledAt) return { key: 'refusal.user_disabled', params: {} };
   if (agent.maxConcurrentExecutions !== null && (head.agentRunning ?? 0) >= agent.maxConcurrentExecutions) {
     return { key: 'refusal.concurrency', params: { limit: agent.maxConcurrentExecutions } };
   }

@@ -74,6 +74,7 @@ export class ExecutionEngine {
       runtime: deps.runtime,
       tracing: deps.tracing,
       runListeners,
+      deltaWindowMs: settings.PARLEY_DELTA_WINDOW_MS,
     });
     const interruptions = new Interruptions(prisma, bus, flushPolicy, this.kick, logger, (execution) =>
       runListeners(execution.agent.model),

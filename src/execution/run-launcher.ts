@@ -44,6 +44,8 @@ export interface RunLauncherDeps {
   tracing: ParleyTracing;
   /** Observers of each run (its metrics), after the listeners that record it; `queuedAt` only for a fresh turn. */
   runListeners?: (model: string, queuedAt?: Date) => RunListener[];
+  /** Deltas within this window go out to subscribers as one (PARLEY_DELTA_WINDOW_MS). */
+  deltaWindowMs?: number;
 }
 
 const MAX_STEPS = 16;

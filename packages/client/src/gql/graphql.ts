@@ -151,6 +151,14 @@ export type ConversationMessagesConnectionEdge = {
   node: Message;
 };
 
+/** A new user and its first API token (shown only here). */
+export type CreatedUser = {
+  __typename?: 'CreatedUser';
+  /** Hand it to the user (or keep it in the backend); only its hash is stored. */
+  apiToken: Scalars['String']['output'];
+  user: User;
+};
+
 export type DelegationPart = {
   __typename?: 'DelegationPart';
   childExecutionId: Scalars['ID']['output'];
@@ -420,19 +428,26 @@ export type MessageSteered = ExecutionEvent & RunEvent & {
 
 export type Mutation = {
   __typename?: 'Mutation';
-  /** Adds a user (by id or email) to the project, or changes their role. Needs agent:manage. The answer is the same whether an account with that email or id exists or not; without one, nothing is recorded. Demoting the last admin is a ConflictError. */
+  /** Adds a user (by id or email) to the project, or changes their role. Needs agent:manage, or an admin credential (which may add to any project, and is told when no such user exists). For anyone else the answer is the same whether an account with that email or id exists or not; without one, nothing is recorded. Demoting the last admin is a ConflictError. */
   addProjectMember: MutationAddProjectMemberResult;
   /** Stop. Cancels a running execution (on whichever instance runs it) or a suspended one; queued messages stay. An execution that already ended is a ConflictError, so a late Stop never touches a later execution. */
   cancelExecution: MutationCancelExecutionResult;
   createAgent: MutationCreateAgentResult;
+  /** Creates a project whose admin is the viewer, or — for an admin credential — the user `ownerId` (the credential’s own user is then not a member). */
   createProject: MutationCreateProjectResult;
   createThread: MutationCreateThreadResult;
+  /** Admin: creates a user (as `parley user create` does) with an API token. An email already taken is a ConflictError. */
+  createUser: MutationCreateUserResult;
   /** Deletes the thread with its messages, events, queue items, suspensions and files; its subscribers end with NOT_FOUND. Its owner may (for a SHARED thread, also a project admin); a ConflictError while an execution runs. */
   deleteThread: MutationDeleteThreadResult;
+  /** Admin: refuses every API token and JWT of the user from now on, on every instance, and closes their open WebSockets (4403) and SSE subscriptions (UNAUTHENTICATED). Their data stays; enableUser lets them back in. */
+  disableUser: MutationDisableUserResult;
   /** A new user message with the same parent as the edited one (its attachments kept), made the active branch; its turn is queued first, before pending messages. A ConflictError while an execution runs: stop it first. */
   editMessage: MutationEditMessageResult;
   /** Changes a pending message’s text (position and attachments stay); refused once it has started. */
   editQueuedMessage: MutationEditQueuedMessageResult;
+  /** Admin: lets a disabled user sign in again (their tokens that are not revoked or expired work again). */
+  enableUser: MutationEnableUserResult;
   /** A new reply to the same user message, a sibling of the given reply, made active; its turn is queued first. A ConflictError while an execution runs: stop it first. */
   regenerateMessage: MutationRegenerateMessageResult;
   /** Removes a user (by id or email) from the project: anyone may leave, removing others needs agent:manage. Removing the last admin is a ConflictError. */
@@ -482,6 +497,7 @@ export type MutationCreateAgentArgs = {
 
 export type MutationCreateProjectArgs = {
   name: Scalars['String']['input'];
+  ownerId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
@@ -491,8 +507,20 @@ export type MutationCreateThreadArgs = {
 };
 
 
+export type MutationCreateUserArgs = {
+  email: Scalars['String']['input'];
+  locale?: InputMaybe<Scalars['String']['input']>;
+  name?: InputMaybe<Scalars['String']['input']>;
+};
+
+
 export type MutationDeleteThreadArgs = {
   threadId: Scalars['ID']['input'];
+};
+
+
+export type MutationDisableUserArgs = {
+  userId: Scalars['ID']['input'];
 };
 
 
@@ -507,6 +535,11 @@ export type MutationEditMessageArgs = {
 export type MutationEditQueuedMessageArgs = {
   queueId: Scalars['ID']['input'];
   text: Scalars['String']['input'];
+};
+
+
+export type MutationEnableUserArgs = {
+  userId: Scalars['ID']['input'];
 };
 
 
@@ -596,11 +629,17 @@ export type MutationCreateProjectResult = ForbiddenError | InvalidInputError | N
 
 export type MutationCreateThreadResult = ForbiddenError | InvalidInputError | LimitExceededError | NotFoundError | RateLimitedError | ServiceUnavailableError | Thread;
 
+export type MutationCreateUserResult = ConflictError | CreatedUser | ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError | ServiceUnavailableError;
+
 export type MutationDeleteThreadResult = ConflictError | ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError | ServiceUnavailableError | ThreadDeleted;
+
+export type MutationDisableUserResult = ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError | ServiceUnavailableError | User;
 
 export type MutationEditMessageResult = ConflictError | ForbiddenError | InvalidInputError | LimitExceededError | MessageQueued | NotFoundError | RateLimitedError | ServiceUnavailableError;
 
 export type MutationEditQueuedMessageResult = ConflictError | ForbiddenError | InvalidInputError | NotFoundError | QueueItem | RateLimitedError | ServiceUnavailableError;
+
+export type MutationEnableUserResult = ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError | ServiceUnavailableError | User;
 
 export type MutationRegenerateMessageResult = ConflictError | ForbiddenError | InvalidInputError | LimitExceededError | MessageQueued | NotFoundError | RateLimitedError | ServiceUnavailableError;
 
@@ -954,7 +993,9 @@ export type User = Node & {
   /** The viewer’s own API tokens (empty for any other user). */
   apiTokens: Array<ApiToken>;
   createdAt: Scalars['DateTime']['output'];
-  /** The viewer’s own email; null for any other user. */
+  /** When an admin disabled the user (seen by an admin credential only; null otherwise). */
+  disabledAt?: Maybe<Scalars['DateTime']['output']>;
+  /** The viewer’s own email (any user’s, for an admin credential); null for any other user. */
   email?: Maybe<Scalars['String']['output']>;
   id: Scalars['ID']['output'];
   locale: Scalars['String']['output'];
