@@ -9,6 +9,7 @@ import type { EventBacklog } from '../events/event-backlog.ts';
 import type { RunEvent } from '../events/subscriber-ledger.ts';
 import type { CancellationService } from '../execution/cancellation.ts';
 import type { SuspensionService } from '../execution/suspensions.ts';
+import type { ToolServers } from '../tools/tool-servers.ts';
 import type { PrismaClient, User } from '../generated/prisma/client.ts';
 import type { ParleyTracing } from '../observability/tracing.ts';
 import type { QueueService } from '../queue/queue-service.ts';
@@ -21,6 +22,7 @@ export interface ResolverServices {
   conversations: ConversationService;
   cancellation: CancellationService;
   suspensions: SuspensionService;
+  toolServers: ToolServers;
   tokens: ApiTokens;
   rateLimits: RateLimits;
   /** Links a queued message to the request that queued it (its turn's trace names that request). */

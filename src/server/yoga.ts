@@ -146,6 +146,7 @@ function resolverServices(parley: Parley): ResolverServices {
     tokens,
     rateLimits,
     tracing,
+    toolServers: parley.tools,
     threadEvents: ({ threadId, after, backlog }) =>
       observeDelivery(
         streamThreadEvents({

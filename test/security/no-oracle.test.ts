@@ -119,6 +119,7 @@ describeEachBackend('no existence oracle', (backend) => {
       QueueItem: busy.queueIds[0],
       Suspension: suspended.suspensionId,
       Message: randomGlobalId('Message'),
+      ToolServer: randomGlobalId('ToolServer'),
     };
     victim = {
       real,

@@ -48,6 +48,12 @@ export const DEMO_COMMANDS: readonly DemoCommand[] = [
     description: 'Delegates the message (which may itself be a command) to a child execution and quotes its result.',
   },
   {
+    name: '/tool',
+    usage: '/tool <server/tool> <json input>',
+    description:
+      'Calls that tool of a tool server (the agent must have it) with that input (a JSON object), then answers `Tool <name> returned: <text>` or `Tool <name> failed: <error>`.',
+  },
+  {
     name: '/tokens',
     usage: '/tokens <n>',
     description: `Streams exactly n chunks (at most ${DEMO_LIMITS.maxTokens}) and reports n output tokens, for benchmarks.`,
@@ -61,6 +67,7 @@ export type ParsedCommand =
   | { command: '/approve'; action: string }
   | { command: '/ask'; question: string }
   | { command: '/delegate'; message: string }
+  | { command: '/tool'; tool: string; input: Record<string, unknown> }
   /** A known command given arguments it cannot take: the reply is this usage line. */
   | { command: 'misused'; usageLine: string };
 
@@ -105,6 +112,18 @@ export function parseCommand(text: string | undefined): ParsedCommand | undefine
       return args ? { command: '/ask', question: args } : misused('/ask');
     case '/delegate':
       return args ? { command: '/delegate', message: args } : misused('/delegate');
+    case '/tool': {
+      const toolMatch = /^([^\s/]+\/\S+)(?:\s+([\s\S]+))?$/.exec(args);
+      if (!toolMatch) return misused('/tool');
+      let input: unknown = {};
+      try {
+        input = toolMatch[2] === undefined ? {} : JSON.parse(toolMatch[2]);
+      } catch {
+        return misused('/tool', 'the input must be a JSON object');
+      }
+      if (typeof input !== 'object' || input === null || Array.isArray(input)) return misused('/tool', 'the input must be a JSON object');
+      return { command: '/tool', tool: toolMatch[1]!, input: input as Record<string, unknown> };
+    }
     default:
       return undefined;
   }

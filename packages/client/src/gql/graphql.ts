@@ -33,6 +33,8 @@ export type Agent = Node & {
   project: Project;
   systemPrompt: Scalars['String']['output'];
   threads: AgentThreadsConnection;
+  /** Approval policies of tool-server tools; a tool without one asks each time (ALWAYS). */
+  toolApprovals: Array<ToolApprovalRule>;
   tools: Array<Scalars['String']['output']>;
 };
 
@@ -406,6 +408,8 @@ export type Mutation = {
   __typename?: 'Mutation';
   /** Adds a user (by id or email) to the project, or changes their role. Needs agent:manage. The answer is the same whether an account with that email or id exists or not; without one, nothing is recorded. Demoting the last admin is a ConflictError. */
   addProjectMember: MutationAddProjectMemberResult;
+  /** Adds an MCP server (streamable HTTP, or HTTP+SSE) to the project and connects to it. Needs agent:manage. */
+  addToolServer: MutationAddToolServerResult;
   /** Stop. Cancels a running execution (on whichever instance runs it) or a suspended one; queued messages stay. An execution that already ended is a ConflictError, so a late Stop never touches a later execution. */
   cancelExecution: MutationCancelExecutionResult;
   createAgent: MutationCreateAgentResult;
@@ -413,10 +417,14 @@ export type Mutation = {
   createThread: MutationCreateThreadResult;
   /** Changes a pending message’s text (position and attachments stay); refused once it has started. */
   editQueuedMessage: MutationEditQueuedMessageResult;
+  /** Reconnects now and lists the server’s tools again. Needs agent:manage. */
+  refreshToolServer: MutationRefreshToolServerResult;
   /** Removes a user (by id or email) from the project: anyone may leave, removing others needs agent:manage. Removing the last admin is a ConflictError. */
   removeProjectMember: MutationRemoveProjectMemberResult;
   /** Removes a pending message and discards its attachments; refused once it has started. */
   removeQueuedMessage: MutationRemoveQueuedMessageResult;
+  /** Removes a tool server; agents naming its tools no longer get them. Needs agent:manage. */
+  removeToolServer: MutationRemoveToolServerResult;
   /** Moves a pending message to the target’s position, shifting those between, if the pending order (steers excluded) is exactly expectedQueueIds. */
   reorderQueuedMessage: MutationReorderQueuedMessageResult;
   /** Approves or denies an approval card, or answers a question card; the execution resumes. */
@@ -430,6 +438,8 @@ export type Mutation = {
   /** Reserves a pending message for that running execution, which takes it after its current model request and tool batch (MessageSteered). A request for an execution that is no longer running is refused. */
   steerQueuedMessage: MutationSteerQueuedMessageResult;
   updateAgent: MutationUpdateAgentResult;
+  /** Changes a tool server and reconnects; `headers`, when given, replace all of them. Needs agent:manage. */
+  updateToolServer: MutationUpdateToolServerResult;
 };
 
 
@@ -437,6 +447,15 @@ export type MutationAddProjectMemberArgs = {
   projectId: Scalars['ID']['input'];
   role: ProjectRole;
   user: Scalars['String']['input'];
+};
+
+
+export type MutationAddToolServerArgs = {
+  headers?: InputMaybe<Array<ToolServerHeaderInput>>;
+  name: Scalars['String']['input'];
+  projectId: Scalars['ID']['input'];
+  timeoutMs?: InputMaybe<Scalars['Int']['input']>;
+  url: Scalars['String']['input'];
 };
 
 
@@ -451,6 +470,7 @@ export type MutationCreateAgentArgs = {
   name: Scalars['String']['input'];
   projectId: Scalars['ID']['input'];
   systemPrompt?: InputMaybe<Scalars['String']['input']>;
+  toolApprovals?: InputMaybe<Array<ToolApprovalInput>>;
   tools?: InputMaybe<Array<Scalars['String']['input']>>;
 };
 
@@ -472,6 +492,11 @@ export type MutationEditQueuedMessageArgs = {
 };
 
 
+export type MutationRefreshToolServerArgs = {
+  toolServerId: Scalars['ID']['input'];
+};
+
+
 export type MutationRemoveProjectMemberArgs = {
   projectId: Scalars['ID']['input'];
   user: Scalars['String']['input'];
@@ -483,6 +508,11 @@ export type MutationRemoveQueuedMessageArgs = {
 };
 
 
+export type MutationRemoveToolServerArgs = {
+  toolServerId: Scalars['ID']['input'];
+};
+
+
 export type MutationReorderQueuedMessageArgs = {
   expectedQueueIds: Array<Scalars['ID']['input']>;
   queueId: Scalars['ID']['input'];
@@ -491,6 +521,7 @@ export type MutationReorderQueuedMessageArgs = {
 
 
 export type MutationResolveSuspensionArgs = {
+  allowInThread?: InputMaybe<Scalars['Boolean']['input']>;
   answer?: InputMaybe<Scalars['String']['input']>;
   decision?: InputMaybe<SuspensionDecision>;
   id: Scalars['ID']['input'];
@@ -527,10 +558,22 @@ export type MutationUpdateAgentArgs = {
   model?: InputMaybe<Scalars['String']['input']>;
   name?: InputMaybe<Scalars['String']['input']>;
   systemPrompt?: InputMaybe<Scalars['String']['input']>;
+  toolApprovals?: InputMaybe<Array<ToolApprovalInput>>;
   tools?: InputMaybe<Array<Scalars['String']['input']>>;
 };
 
+
+export type MutationUpdateToolServerArgs = {
+  headers?: InputMaybe<Array<ToolServerHeaderInput>>;
+  name?: InputMaybe<Scalars['String']['input']>;
+  timeoutMs?: InputMaybe<Scalars['Int']['input']>;
+  toolServerId: Scalars['ID']['input'];
+  url?: InputMaybe<Scalars['String']['input']>;
+};
+
 export type MutationAddProjectMemberResult = ConflictError | ForbiddenError | InvalidInputError | NotFoundError | Project | RateLimitedError | ServiceUnavailableError;
+
+export type MutationAddToolServerResult = ConflictError | ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError | ServiceUnavailableError | ToolServer;
 
 export type MutationCancelExecutionResult = CancelRequested | ConflictError | ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError | ServiceUnavailableError;
 
@@ -542,9 +585,13 @@ export type MutationCreateThreadResult = ForbiddenError | InvalidInputError | Li
 
 export type MutationEditQueuedMessageResult = ConflictError | ForbiddenError | InvalidInputError | NotFoundError | QueueItem | RateLimitedError | ServiceUnavailableError;
 
+export type MutationRefreshToolServerResult = ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError | ServiceUnavailableError | ToolServer;
+
 export type MutationRemoveProjectMemberResult = ConflictError | ForbiddenError | InvalidInputError | NotFoundError | Project | RateLimitedError | ServiceUnavailableError;
 
 export type MutationRemoveQueuedMessageResult = ConflictError | ForbiddenError | InvalidInputError | NotFoundError | QueueItemRemoved | RateLimitedError | ServiceUnavailableError;
+
+export type MutationRemoveToolServerResult = ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError | ServiceUnavailableError | ToolServerRemoved;
 
 export type MutationReorderQueuedMessageResult = ConflictError | ForbiddenError | InvalidInputError | NotFoundError | Queue | QueueChangedError | RateLimitedError | ServiceUnavailableError;
 
@@ -557,6 +604,8 @@ export type MutationRevokeApiTokenResult = ApiToken | ForbiddenError | InvalidIn
 export type MutationSteerQueuedMessageResult = ConflictError | ForbiddenError | InvalidInputError | NotFoundError | QueueItem | RateLimitedError | ServiceUnavailableError;
 
 export type MutationUpdateAgentResult = Agent | ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError | ServiceUnavailableError;
+
+export type MutationUpdateToolServerResult = ConflictError | ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError | ServiceUnavailableError | ToolServer;
 
 export type Node = {
   id: Scalars['ID']['output'];
@@ -584,6 +633,7 @@ export type Project = Node & {
   createdAt: Scalars['DateTime']['output'];
   id: Scalars['ID']['output'];
   name: Scalars['String']['output'];
+  toolServers: Array<ToolServer>;
   viewerRole?: Maybe<ProjectRole>;
 };
 
@@ -729,6 +779,15 @@ export type RunEvent = {
 /** MessageQueued, or SuspensionResolved when the text answered the open question card instead; else a typed error. */
 export type SendMessageResult = ConflictError | ForbiddenError | InvalidInputError | LimitExceededError | MessageQueued | NotFoundError | RateLimitedError | ServiceUnavailableError | SuspensionResolved;
 
+export type ServerTool = {
+  __typename?: 'ServerTool';
+  annotations: ToolAnnotations;
+  description: Scalars['String']['output'];
+  inputSchema: Scalars['JSON']['output'];
+  /** `<server>/<tool>`, as agents name it. */
+  name: Scalars['String']['output'];
+};
+
 /** A service Parley depends on (the database) is unreachable, restarting or saturated; nothing was done. Send the same request again (same idempotency key) after retryAfterS seconds. */
 export type ServiceUnavailableError = Error & {
   __typename?: 'ServiceUnavailableError';
@@ -841,12 +900,42 @@ export type ThreadKind =
   /** Private to its owner: other users can neither read nor act on it. */
   | 'TEST';
 
+/** The MCP annotations the server gives its tool (hints, not guarantees). */
+export type ToolAnnotations = {
+  __typename?: 'ToolAnnotations';
+  destructiveHint?: Maybe<Scalars['Boolean']['output']>;
+  idempotentHint?: Maybe<Scalars['Boolean']['output']>;
+  openWorldHint?: Maybe<Scalars['Boolean']['output']>;
+  readOnlyHint?: Maybe<Scalars['Boolean']['output']>;
+  title?: Maybe<Scalars['String']['output']>;
+};
+
+/** ALWAYS: each call waits for the user’s approval (the default); NEVER: calls run at once. */
+export type ToolApproval =
+  | 'ALWAYS'
+  | 'NEVER';
+
+export type ToolApprovalInput = {
+  approval: ToolApproval;
+  /** `<server>/<tool>` or `<server>/*`. */
+  tool: Scalars['String']['input'];
+};
+
+export type ToolApprovalRule = {
+  __typename?: 'ToolApprovalRule';
+  approval: ToolApproval;
+  /** `<server>/<tool>` or `<server>/*`. */
+  tool: Scalars['String']['output'];
+};
+
 /** A tool call was made or changed state. */
 export type ToolCallEvent = ExecutionEvent & RunEvent & {
   __typename?: 'ToolCallEvent';
   createdAt: Scalars['DateTime']['output'];
   /** Opaque resume point. A durable event’s cursor is the same on every connection and instance; a live-only one (TextDelta, ReasoningDelta, MessageSnapshot) is valid only on its connection. */
   cursor: Scalars['String']['output'];
+  durationMs?: Maybe<Scalars['Int']['output']>;
+  error?: Maybe<Scalars['String']['output']>;
   executionId: Scalars['ID']['output'];
   input?: Maybe<Scalars['JSON']['output']>;
   messageId: Scalars['ID']['output'];
@@ -861,6 +950,9 @@ export type ToolCallEvent = ExecutionEvent & RunEvent & {
 
 export type ToolCallPart = {
   __typename?: 'ToolCallPart';
+  durationMs?: Maybe<Scalars['Int']['output']>;
+  /** Why a FAILED call failed, as the model was told. */
+  error?: Maybe<Scalars['String']['output']>;
   input?: Maybe<Scalars['JSON']['output']>;
   output?: Maybe<Scalars['JSON']['output']>;
   state: ToolCallState;
@@ -872,9 +964,49 @@ export type ToolCallState =
   | 'AWAITING_ANSWER'
   | 'AWAITING_APPROVAL'
   | 'CALLED'
+  | 'CANCELLED'
   | 'DENIED'
   | 'FAILED'
+  | 'INTERRUPTED'
   | 'SUCCEEDED';
+
+/** An MCP server whose tools the project’s agents may use. Header values are write-only. */
+export type ToolServer = Node & {
+  __typename?: 'ToolServer';
+  /** The names of the headers sent; their values are never shown. */
+  headerNames: Array<Scalars['String']['output']>;
+  id: Scalars['ID']['output'];
+  lastError?: Maybe<Scalars['String']['output']>;
+  name: Scalars['String']['output'];
+  status: ToolServerStatus;
+  /** null: PARLEY_TOOL_TIMEOUT_MS. */
+  timeoutMs?: Maybe<Scalars['Int']['output']>;
+  /** As last listed by the server. */
+  tools: Array<ServerTool>;
+  transport: ToolServerTransport;
+  url: Scalars['String']['output'];
+};
+
+/** A header sent with every request to the server (e.g. Authorization); its value is stored encrypted. */
+export type ToolServerHeaderInput = {
+  name: Scalars['String']['input'];
+  value: Scalars['String']['input'];
+};
+
+export type ToolServerRemoved = {
+  __typename?: 'ToolServerRemoved';
+  toolServerId: Scalars['ID']['output'];
+};
+
+/** As this server’s instances last saw it: CONNECTED (tools listed), UNAVAILABLE, UNAUTHORIZED (HTTP 401/403). */
+export type ToolServerStatus =
+  | 'CONNECTED'
+  | 'UNAUTHORIZED'
+  | 'UNAVAILABLE';
+
+export type ToolServerTransport =
+  | 'HTTP'
+  | 'STDIO';
 
 export type User = Node & {
   __typename?: 'User';
