@@ -1,4 +1,4 @@
-import { jsonSchema, tool, type ToolSet } from 'ai';
+import { jsonSchema, tool, type ModelMessage, type ToolSet } from 'ai';
 import type { Logger } from 'pino';
 import type { AccessPolicy } from '../auth/access.ts';
 import { ConflictError, InvalidInputError, NotFoundError } from '../domain/errors.ts';
@@ -153,7 +153,9 @@ export class ToolServers {
         run.tools[modelName] = tool({
           description: info.description || `${info.name} of the tool server ${server.name}.`,
           inputSchema: jsonSchema<Record<string, unknown>>(info.inputSchema as never),
-          needsApproval,
+          // A call asked about before keeps needing its approval, so the one given is honoured (the
+          // SDK treats an approval of a call that no longer needs one as a denial).
+          needsApproval: (_input, { toolCallId, messages }) => needsApproval || askedBefore(messages, toolCallId),
           execute: (input, { abortSignal }) => this.call(server, info.name, input ?? {}, abortSignal),
           toModelOutput: ({ output }) =>
             output.ok ? { type: 'text', value: output.text } : { type: 'error-text', value: output.error ?? 'the tool failed.' },
@@ -304,4 +306,13 @@ export class ToolServers {
     }
     return data;
   }
+}
+
+function askedBefore(messages: readonly ModelMessage[], toolCallId: string): boolean {
+  return messages.some(
+    (message) =>
+      message.role === 'assistant' &&
+      typeof message.content !== 'string' &&
+      message.content.some((part) => part.type === 'tool-approval-request' && part.toolCallId === toolCallId),
+  );
 }

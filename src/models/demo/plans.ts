@@ -132,7 +132,9 @@ export function planFor(view: PromptView, context: PlanContext): DemoPlan {
     case '/tool': {
       const modelName = modelToolName(command.tool);
       const outcome = findOutcome(view, modelName);
-      if (view.approvalDeniedAfterUser) return textPlan(`Tool ${command.tool} failed: the call was not approved.`);
+      if (view.approvalDeniedAfterUser || outcome?.output.type === 'execution-denied') {
+        return textPlan(`Tool ${command.tool} failed: the call was not approved.`);
+      }
       if (!outcome) return toolMissing(modelName, command.tool) ?? callTool(modelName, command.input);
       return textPlan(
         outcomeSucceeded(outcome.output)
