@@ -61,7 +61,7 @@ describeEachBackend('tools from MCP servers', (backend) => {
     mcp = await startMcpServer();
     server = await startTestServer({
       backend,
-      env: { PARLEY_TOOL_ALLOWED_HOSTS: '127.0.0.1', PARLEY_SECRET_KEY: 'a'.repeat(64), PARLEY_TOOL_TIMEOUT_MS: '1500' },
+      env: { PARLEY_TOOL_ALLOWED_HOSTS: '127.0.0.1', PARLEY_SECRET_KEY: 'a'.repeat(64), PARLEY_TOOL_TIMEOUT_MS: '1500', PARLEY_METRICS: 'true' },
     });
     ({ token, agentId, projectId } = await setUpAgent(server, { project: 'Tools' }));
     const { encodeId } = await import('../../src/schema/ids.ts');
@@ -239,7 +239,9 @@ describeEachBackend('tools from MCP servers', (backend) => {
 
       const everything = JSON.stringify({ listed, events: follower.events, replies });
       expect(everything).not.toContain(SECRET);
-      const metrics = await (await fetch(new URL('/metrics', server.url))).text();
+      const response = await fetch(new URL('/metrics', server.url));
+      expect(response.status).toBe(200);
+      const metrics = await response.text();
       expect(metrics).not.toContain(SECRET);
       expect(metrics).toMatch(/parley_tool_calls_total\{server="guarded",tool="echo",outcome="FAILED"\} 1/);
     } finally {
