@@ -6,7 +6,7 @@ export const toolSettings = z.object({
   PARLEY_TOOL_TIMEOUT_MS: positiveInt.default(60_000),
   PARLEY_TOOL_OUTPUT_MAX_BYTES: positiveInt.default(65_536),
   /** Comma-separated hosts, addresses or CIDR ranges a tool server may be on although they are private. */
-  PARLEY_TOOL_ALLOWED_HOSTS: z.string().default(''),
+  PARLEY_TOOL_ALLOWED_HOSTS: z.string().optional(),
   /** 32 bytes as 64 hex characters or base64; encrypts tool servers' header values at rest. */
   PARLEY_SECRET_KEY: z
     .string()
@@ -25,7 +25,8 @@ export function keyBytes(value: string): Buffer | null {
 }
 
 export function allowedHostsFrom(settings: ToolSettings): string[] {
-  return settings.PARLEY_TOOL_ALLOWED_HOSTS.split(',')
+  return (settings.PARLEY_TOOL_ALLOWED_HOSTS ?? '')
+    .split(',')
     .map((entry) => entry.trim().toLowerCase())
     .filter(Boolean);
 }
