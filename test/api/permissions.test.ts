@@ -19,6 +19,10 @@ import {
   RemoveQueuedMessageDocument,
   ReorderQueuedMessageDocument,
   ResolveSuspensionDocument,
+  AddToolServerDocument,
+  UpdateToolServerDocument,
+  RemoveToolServerDocument,
+  RefreshToolServerDocument,
   RetryExecutionDocument,
   schemaMutations,
   SendMessageDocument,
@@ -447,6 +451,10 @@ describe('permissions (pglite)', () => {
             { id: encodeId('Suspension', randomUUID()), decision: 'APPROVE' },
             token,
           ),
+        addToolServer: () => request(server, AddToolServerDocument, { projectId, name: 'anon', url: 'https://8.8.8.8/' }, token),
+        updateToolServer: () => request(server, UpdateToolServerDocument, { toolServerId: encodeId('ToolServer', randomUUID()), name: 'anon' }, token),
+        removeToolServer: () => request(server, RemoveToolServerDocument, { toolServerId: encodeId('ToolServer', randomUUID()) }, token),
+        refreshToolServer: () => request(server, RefreshToolServerDocument, { toolServerId: encodeId('ToolServer', randomUUID()) }, token),
       };
       // Every mutation the schema has is tried.
       expect(Object.keys(attempts).sort(), 'a mutation is missing here: add it to `attempts`').toEqual(schemaMutations());
