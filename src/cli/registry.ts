@@ -6,6 +6,7 @@ import { migrateCommand } from './migrate.ts';
 import { projectCommands } from './project.ts';
 import { serveCommand } from './serve.ts';
 import { tokenCommands } from './token.ts';
+import { toolCommands } from './tools.ts';
 import { userCommands } from './user.ts';
 
 /** In the order `parley help` lists them. */
@@ -18,6 +19,7 @@ const COMMANDS: readonly Command[] = [
   ...projectCommands,
   ...memberCommands,
   ...agentCommands,
+  ...toolCommands,
 ];
 
 const GROUPS = [...new Set(COMMANDS.filter((command) => command.name.includes(' ')).map((command) => command.name.split(' ')[0]))];

@@ -65,13 +65,14 @@ export class ToolServers {
     });
   }
 
-  async list(user: User, projectId: string): Promise<ToolServer[]> {
-    await this.access.projectRole(user, projectId, 'agent:read');
+  /** `user` null: the operator (the CLI), who may manage every project's servers. */
+  async list(user: User | null, projectId: string): Promise<ToolServer[]> {
+    await this.allowed(user, projectId, 'agent:read');
     return this.prisma.toolServer.findMany({ where: { projectId }, orderBy: { name: 'asc' } });
   }
 
-  async add(user: User, projectId: string, input: ToolServerInput): Promise<ToolServer> {
-    await this.access.projectRole(user, projectId, 'agent:manage');
+  async add(user: User | null, projectId: string, input: ToolServerInput): Promise<ToolServer> {
+    await this.allowed(user, projectId, 'agent:manage');
     const data = await this.validated(input, true);
     if (await this.prisma.toolServer.findUnique({ where: { projectId_name: { projectId, name: data.name! } } })) {
       throw new ConflictError(`This project already has a tool server named ${data.name}.`);
@@ -85,7 +86,7 @@ export class ToolServers {
     return this.connect(row);
   }
 
-  async update(user: User, toolServerId: string, input: ToolServerInput): Promise<ToolServer> {
+  async update(user: User | null, toolServerId: string, input: ToolServerInput): Promise<ToolServer> {
     const existing = await this.managed(user, toolServerId);
     const data = await this.validated(input, false);
     if (data.name && data.name !== existing.name) {
@@ -99,7 +100,7 @@ export class ToolServers {
     return this.connect(row);
   }
 
-  async remove(user: User, toolServerId: string): Promise<ToolServer> {
+  async remove(user: User | null, toolServerId: string): Promise<ToolServer> {
     const existing = await this.managed(user, toolServerId);
     await this.prisma.toolServer.delete({ where: { id: existing.id } });
     await this.connections.get(existing.id)?.close();
@@ -107,7 +108,7 @@ export class ToolServers {
     return existing;
   }
 
-  async refresh(user: User, toolServerId: string): Promise<ToolServer> {
+  async refresh(user: User | null, toolServerId: string): Promise<ToolServer> {
     return this.connect(await this.managed(user, toolServerId));
   }
 
@@ -250,12 +251,19 @@ export class ToolServers {
     return { id: row.id, name: row.name, url: row.url, headers };
   }
 
-  private async managed(user: User, toolServerId: string): Promise<ToolServer> {
+  private async managed(user: User | null, toolServerId: string): Promise<ToolServer> {
     const row = await this.prisma.toolServer.findUnique({ where: { id: toolServerId } });
     const askedFor = { entity: 'ToolServer', id: toolServerId };
     if (!row) throw new NotFoundError(askedFor.entity, askedFor.id);
-    await this.access.projectRole(user, row.projectId, 'agent:manage', askedFor);
+    if (user) await this.access.projectRole(user, row.projectId, 'agent:manage', askedFor);
     return row;
+  }
+
+  private async allowed(user: User | null, projectId: string, scope: 'agent:read' | 'agent:manage'): Promise<void> {
+    if (user) await this.access.projectRole(user, projectId, scope);
+    else if (!(await this.prisma.project.findUnique({ where: { id: projectId }, select: { id: true } }))) {
+      throw new NotFoundError('Project', projectId);
+    }
   }
 
   private async validated(input: ToolServerInput, creating: boolean) {
