@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeEachBackend } from '../support/backends.ts';
+import { describeEachBackend, describeWithServices } from '../support/backends.ts';
 import { cancel, conversation, messagesOf, send, textOf } from '../support/client.ts';
 import { ResolveSuspensionDocument } from '../support/documents.ts';
 import { follow, type Follower } from '../support/follower.ts';
@@ -266,5 +266,31 @@ describeEachBackend('tools from MCP servers', (backend) => {
     expect((await gql(server, REMOVE, { id }, member.token)).removeToolServer.__typename).toBe('ForbiddenError');
     expect((await addServer('y', mcp.url, {}, member.token)).__typename).toBe('ForbiddenError');
     expect(await server.parley.db.prisma.toolServer.count({ where: { projectId, name: { in: ['x', 'y'] } } })).toBe(0);
+  });
+});
+
+describeWithServices('tool-server headers on PostgreSQL without PARLEY_SECRET_KEY', () => {
+  let server: TestServer;
+  let mcp: TestMcpServer;
+
+  beforeAll(async () => {
+    mcp = await startMcpServer();
+    server = await startTestServer({ backend: 'postgres', env: { PARLEY_TOOL_ALLOWED_HOSTS: '127.0.0.1' } });
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+    await mcp?.stop();
+  });
+
+  it('storing a header is an InvalidInputError that says what to set, and stores nothing; a server without headers is fine', async () => {
+    const { token, projectId } = await setUpAgent(server, { project: 'No key' });
+    const { encodeId } = await import('../../src/schema/ids.ts');
+    const variables = { projectId: encodeId('Project', projectId), name: 'tools', url: mcp.url };
+    const refused = (await gql(server, ADD, { ...variables, headers: [{ name: 'Authorization', value: SECRET }] }, token)).addToolServer;
+    expect(refused).toMatchObject({ __typename: 'InvalidInputError', message: expect.stringContaining('PARLEY_SECRET_KEY') });
+    expect(refused.message).not.toContain(SECRET);
+    expect(await server.parley.db.prisma.toolServer.count({ where: { projectId } })).toBe(0);
+    expect((await gql(server, ADD, variables, token)).addToolServer).toMatchObject({ __typename: 'ToolServer', status: 'CONNECTED' });
   });
 });
