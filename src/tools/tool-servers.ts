@@ -172,6 +172,21 @@ export class ToolServers {
     for (const row of rows) void this.connect(row).catch((error) => this.logger.warn({ err: error, toolServer: row.name }, 'connecting a tool server failed'));
   }
 
+  /** Each server as a fresh connection finds it now, recording nothing (`parley doctor`). */
+  async probeAll(): Promise<{ name: string; projectId: string; state: ConnectionState }[]> {
+    const rows = await this.prisma.toolServer.findMany({ orderBy: [{ projectId: 'asc' }, { name: 'asc' }] });
+    return Promise.all(
+      rows.map(async (row) => {
+        const connection = new ToolServerConnection(this.endpointOf(row), this.guard, () => {});
+        try {
+          return { name: row.name, projectId: row.projectId, state: await connection.refresh() };
+        } finally {
+          await connection.close();
+        }
+      }),
+    );
+  }
+
   async close(): Promise<void> {
     const connections = [...this.connections.values()];
     this.connections.clear();

@@ -42,6 +42,10 @@ describe('parley tools', { timeout: 120_000 }, () => {
     const refreshed = await runCli(['tools', 'refresh', id], env());
     expect(refreshed.stdout).toBe(added.stdout);
 
+    const doctor = await runCli(['doctor'], env());
+    expect(doctor.stdout).toMatch(/tool server ops \(project [0-9a-f]{8}\)\s+PASS\s+reachable; 4 tools listed/);
+    expect(doctor.stdout).not.toContain('very-secret-value');
+
     const refused = await runCli(['tools', 'add', '--project', projectId, '--name', 'local', '--url', 'http://127.0.0.1:1/'], {
       PARLEY_DATA_DIR: dataDir,
     });
