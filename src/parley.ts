@@ -101,6 +101,7 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
     queue: () => queueState.read(),
     databasePool: () => db.poolUsage?.() ?? null,
     redisConnected: () => liveBus.connected,
+    toolServers: () => tools.countByStatus(),
   });
   const work = new Lifecycle();
   return {

@@ -10,6 +10,8 @@ export interface QueueState {
 
 /** The live state behind the gauges, read at each scrape. */
 export interface InstanceState {
+  /** Tool servers by status, as this instance's clients last saw them. */
+  toolServers?: () => Record<string, number>;
   runningExecutions(): number;
   queue(): Promise<QueueState>;
   /** Null on the embedded database, which has no pool. */
@@ -59,6 +61,17 @@ export class ParleyMetrics {
     help: 'From a tool-server call being sent to its result',
     labelNames: ['server', 'tool'] as const,
     buckets: [0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
+    registers: [this.registry],
+  });
+
+  readonly toolServers: Gauge = new Gauge({
+    name: 'parley_tool_servers',
+    help: 'Tool servers by status as this instance last saw them (CONNECTED, UNAVAILABLE, UNAUTHORIZED)',
+    labelNames: ['status'] as const,
+    collect: async (): Promise<void> => {
+      const counts = this.state?.toolServers?.() ?? {};
+      for (const status of ['CONNECTED', 'UNAVAILABLE', 'UNAUTHORIZED']) this.toolServers.set({ status }, counts[status] ?? 0);
+    },
     registers: [this.registry],
   });
 

@@ -48,6 +48,8 @@ export type ToolCallObserver = (call: { server: string; tool: string; outcome: '
  */
 export class ToolServers {
   private readonly connections = new Map<string, ToolServerConnection>();
+  /** Each server's status as this instance last saw it (the servers-by-status gauge). */
+  private readonly statuses = new Map<string, string>();
   readonly guard: UrlGuard;
 
   constructor(
@@ -105,6 +107,7 @@ export class ToolServers {
     await this.prisma.toolServer.delete({ where: { id: existing.id } });
     await this.connections.get(existing.id)?.close();
     this.connections.delete(existing.id);
+    this.statuses.delete(existing.id);
     return existing;
   }
 
@@ -242,8 +245,15 @@ export class ToolServers {
     return this.record(row.id, state, true);
   }
 
+  countByStatus(): Record<string, number> {
+    const counts: Record<string, number> = {};
+    for (const status of this.statuses.values()) counts[status] = (counts[status] ?? 0) + 1;
+    return counts;
+  }
+
   /** Writes the state this instance sees; a server that failed keeps its last tool list. */
   private async record(id: string, state: ConnectionState, wait = false): Promise<ToolServer> {
+    if (this.connections.has(id)) this.statuses.set(id, state.status);
     const data: Prisma.ToolServerUpdateManyMutationInput = { status: state.status, lastError: state.lastError };
     if (state.status === 'CONNECTED') data.tools = state.tools as unknown as Prisma.InputJsonValue;
     const write = this.prisma.toolServer.update({ where: { id }, data });

@@ -244,6 +244,8 @@ describeEachBackend('tools from MCP servers', (backend) => {
       const metrics = await response.text();
       expect(metrics).not.toContain(SECRET);
       expect(metrics).toMatch(/parley_tool_calls_total\{server="guarded",tool="echo",outcome="FAILED"\} 1/);
+      expect(metrics).toMatch(/parley_tool_servers\{status="CONNECTED"\} 1\n/);
+      expect(metrics).toMatch(/parley_tool_servers\{status="UNAVAILABLE"\} 1\n/);
     } finally {
       await guarded.stop().catch(() => {});
     }
