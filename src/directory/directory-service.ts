@@ -8,6 +8,7 @@ import type { ModelRegistry } from '../models/registry.ts';
 import { isToolName, TOOL_NAMES } from '../runtime/tools.ts';
 import { validApprovals, type ToolApprovalRule } from '../tools/approvals.ts';
 import { splitToolName } from '../tools/tool-catalog.ts';
+import { unknownToolNames } from '../tools/tool-names.ts';
 
 /** Which names of tool-server tools a project has (src/tools). */
 export interface ToolNameCheck {
@@ -55,8 +56,7 @@ export class DirectoryService {
         throw error;
       },
     },
-    /** Without it (the CLI), a `<server>/<tool>` name is refused: no project's servers are known. */
-    private readonly toolNames: ToolNameCheck = { unknownToolNames: async (_projectId, names) => names.filter((name) => splitToolName(name)) },
+    private readonly toolNames: ToolNameCheck = { unknownToolNames: (projectId, names) => unknownToolNames(prisma, projectId, names) },
   ) {}
 
   /** Creates a user and returns a new API token for it (shown once). */

@@ -84,9 +84,11 @@ export class ToolServerConnection {
       if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
         throw new ToolServerFailure('CONNECTED', `the tool did not answer within ${options.timeoutMs} ms.`);
       }
+      // A protocol-level refusal of this one call (an unknown tool, bad arguments) leaves the connection as it was.
+      if (error instanceof McpError && error.code !== ErrorCode.ConnectionClosed) {
+        throw new ToolServerFailure('CONNECTED', this.redact(`the tool server refused the call: ${error.message}`));
+      }
       const failure = this.failureOf(error);
-      // A protocol-level refusal of this one call leaves the connection as it was.
-      if (error instanceof McpError && error.code !== ErrorCode.ConnectionClosed) throw new ToolServerFailure('CONNECTED', failure.message);
       await this.dropClient();
       this.markFailed(failure);
       throw failure;

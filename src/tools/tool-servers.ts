@@ -9,6 +9,7 @@ import { ToolServerConnection, ToolServerFailure, type ConnectionState, type Ser
 import type { SecretBox } from './secrets.ts';
 import { allowedHostsFrom, type ToolSettings } from './settings.ts';
 import { qualifiedToolName, safeToRepeat, SERVER_NAME, splitToolName, type ToolInfo } from './tool-catalog.ts';
+import { unknownToolNames } from './tool-names.ts';
 import { boundedOutput } from './tool-output.ts';
 import { RefusedUrl, UrlGuard } from './url-guard.ts';
 
@@ -116,16 +117,8 @@ export class ToolServers {
   }
 
   /** Names among `names` that are neither built in nor a tool (or `*`) of one of the project's servers. */
-  async unknownToolNames(projectId: string, names: readonly string[]): Promise<string[]> {
-    const qualified = names.filter((name) => splitToolName(name));
-    if (qualified.length === 0) return [];
-    const servers = await this.prisma.toolServer.findMany({ where: { projectId }, select: { name: true, tools: true } });
-    const byName = new Map(servers.map((server) => [server.name, (server.tools as unknown as ToolInfo[]).map((entry) => entry.name)]));
-    return qualified.filter((name) => {
-      const { server, tool: toolName } = splitToolName(name)!;
-      const tools = byName.get(server);
-      return !tools || (toolName !== '*' && !tools.includes(toolName));
-    });
+  unknownToolNames(projectId: string, names: readonly string[]): Promise<string[]> {
+    return unknownToolNames(this.prisma, projectId, names);
   }
 
   /**
@@ -196,15 +189,6 @@ export class ToolServers {
     await Promise.all(connections.map((connection) => connection.close()));
   }
 
-  /** The approval card's facts about a tool of a run: its server and description. */
-  async describe(projectId: string, qualified: string): Promise<{ server: string; tool: string; description: string } | null> {
-    const split = splitToolName(qualified);
-    if (!split) return null;
-    const row = await this.prisma.toolServer.findUnique({ where: { projectId_name: { projectId, name: split.server } } });
-    const info = (row?.tools as unknown as ToolInfo[] | undefined)?.find((entry) => entry.name === split.tool);
-    return { server: split.server, tool: split.tool, description: info?.description ?? '' };
-  }
-
   private async call(server: ToolServer, toolName: string, input: Record<string, unknown>, signal: AbortSignal | undefined): Promise<ToolOutcome> {
     const startedAt = performance.now();
     const done = (outcome: 'SUCCEEDED' | 'FAILED' | 'CANCELLED') =>
@@ -234,7 +218,7 @@ export class ToolServers {
   private connection(row: ToolServer): ToolServerConnection {
     let connection = this.connections.get(row.id);
     if (!connection) {
-      connection = new ToolServerConnection(this.endpointOf(row), this.guard, (id, state) => this.record(id, state));
+      connection = new ToolServerConnection(this.endpointOf(row), this.guard, (id, state) => this.recordLater(id, state));
       this.connections.set(row.id, connection);
     }
     return connection;
@@ -242,7 +226,7 @@ export class ToolServers {
 
   private async connect(row: ToolServer): Promise<ToolServer> {
     const state = await this.connection(row).refresh(this.endpointOf(row));
-    return this.record(row.id, state, true);
+    return this.record(row.id, state);
   }
 
   countByStatus(): Record<string, number> {
@@ -252,16 +236,19 @@ export class ToolServers {
   }
 
   /** Writes the state this instance sees; a server that failed keeps its last tool list. */
-  private async record(id: string, state: ConnectionState, wait = false): Promise<ToolServer> {
+  private record(id: string, state: ConnectionState): Promise<ToolServer> {
     if (this.connections.has(id)) this.statuses.set(id, state.status);
     const data: Prisma.ToolServerUpdateManyMutationInput = { status: state.status, lastError: state.lastError };
     if (state.status === 'CONNECTED') data.tools = state.tools as unknown as Prisma.InputJsonValue;
-    const write = this.prisma.toolServer.update({ where: { id }, data });
-    if (wait) return write;
-    write.catch((error: unknown) => {
+    return this.prisma.toolServer.update({ where: { id }, data });
+  }
+
+  /** A change a connection reports on its own (a failed call, a reconnect): written in the background. */
+  private recordLater(id: string, state: ConnectionState): void {
+    this.record(id, state).catch((error: unknown) => {
+      // A server removed meanwhile has no row left to update.
       if ((error as { code?: string }).code !== 'P2025') this.logger.warn({ err: error }, 'recording a tool server state failed');
     });
-    return null as never;
   }
 
   private endpointOf(row: ToolServer): ServerEndpoint {
