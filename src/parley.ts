@@ -5,6 +5,7 @@ import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { AccessPolicy } from './auth/access.ts';
 import type { RateLimits } from './auth/rate-limits.ts';
 import { RateLimitsModule } from './auth/rate-limits-module.ts';
+import type { SignedInStreams } from './auth/signed-in-streams.ts';
 import type { ApiTokens, TokenAuthenticator } from './auth/tokens.ts';
 import { TokenRevocationModule } from './auth/token-revocation-module.ts';
 import type { Config } from './config.ts';
@@ -13,6 +14,7 @@ import type { OutagePatience } from './db/outage-patience.ts';
 import type { Database } from './db/database.ts';
 import { DatabaseModule } from './db/database-module.ts';
 import { DirectoryService } from './directory/directory-service.ts';
+import { UserAdministration } from './directory/user-admin.ts';
 import type { LiveBus } from './events/live-bus.ts';
 import { LiveBusModule } from './events/live-bus-module.ts';
 import { CancellationService } from './execution/cancellation.ts';
@@ -43,7 +45,10 @@ export interface Parley {
   access: AccessPolicy;
   tokens: ApiTokens;
   authenticator: TokenAuthenticator;
+  /** Each signed-in user's open streams here: disabling the user ends them. */
+  signedInStreams: SignedInStreams;
   directory: DirectoryService;
+  users: UserAdministration;
   queue: QueueService;
   conversations: ConversationService;
   cancellation: CancellationService;
@@ -75,7 +80,7 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
   const models = new ModelRegistry(providerSettingsFrom(config));
   const observability = new ObservabilityModule(config, instanceId, logger, overrides.spanExporter);
   const { metrics, tracing, refuseOverLimit } = observability;
-  const database = new DatabaseModule(config);
+  const database = new DatabaseModule(config, logger);
   const liveBus = new LiveBusModule(config, logger, {
     published: (kind) => metrics.eventsPublished.inc({ kind }),
     resynced: () => metrics.redisReconnects.inc(),
@@ -104,15 +109,18 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
     toolServers: () => tools.countByStatus(),
   });
   const work = new Lifecycle();
+  const directory = new DirectoryService(prisma, access, models, {
+    maxThreadsPerUser: config.PARLEY_MAX_THREADS_PER_USER,
+    onLimitExceeded: refuseOverLimit,
+  }, tools);
   return {
     config, logger, instanceId, db, bus, models, access, metrics, tracing, running, consumer, suspensions, tools,
     tokens: tokens.tokens,
     authenticator: tokens.authenticator,
     rateLimits: rateLimits.rateLimits,
-    directory: new DirectoryService(prisma, access, models, {
-      maxThreadsPerUser: config.PARLEY_MAX_THREADS_PER_USER,
-      onLimitExceeded: refuseOverLimit,
-    }, tools),
+    signedInStreams: tokens.streams,
+    directory,
+    users: new UserAdministration(prisma, directory, { disabled: (id) => tokens.userDisabled(id), enabled: (id) => tokens.userEnabled(id) }),
     queue: new QueueService(prisma, bus, access, kick, queueLimits(config), suspensions, refuseOverLimit),
     conversations: new ConversationService(prisma, access),
     cancellation: new CancellationService(prisma, access, running, bus, kick),

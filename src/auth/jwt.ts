@@ -30,6 +30,8 @@ export interface VerifiedIdentity {
   locale: string | null;
   /** When the token stops being valid (ms), or null when it has no `exp`. */
   expiresAt: number | null;
+  /** Whether the token carries the admin scope (PARLEY_AUTH_ADMIN_SCOPE). */
+  admin: boolean;
 }
 
 export type JwtKeys = { kind: 'jwks'; keys: JWTVerifyGetKey } | { kind: 'secret'; secret: Uint8Array };
@@ -52,7 +54,12 @@ export class JwtVerifier {
     private readonly keys: JwtKeys,
     private readonly settings: Pick<
       JwtSettings,
-      'PARLEY_AUTH_ISSUER' | 'PARLEY_AUTH_AUDIENCE' | 'PARLEY_AUTH_EMAIL_CLAIM' | 'PARLEY_AUTH_NAME_CLAIM' | 'PARLEY_AUTH_LOCALE_CLAIM'
+      | 'PARLEY_AUTH_ISSUER'
+      | 'PARLEY_AUTH_AUDIENCE'
+      | 'PARLEY_AUTH_EMAIL_CLAIM'
+      | 'PARLEY_AUTH_NAME_CLAIM'
+      | 'PARLEY_AUTH_LOCALE_CLAIM'
+      | 'PARLEY_AUTH_ADMIN_SCOPE'
     >,
     private readonly clock: () => number = Date.now,
   ) {}
@@ -82,8 +89,19 @@ export class JwtVerifier {
       name: stringClaim(payload, this.settings.PARLEY_AUTH_NAME_CLAIM),
       locale: stringClaim(payload, this.settings.PARLEY_AUTH_LOCALE_CLAIM),
       expiresAt: typeof payload.exp === 'number' ? payload.exp * 1000 : null,
+      admin: this.settings.PARLEY_AUTH_ADMIN_SCOPE !== undefined && scopesOf(payload).includes(this.settings.PARLEY_AUTH_ADMIN_SCOPE),
     };
   }
+}
+
+/** The scopes a token grants: OAuth's space-separated `scope`, or `scp` (a list, as some providers send it, or a string). */
+export function scopesOf(payload: JWTPayload): string[] {
+  const scopes: string[] = [];
+  for (const claim of [payload.scope, payload.scp]) {
+    if (typeof claim === 'string') scopes.push(...claim.split(' ').filter(Boolean));
+    else if (Array.isArray(claim)) scopes.push(...claim.filter((scope): scope is string => typeof scope === 'string'));
+  }
+  return scopes;
 }
 
 function stringClaim(payload: JWTPayload, name: string): string | null {

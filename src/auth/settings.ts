@@ -46,6 +46,8 @@ export const jwtSettings = z.object({
   PARLEY_AUTH_EMAIL_CLAIM: claimName.default('email'),
   PARLEY_AUTH_NAME_CLAIM: claimName.default('name'),
   PARLEY_AUTH_LOCALE_CLAIM: claimName.default('locale'),
+  // A JWT whose `scope` (space-separated) or `scp` claim holds this may use the admin API; unset, no JWT may.
+  PARLEY_AUTH_ADMIN_SCOPE: z.string().trim().min(1).max(200).regex(/^\S+$/, 'must be one scope, without spaces').optional(),
 });
 
 export type JwtSettings = z.infer<typeof jwtSettings>;

@@ -4,11 +4,13 @@ import type { PrismaClient } from '../generated/prisma/client.ts';
 import type { Module } from '../lifecycle/module.ts';
 import { JwtVerifier, jwtKeysFrom } from './jwt.ts';
 import type { JwtSettings } from './settings.ts';
+import { SignedInStreams } from './signed-in-streams.ts';
 import { ApiTokens, TokenAuthenticator, TokenUsageRecorder } from './tokens.ts';
 
 /**
- * The API tokens and the cached authenticator, with what keeps the cache true: a revocation is
- * forgotten here at once and announced to the other instances, which forget it as they hear it.
+ * The API tokens and the cached authenticator, with what keeps the cache true: a revoked token or
+ * a disabled user is forgotten here at once and announced to the other instances, which forget it
+ * as they hear it (and end the disabled user's open streams).
  */
 export class TokenRevocationModule implements Module {
   readonly name = 'token revocation';
@@ -16,6 +18,8 @@ export class TokenRevocationModule implements Module {
   readonly authenticator: TokenAuthenticator;
   /** Listing and revoking API tokens. */
   readonly tokens: ApiTokens;
+  /** Each signed-in user's open WebSockets and SSE subscriptions on this instance. */
+  readonly streams = new SignedInStreams();
   private listener: AsyncIterator<InstanceMessage> | null = null;
 
   constructor(
@@ -35,21 +39,44 @@ export class TokenRevocationModule implements Module {
     this.tokens = new ApiTokens(prisma, async (tokenId) => {
       this.authenticator.forget(tokenId);
       // The token is gone from the database already; other instances' cached lookups end within seconds anyway.
-      await bus
-        .announceToInstances({ kind: 'token-revoked', tokenId })
-        .catch((error) => logger.warn({ err: error, tokenId }, 'announcing a token revocation failed'));
+      await this.announce({ kind: 'token-revoked', tokenId });
     });
+  }
+
+  /** The user is disabled in the database: ends their access here now, and on every other instance as it hears. */
+  async userDisabled(userId: string): Promise<void> {
+    this.forgetUser(userId);
+    await this.announce({ kind: 'user-disabled', userId });
+  }
+
+  /** The user is enabled again: every instance forgets the refusals it remembers (else they last a few seconds more). */
+  async userEnabled(userId: string): Promise<void> {
+    this.authenticator.forgetUser(userId);
+    await this.announce({ kind: 'user-enabled', userId });
   }
 
   async start(): Promise<void> {
     const revocations = this.bus.instanceMessages();
     this.listener = revocations[Symbol.asyncIterator]();
     void (async () => {
-      for await (const message of revocations) if (message.kind === 'token-revoked') this.authenticator.forget(message.tokenId);
+      for await (const message of revocations) {
+        if (message.kind === 'token-revoked') this.authenticator.forget(message.tokenId);
+        if (message.kind === 'user-disabled') this.forgetUser(message.userId);
+        if (message.kind === 'user-enabled') this.authenticator.forgetUser(message.userId);
+      }
     })().catch((error) => this.logger.error({ err: error }, 'token revocation listener stopped'));
   }
 
   async stop(): Promise<void> {
     await this.listener?.return?.();
+  }
+
+  private forgetUser(userId: string): void {
+    this.authenticator.forgetUser(userId);
+    this.streams.endAll(userId);
+  }
+
+  private async announce(message: InstanceMessage): Promise<void> {
+    await this.bus.announceToInstances(message).catch((error) => this.logger.warn({ err: error, message }, 'announcing a revocation to the other instances failed'));
   }
 }

@@ -24,22 +24,24 @@ export async function issueApiToken(
   prisma: PrismaClient,
   userId: string,
   label = '',
-  options: { expiresAt?: Date | null } = {},
+  options: { expiresAt?: Date | null; admin?: boolean } = {},
 ): Promise<{ token: string; info: ApiTokenInfo }> {
   if (label.length > MAX_LABEL_CHARS) throw new InvalidInputError('label', `must be at most ${MAX_LABEL_CHARS} characters.`);
   const token = TOKEN_PREFIX + randomBytes(24).toString('base64url');
   const info = await prisma.apiToken.create({
-    data: { userId, tokenHash: hashToken(token), label, expiresAt: options.expiresAt ?? null },
+    data: { userId, tokenHash: hashToken(token), label, expiresAt: options.expiresAt ?? null, admin: options.admin ?? false },
     select: INFO_FIELDS,
   });
   return { token, info };
 }
 
-/** The user a token belongs to, unless it is unknown, revoked or expired (all three look alike). */
+/** The user a token belongs to, unless it is unknown, revoked, expired or its user disabled (all look alike). */
 export async function userForToken(prisma: PrismaClient, token: string, now = Date.now()) {
-  return (await lookUpToken(prisma, token, now))?.user ?? null;
+  const found = await lookUpToken(prisma, token, now);
+  return found && !found.user.disabledAt ? found.user : null;
 }
 
+/** The token's row with its user (who may be disabled), unless it is unknown, revoked or expired. */
 async function lookUpToken(prisma: PrismaClient, token: string, now: number) {
   if (!token.startsWith(TOKEN_PREFIX) || token.length > 200) return null;
   const found = await prisma.apiToken.findUnique({ where: { tokenHash: hashToken(token) }, include: { user: true } });
@@ -99,9 +101,14 @@ export interface Authentication {
   refusal: string | null;
   /** When a JWT stops being valid (ms): a socket it opened is closed then. Null for API tokens. */
   expiresAt: number | null;
+  /** An admin credential (an API token made with --admin, or a JWT with the admin scope): may use the admin API. */
+  admin: boolean;
 }
 
-const NOBODY: Authentication = { user: null, refusal: null, expiresAt: null };
+const NOBODY: Authentication = { user: null, refusal: null, expiresAt: null, admin: false };
+
+/** The refusal of a verified JWT whose user an admin disabled. */
+export const DISABLED_USER_REFUSAL = 'The sign-in token was refused: its user has been disabled.';
 
 export interface AuthenticatorOptions {
   /** How long a lookup is remembered (never past the token's expiry). */
@@ -111,7 +118,8 @@ export interface AuthenticatorOptions {
   jwt?: JwtVerifier | null;
 }
 
-type CachedLookup = Authentication & { tokenId: string | null; until: number };
+/** `ownerId`: whose credential it is, also when that user is disabled (so enabling them forgets the refusal). */
+type CachedLookup = Authentication & { tokenId: string | null; ownerId: string | null; until: number };
 
 /**
  * Remembers token lookups for a few seconds: a client sends its token with every request and
@@ -153,33 +161,41 @@ export class TokenAuthenticator {
       return cached;
     }
     const { jwt } = this.options;
-    if (jwt && looksLikeJwt(token)) return this.remember(token, now, await this.identifyJwt(jwt, token), null);
+    if (jwt && looksLikeJwt(token)) {
+      const { owner, ...lookup } = await this.identifyJwt(jwt, token);
+      return this.remember(token, now, lookup, owner, null);
+    }
     const found = await lookUpToken(this.prisma, token, now);
-    const lookup = this.remember(token, now, { user: found?.user ?? null, refusal: null, expiresAt: null }, found ?? null);
-    if (found) this.usage.used(found.id, found.lastUsedAt).catch(this.onUsageError);
+    // A disabled user's token is refused like an unknown one: it says nothing of the account.
+    const usable = found && !found.user.disabledAt ? found : null;
+    const lookup = this.remember(token, now, { ...NOBODY, user: usable?.user ?? null, admin: usable?.admin ?? false }, found?.userId ?? null, found);
+    if (usable) this.usage.used(usable.id, usable.lastUsedAt).catch(this.onUsageError);
     return lookup;
   }
 
-  private async identifyJwt(jwt: JwtVerifier, token: string): Promise<Authentication> {
+  private async identifyJwt(jwt: JwtVerifier, token: string): Promise<Authentication & { owner: string | null }> {
     let identity;
     try {
       identity = await jwt.verify(token);
     } catch (error) {
-      if (error instanceof JwtRefusedError) return { user: null, refusal: error.message, expiresAt: null };
+      if (error instanceof JwtRefusedError) return { ...NOBODY, refusal: error.message, owner: null };
       throw error;
     }
-    return { user: await userForIdentity(this.prisma, identity), refusal: null, expiresAt: identity.expiresAt };
+    const user = await userForIdentity(this.prisma, identity);
+    if (user.disabledAt) return { ...NOBODY, refusal: DISABLED_USER_REFUSAL, owner: user.id };
+    return { user, refusal: null, expiresAt: identity.expiresAt, admin: identity.admin, owner: user.id };
   }
 
   private remember(
     token: string,
     now: number,
     lookup: Authentication,
+    ownerId: string | null,
     apiToken: { id: string; expiresAt: Date | null } | null,
   ): Authentication {
     if (this.cache.size >= this.maxEntries) this.cache.clear();
     const until = Math.min(now + this.ttlMs, apiToken?.expiresAt?.getTime() ?? Infinity, lookup.expiresAt ?? Infinity);
-    this.cache.set(token, { ...lookup, tokenId: apiToken?.id ?? null, until });
+    this.cache.set(token, { ...lookup, tokenId: apiToken?.id ?? null, ownerId, until });
     return lookup;
   }
 
@@ -187,6 +203,11 @@ export class TokenAuthenticator {
   forget(tokenId: string): void {
     for (const [token, entry] of this.cache) if (entry.tokenId === tokenId) this.cache.delete(token);
     this.usage.forget(tokenId);
+  }
+
+  /** Drops what this instance remembers of every credential of the user (they were disabled or enabled). */
+  forgetUser(userId: string): void {
+    for (const [token, entry] of this.cache) if (entry.ownerId === userId) this.cache.delete(token);
   }
 }
 

@@ -7,6 +7,8 @@ export interface FlagSpec {
   required?: boolean;
   /** Accepted values, compared case-insensitively; anything else is a usage error. */
   choices?: readonly string[];
+  /** A switch without a value (`--admin`): handed to run() as "true" when given. */
+  boolean?: boolean;
 }
 
 export interface Command {

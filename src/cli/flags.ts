@@ -4,7 +4,9 @@ import { UsageError, type Command } from './command.ts';
 type FlagValues = Record<string, string | boolean | undefined>;
 
 export function parseFlags(command: Command, args: string[]): Record<string, string> | 'help' {
-  const options = Object.fromEntries(Object.keys(command.flags).map((flag) => [flag, { type: 'string' as const }]));
+  const options = Object.fromEntries(
+    Object.entries(command.flags).map(([flag, spec]) => [flag, { type: spec.boolean ? ('boolean' as const) : ('string' as const) }]),
+  );
   let values: FlagValues;
   let positionals: string[];
   try {
@@ -21,6 +23,10 @@ export function parseFlags(command: Command, args: string[]): Record<string, str
   const flags: Record<string, string> = {};
   for (const [flag, spec] of Object.entries(command.flags)) {
     const value = values[flag];
+    if (spec.boolean) {
+      if (value === true) flags[flag] = 'true';
+      continue;
+    }
     if (typeof value !== 'string') {
       if (spec.required) throw new UsageError(`${command.name}: missing required flag --${flag} (usage: parley ${command.synopsis}).`);
       continue;

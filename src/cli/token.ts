@@ -40,16 +40,17 @@ function when(date: Date | null): string {
 export const tokenCommands: readonly Command[] = [
   {
     name: 'token create',
-    synopsis: 'token create --user U [--label L] [--expires-in 30d]',
-    summary: 'Create an API token for a user (email or id); prints the token and nothing else.',
-    flags: { user: { required: true }, label: {}, 'expires-in': {} },
+    synopsis: 'token create --user U [--label L] [--expires-in 30d] [--admin]',
+    summary: 'Create an API token for a user (email or id); prints the token and nothing else. --admin: it may use the admin API.',
+    flags: { user: { required: true }, label: {}, 'expires-in': {}, admin: { boolean: true } },
     run: (flags) => {
       const expiresInMs = flags['expires-in'] === undefined ? null : parseDuration('expires-in', flags['expires-in']);
       return withDirectory(loadConfig(process.env), async ({ directory, db }) => {
         const { issueApiToken } = await import('../auth/tokens.ts');
         const user = await findUser(directory, 'user', flags.user);
         const expiresAt = expiresInMs === null ? null : new Date(Date.now() + expiresInMs);
-        const { token } = await issueApiToken(db.prisma, user.id, flags.label ?? 'created at the command line', { expiresAt });
+        const admin = flags.admin !== undefined;
+        const { token } = await issueApiToken(db.prisma, user.id, flags.label ?? (admin ? 'admin, created at the command line' : 'created at the command line'), { expiresAt, admin });
         printLine(token);
       });
     },

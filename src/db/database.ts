@@ -72,7 +72,48 @@ async function createSchema(pool: pg.Pool, schema: string): Promise<void> {
   }
 }
 
-export async function openDatabase(target: DatabaseTarget): Promise<Database> {
+/** How long closing waits for connections still checked out before it ends them. */
+export const CLOSE_CHECKOUT_WAIT_MS = 5_000;
+
+/** The pool's connections that are checked out now. */
+function trackCheckouts(pool: pg.Pool): Set<pg.PoolClient> {
+  const checkedOut = new Set<pg.PoolClient>();
+  pool.on('acquire', (client) => checkedOut.add(client));
+  pool.on('release', (_error, client) => checkedOut.delete(client));
+  pool.on('remove', (client) => checkedOut.delete(client as pg.PoolClient));
+  return checkedOut;
+}
+
+/**
+ * `pool.end()` waits for every checked-out connection to come back, and one that never does (its
+ * holder stopped waiting for it, as after a database outage) would keep the instance from
+ * stopping. After a bounded wait the rest are ended; their holders, if any still wait, see their
+ * queries fail. Resolves with how many had to be ended.
+ */
+async function endPool(pool: pg.Pool, checkedOut: Set<pg.PoolClient>, waitMs: number): Promise<number> {
+  const ended = pool.end();
+  let timer: NodeJS.Timeout | undefined;
+  const waited = new Promise<'waited'>((resolve) => {
+    timer = setTimeout(() => resolve('waited'), waitMs);
+  });
+  try {
+    if ((await Promise.race([ended, waited])) !== 'waited') return 0;
+  } finally {
+    clearTimeout(timer);
+  }
+  const abandoned = [...checkedOut];
+  for (const client of abandoned) client.release(new Error('the database is closing'));
+  await ended;
+  return abandoned.length;
+}
+
+export interface OpenOptions {
+  /** Told at close how many connections were still checked out after the wait, and were ended. */
+  onAbandonedConnections?: (count: number) => void;
+  closeWaitMs?: number;
+}
+
+export async function openDatabase(target: DatabaseTarget, options: OpenOptions = {}): Promise<Database> {
   if ('databaseUrl' in target) {
     // `?schema=name` (Prisma's convention) selects a schema other than public, e.g. one per test suite.
     const url = new URL(target.databaseUrl);
@@ -87,6 +128,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
       statement_timeout: limits.statementTimeoutMs,
       options: `-c search_path="${schema.replaceAll('"', '')}"`,
     });
+    const checkedOut = trackCheckouts(pool);
     if (schema !== 'public') await createSchema(pool, schema);
     const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { schema }) });
     const withConnection = async <T>(work: (connection: MigrationConnection) => Promise<T>) => {
@@ -108,7 +150,8 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
       poolUsage: () => ({ inUse: pool.totalCount - pool.idleCount, waiting: pool.waitingCount }),
       close: async () => {
         await prisma.$disconnect();
-        await pool.end();
+        const abandoned = await endPool(pool, checkedOut, options.closeWaitMs ?? CLOSE_CHECKOUT_WAIT_MS);
+        if (abandoned > 0) options.onAbandonedConnections?.(abandoned);
       },
     };
   }

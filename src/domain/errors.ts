@@ -32,8 +32,11 @@ export class NotFoundError extends DomainError {
 }
 
 export class ForbiddenError extends DomainError {
-  constructor(readonly scope: string) {
-    super(`This needs the ${scope} permission, which your role in this project does not grant.`, 'FORBIDDEN');
+  constructor(
+    readonly scope: string,
+    message = `This needs the ${scope} permission, which your role in this project does not grant.`,
+  ) {
+    super(message, 'FORBIDDEN');
   }
 }
 

@@ -3,12 +3,13 @@ import type { ThreadEvent } from './thread-event.ts';
 
 /**
  * Control messages for instances; every instance checks its own runs: a relayed Stop, or a
- * subscriber asking the running instance for a fresh snapshot of the reply; and a revoked API
- * token, which every instance forgets at once.
+ * subscriber asking the running instance for a fresh snapshot of the reply; a revoked API token,
+ * which every instance forgets at once; and a disabled user, whose streams every instance ends (and an enabled one, whose refusals every instance forgets).
  */
 export type InstanceMessage =
   | { kind: 'cancel' | 'snapshot'; executionId: string }
-  | { kind: 'token-revoked'; tokenId: string };
+  | { kind: 'token-revoked'; tokenId: string }
+  | { kind: 'user-disabled' | 'user-enabled'; userId: string };
 
 /** What every instance hears besides threads' events, as each implementation fans it out on this instance. */
 export type InstanceTopics = {

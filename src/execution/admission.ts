@@ -63,6 +63,7 @@ export class Admission {
           name: head.userName,
           externalIssuer: head.userExternalIssuer,
           externalSubject: head.userExternalSubject,
+          disabledAt: head.userDisabledAt,
         };
         const refusal = runLimitRefusal(agent, head);
         if (!refusal) {
@@ -136,7 +137,7 @@ export class Admission {
     const [head] = await tx.$queryRaw<QueueHeadRow[]>`
       SELECT q."id" AS "queueId", q."text", q."createdAt" AS "queuedAt", q."userId", u."email" AS "userEmail", u."locale"::text AS "userLocale",
              u."createdAt" AS "userCreatedAt", u."name" AS "userName", u."externalIssuer" AS "userExternalIssuer",
-             u."externalSubject" AS "userExternalSubject", ${AGENT_COLUMNS},
+             u."externalSubject" AS "userExternalSubject", u."disabledAt" AS "userDisabledAt", ${AGENT_COLUMNS},
              COALESCE((
                SELECT jsonb_agg(jsonb_build_object('id', f."id", 'filename', f."filename", 'mediaType', f."mediaType", 'size', f."size")
                                 ORDER BY f."createdAt", f."id")
@@ -210,6 +211,7 @@ interface QueueHeadRow extends AgentRow {
   userName: string | null;
   userExternalIssuer: string | null;
   userExternalSubject: string | null;
+  userDisabledAt: Date | null;
   attachments: { id: string; filename: string; mediaType: string; size: number }[];
   /** Top-level runs of the agent now, when the agent has a concurrency limit. */
   agentRunning: number | null;
@@ -219,6 +221,8 @@ interface QueueHeadRow extends AgentRow {
 
 /** The run limit the head's turn would break, if any. */
 function runLimitRefusal(agent: Agent, head: QueueHeadRow): { key: MessageKey; params: Record<string, number> } | null {
+  // Queued before an admin disabled the user: it is not run for them.
+  if (head.userDisabledAt) return { key: 'refusal.user_disabled', params: {} };
   if (agent.maxConcurrentExecutions !== null && (head.agentRunning ?? 0) >= agent.maxConcurrentExecutions) {
     return { key: 'refusal.concurrency', params: { limit: agent.maxConcurrentExecutions } };
   }

@@ -77,6 +77,7 @@ export class ExecutionEngine {
       tools: deps.tools,
       tracing: deps.tracing,
       runListeners,
+      deltaWindowMs: settings.PARLEY_DELTA_WINDOW_MS,
     });
     const interruptions = new Interruptions(prisma, bus, flushPolicy, this.kick, logger, (execution) =>
       runListeners(execution.agent.model),

@@ -57,7 +57,7 @@ export class QueueConsumer {
     this.relaySubscription = relayed[Symbol.asyncIterator]();
     void (async () => {
       for await (const message of relayed) {
-        if (message.kind === 'token-revoked') continue;
+        if (message.kind !== 'cancel' && message.kind !== 'snapshot') continue;
         const run = this.running.get(message.executionId);
         if (!run) continue;
         if (message.kind === 'cancel') run.controller.abort(new Error(STOP_REASON));

@@ -46,6 +46,8 @@ export interface RunLauncherDeps {
   tools?: { toolsForRun(agent: Agent, threadId: string): Promise<{ tools: ToolSet; labels: Map<string, ToolLabel> }> };
   /** Observers of each run (its metrics), after the listeners that record it; `queuedAt` only for a fresh turn. */
   runListeners?: (model: string, queuedAt?: Date) => RunListener[];
+  /** Deltas within this window go out to subscribers as one (PARLEY_DELTA_WINDOW_MS). */
+  deltaWindowMs?: number;
 }
 
 const MAX_STEPS = 16;

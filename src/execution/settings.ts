@@ -7,6 +7,8 @@ export const executionSettings = z.object({
   PARLEY_INSTANCE_ID: z.string().min(1).optional(),
   PARLEY_TEXT_FLUSH_MS: positiveInt.default(1_000),
   PARLEY_TEXT_FLUSH_CHARS: positiveInt.default(4_000),
+  // Deltas of one reply within this window go out as one: subscribers get at most about 1000/window per second.
+  PARLEY_DELTA_WINDOW_MS: z.coerce.number().int().min(0).max(1_000).default(25),
   PARLEY_CONSUMER_SWEEP_MS: positiveInt.default(2_000),
   PARLEY_LEASE_MS: positiveInt.default(15_000),
   PARLEY_RETRY_MAX_ATTEMPTS: positiveInt.default(4),

@@ -29,6 +29,7 @@ const en = {
   'error.service_unavailable': 'The server’s database was unavailable, so the reply could not be finished — try again in {retryAfterS}s.',
   'refusal.concurrency': 'This agent is already running {limit} replies; try again when one finishes.',
   'refusal.budget': 'Your daily token budget of {budget} for this agent is used up; it resets at midnight UTC.',
+  'refusal.user_disabled': 'Your account has been disabled, so this message was not answered.',
   'retry.scheduled': 'Retrying in {delayS}s (attempt {attempt})…',
 } as const satisfies Record<string, string>;
 
@@ -69,6 +70,7 @@ const de: Record<MessageKey, string> = {
     'Dieser Agent erzeugt bereits {limit} Antworten; versuchen Sie es erneut, sobald eine davon fertig ist.',
   'refusal.budget':
     'Ihr tägliches Token-Budget von {budget} für diesen Agenten ist aufgebraucht; es wird um Mitternacht (UTC) zurückgesetzt.',
+  'refusal.user_disabled': 'Ihr Konto wurde deaktiviert, daher wurde diese Nachricht nicht beantwortet.',
   'retry.scheduled': 'Neuer Versuch in {delayS} s (Versuch {attempt}) …',
 };
 

@@ -18,6 +18,21 @@ export interface RecordingDeps {
   bus: LiveBus;
   /** Retries a settlement that met a database outage; without it, the outage is thrown at once. */
   outagePatience?: OutagePatience;
+  /**
+   * Deltas arriving within this window of the last one published go out together, as one delta:
+   * what subscribers receive per second then does not grow with the model's chunk rate. 0: each
+   * delta is published alone.
+   */
+  deltaWindowMs?: number;
+}
+
+/** A coalesced delta is published at once when it grows past this, window or not. */
+const MAX_PENDING_DELTA_CHARS = 16_384;
+
+interface PendingDelta {
+  type: 'TextDelta' | 'ReasoningDelta';
+  text: string;
+  offset: number;
 }
 
 /**
@@ -56,6 +71,9 @@ export class RunRecording {
   /** The settlement committed. */
   private settled = false;
   private settling: Promise<void> | null = null;
+  private pendingDelta: PendingDelta | null = null;
+  private deltaTimer: NodeJS.Timeout | undefined;
+  private lastDeltaPublishedAt = -Infinity;
 
   constructor(
     private readonly deps: RecordingDeps,
@@ -66,7 +84,9 @@ export class RunRecording {
 
   async emit(event: RuntimeEvent): Promise<void> {
     if (this.completed) return;
-    if (event.type === 'text-delta' || event.type === 'reasoning-delta') this.publishDelta(event);
+    if (event.type === 'text-delta' || event.type === 'reasoning-delta') this.addDelta(event);
+    // Whatever else the run says comes after the text before it.
+    else this.publishPendingDelta();
     await this.chain.emit(event, this.run);
   }
 
@@ -75,13 +95,34 @@ export class RunRecording {
    * recording (batched text writes) must not stand between the model and the reader. Its offset is
    * the run's length before it; the snapshot a subscriber may ask for meanwhile is answered from
    * the conversation log, which has it or not, and either way the subscriber's text has no hole.
+   * The first delta after a quiet window goes out at once; the ones that follow within the window
+   * are joined and go out at its end, so a slow model's chunks are not delayed and a fast one's
+   * do not flood the subscribers.
    */
-  private publishDelta(event: Extract<RuntimeEvent, { type: 'text-delta' | 'reasoning-delta' }>): void {
+  private addDelta(event: Extract<RuntimeEvent, { type: 'text-delta' | 'reasoning-delta' }>): void {
     const run = this.run;
-    const text = event.type === 'text-delta';
-    const offset = text ? run.textLength : run.reasoningLength;
-    if (text) run.textLength += event.text.length;
+    const type = event.type === 'text-delta' ? 'TextDelta' : 'ReasoningDelta';
+    const offset = type === 'TextDelta' ? run.textLength : run.reasoningLength;
+    if (type === 'TextDelta') run.textLength += event.text.length;
     else run.reasoningLength += event.text.length;
+    if (this.pendingDelta && this.pendingDelta.type !== type) this.publishPendingDelta();
+    if (this.pendingDelta) this.pendingDelta.text += event.text;
+    else this.pendingDelta = { type, text: event.text, offset };
+    if (this.deltaTimer && this.pendingDelta.text.length < MAX_PENDING_DELTA_CHARS) return;
+    const windowMs = this.deps.deltaWindowMs ?? 0;
+    const sinceLast = performance.now() - this.lastDeltaPublishedAt;
+    if (sinceLast >= windowMs || this.pendingDelta.text.length >= MAX_PENDING_DELTA_CHARS) this.publishPendingDelta();
+    else this.deltaTimer ??= setTimeout(() => this.publishPendingDelta(), windowMs - sinceLast);
+  }
+
+  private publishPendingDelta(): void {
+    clearTimeout(this.deltaTimer);
+    this.deltaTimer = undefined;
+    const pending = this.pendingDelta;
+    if (!pending) return;
+    this.pendingDelta = null;
+    this.lastDeltaPublishedAt = performance.now();
+    const run = this.run;
     this.deps.bus.publishThreadEvents([
       {
         threadId: run.threadId,
@@ -89,12 +130,7 @@ export class RunRecording {
         executionId: run.executionId,
         parentExecutionId: run.parentExecutionId,
         createdAt: new Date().toISOString(),
-        payload: {
-          type: text ? 'TextDelta' : 'ReasoningDelta',
-          messageId: run.assistantMessageId ?? '',
-          text: event.text,
-          offset,
-        },
+        payload: { type: pending.type, messageId: run.assistantMessageId ?? '', text: pending.text, offset: pending.offset },
       },
     ]);
   }
@@ -108,6 +144,7 @@ export class RunRecording {
   settle(ending: RunEnding): Promise<void> {
     if (this.settled) return Promise.resolve();
     this.completed = true;
+    this.publishPendingDelta();
     this.settling ??= this.settlePatiently(ending).then(
       () => {
         this.settled = true;

@@ -4,6 +4,7 @@ import type { RateLimits } from '../auth/rate-limits.ts';
 import type { ApiTokens } from '../auth/tokens.ts';
 import type { ConversationService } from '../conversation/conversation-service.ts';
 import type { DirectoryService } from '../directory/directory-service.ts';
+import type { UserAdministration } from '../directory/user-admin.ts';
 import { UnauthenticatedError } from '../domain/errors.ts';
 import type { EventBacklog } from '../events/event-backlog.ts';
 import type { RunEvent } from '../events/subscriber-ledger.ts';
@@ -24,6 +25,7 @@ export interface ResolverServices {
   suspensions: SuspensionService;
   toolServers: ToolServers;
   tokens: ApiTokens;
+  users: UserAdministration;
   rateLimits: RateLimits;
   /** Links a queued message to the request that queued it (its turn's trace names that request). */
   tracing: Pick<ParleyTracing, 'rememberQueued'>;
@@ -35,6 +37,8 @@ export interface GraphQLContext {
   viewer: User | null;
   /** Why the request's JWT was refused (expired, wrong audience, …), told to the client; null otherwise. */
   viewerRefusal: string | null;
+  /** Whether the request's credential is an admin one (an API token made with --admin, or a JWT with the admin scope). */
+  admin: boolean;
   /** When a subscription of this HTTP (SSE) request must end: its JWT's `exp`. Null for API tokens and on a WebSocket, which is closed instead. */
   streamDeadline: number | null;
   services: ResolverServices;

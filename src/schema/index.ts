@@ -13,6 +13,7 @@ import './suspension.ts';
 import './conversation.ts';
 import './queue.ts';
 import './run-events.ts';
+import './admin.ts';
 import './tool-server.ts';
 import { builder } from './builder.ts';
 

@@ -54,9 +54,12 @@ builder.mutationField('createProject', (t) =>
   t.withAuth({ authenticated: true }).prismaField({
     type: 'Project',
     errors: { types: COMMON_MUTATION_ERRORS },
-    args: { name: t.arg.string({ required: true }) },
-    resolve: async (query, _root, args, { services, loader, viewer }) => {
-      const project = await services.directory.createProject(viewer, { name: args.name });
+    description: 'Creates a project whose admin is the viewer, or — for an admin credential — the user `ownerId` (the credential’s own user is then not a member).',
+    args: { name: t.arg.string({ required: true }), ownerId: t.arg.id() },
+    resolve: async (query, _root, args, { services, loader, viewer, admin }) => {
+      const project = args.ownerId != null
+        ? await services.users.createProjectFor({ user: viewer, admin }, { name: args.name, ownerId: decodeId('ownerId', String(args.ownerId), 'User') })
+        : await services.directory.createProject(viewer, { name: args.name });
       return loader.project.findUniqueOrThrow({ ...query, where: { id: project.id } });
     },
   }),
@@ -67,7 +70,8 @@ builder.mutationField('addProjectMember', (t) =>
     type: 'Project',
     errors: { types: [...COMMON_MUTATION_ERRORS, ConflictError] },
     description:
-      'Adds a user (by id or email) to the project, or changes their role. Needs agent:manage. The answer is the same ' +
+      'Adds a user (by id or email) to the project, or changes their role. Needs agent:manage, or an admin credential ' +
+      '(which may add to any project, and is told when no such user exists). For anyone else the answer is the same ' +
       'whether an account with that email or id exists or not; without one, nothing is recorded. ' +
       'Demoting the last admin is a ConflictError.',
     args: {
@@ -75,10 +79,11 @@ builder.mutationField('addProjectMember', (t) =>
       user: t.arg.string({ required: true }),
       role: t.arg({ type: ProjectRole, required: true }),
     },
-    resolve: async (query, _root, args, { services, loader, viewer }) => {
+    resolve: async (query, _root, args, { services, loader, viewer, admin }) => {
       const projectId = decodeIdArg(args, 'projectId', 'Project');
       const user = args.user.includes('@') ? args.user : decodeId('user', args.user, 'User');
-      await services.directory.addMember(viewer, { projectId, user, role: args.role });
+      // An admin credential acts as the operator at the CLI does (actor null).
+      await services.directory.addMember(admin ? null : viewer, { projectId, user, role: args.role });
       return loader.project.findUniqueOrThrow({ ...query, where: { id: projectId } });
     },
   }),

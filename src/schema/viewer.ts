@@ -11,11 +11,17 @@ export const UserRef = builder.prismaNode('User', {
   fields: (t) => ({
     email: t.string({
       nullable: true,
-      description: 'The viewer’s own email; null for any other user.',
-      resolve: (user, _args, context) => (user.id === requireViewer(context).id ? user.email : null),
+      description: 'The viewer’s own email (any user’s, for an admin credential); null for any other user.',
+      resolve: (user, _args, context) => (user.id === requireViewer(context).id || context.admin ? user.email : null),
     }),
     locale: t.exposeString('locale'),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    disabledAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'When an admin disabled the user (seen by an admin credential only; null otherwise).',
+      resolve: (user, _args, context) => (context.admin ? user.disabledAt : null),
+    }),
   }),
 });
 

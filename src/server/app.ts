@@ -14,7 +14,7 @@ import { createParleyYoga, maxMultipartBytes, slowReaderDropped } from './yoga.t
 export interface App {
   /** Listens on config.PORT (0 = a free port) and starts this instance's queue consumer. */
   start(): Promise<{ url: string; port: number }>;
-  /** Stops accepting, closes subscriptions, lets running replies finish within the grace period. */
+  /** Stops accepting, closes subscriptions, lets running replies finish within the grace period; a second call waits for the first. */
   stop(): Promise<void>;
   parley: Parley;
   demo: DemoBootstrap | null;
@@ -71,10 +71,12 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     limits: limitReporter,
     maxBufferedBytes: config.PARLEY_MAX_BUFFERED_EVENT_BYTES,
     tokens: parley.authenticator,
+    streams: parley.signedInStreams,
     logger,
     onSlowReaderDrop: slowReaderDropped(parley),
   });
 
+  let stopping: Promise<void> | null = null;
   return {
     parley,
     demo,
@@ -89,16 +91,20 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
       logger.info({ url, instanceId: parley.instanceId, database: parley.db.kind, pubsub: parley.bus.kind }, 'Parley is listening');
       return { url, port };
     },
-    async stop() {
-      accepting = false;
-      // Subscribers keep their sockets while running replies finish: they see the replies' last events.
-      await parley.stopWork();
-      await webSocket.close();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-      await parley.close();
+    stop() {
+      // Once: a second close of the WebSocket server would wait for a 'close' that never comes again.
+      stopping ??= (async () => {
+        accepting = false;
+        // Subscribers keep their sockets while running replies finish: they see the replies' last events.
+        await parley.stopWork();
+        await webSocket.close();
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        });
+        await parley.close();
+      })();
+      return stopping;
     },
   };
 }

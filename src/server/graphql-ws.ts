@@ -4,6 +4,7 @@ import { useServer } from 'graphql-ws/use/ws';
 import type { Logger } from 'pino';
 import { WebSocketServer, WebSocket } from 'ws';
 import { authorizationFromConnectionParams, type TokenAuthenticator } from '../auth/tokens.ts';
+import type { SignedInStreams } from '../auth/signed-in-streams.ts';
 import { isDatabaseOutage } from '../db/outage.ts';
 import { EventBacklog } from '../events/event-backlog.ts';
 import { inRequestScope, requestIdFrom } from '../observability/request-id.ts';
@@ -29,7 +30,7 @@ export const TRY_AGAIN_LATER_CLOSE_CODE = 1013;
 /** The close code of a socket whose JWT expired: reconnect with a fresh token. */
 export const TOKEN_EXPIRED_CLOSE_CODE = 4401;
 
-/** The close code of a `connection_init` whose token was refused (graphql-ws's own "Forbidden"). */
+/** The close code of a `connection_init` whose token was refused, or of a socket whose user was disabled (graphql-ws's own "Forbidden"). */
 export const TOKEN_REFUSED_CLOSE_CODE = 4403;
 
 // setTimeout fires at once for a longer delay; a token valid for longer than this is not watched.
@@ -62,6 +63,8 @@ export interface GraphQLWebSocketOptions {
   /** Bytes of events one socket may hold for a reader that is not keeping up (see EventBacklog). */
   maxBufferedBytes: number;
   tokens: Pick<TokenAuthenticator, 'identify'>;
+  /** Where a signed-in socket is registered, so that disabling its user closes it (4403). */
+  streams: SignedInStreams;
   logger: Logger;
   /** Told when a subscription on a socket passes maxBufferedBytes and drops what waits for it. */
   onSlowReaderDrop?: () => void;
@@ -162,6 +165,7 @@ export function serveGraphQLOverWebSocket(
           return false;
         }
         if (expiresAt !== null) closeAtExpiry(socket, expiresAt);
+        socket.once('close', options.streams.watch(user.id, () => socket.close(TOKEN_REFUSED_CLOSE_CODE, 'This user has been disabled')));
         watchIdle(socket, operations);
         return true;
       },

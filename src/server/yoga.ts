@@ -31,7 +31,7 @@ import { useSubscriptionsPerUser } from './plugins/use-subscriptions-per-user.ts
 import type { LimitReporter } from './connection-limits.ts';
 import { currentRequestId, requestIdFrom } from '../observability/request-id.ts';
 import { useSharedEventResults } from './plugins/use-shared-event-results.ts';
-import { useStreamDeadline } from './plugins/use-stream-deadline.ts';
+import { useStreamSignIn } from './plugins/use-stream-sign-in.ts';
 
 /** What the HTTP server (req) or the WebSocket server (connectionParams) hands to Yoga. */
 export interface ServerContext {
@@ -111,17 +111,18 @@ export function createParleyYoga({ parley, config, logger, isAccepting, limits }
       }),
       useInputHygiene(),
       useSharedEventResults(),
-      useStreamDeadline(),
+      useStreamSignIn({ streams: parley.signedInStreams }),
     ],
     context: async ({ request, connectionParams, eventBacklog, requestId: operationRequestId }) => {
       const requestId = operationRequestId ?? currentRequestId() ?? requestIdFrom(undefined);
       const authorization = connectionParams
         ? authorizationFromConnectionParams(connectionParams)
         : request.headers.get('authorization');
-      const { user, refusal, expiresAt } = await parley.authenticator.identify(authorization);
+      const { user, refusal, expiresAt, admin } = await parley.authenticator.identify(authorization);
       return {
         viewer: user,
         viewerRefusal: refusal,
+        admin: user !== null && admin,
         streamDeadline: connectionParams ? null : expiresAt,
         services,
         loader: parley.db.prisma,
@@ -135,7 +136,7 @@ export function createParleyYoga({ parley, config, logger, isAccepting, limits }
 
 /** What resolvers may call: the domain services, not the instance. */
 function resolverServices(parley: Parley): ResolverServices {
-  const { access, directory, queue, conversations, cancellation, suspensions, tokens, rateLimits, tracing } = parley;
+  const { access, directory, queue, conversations, cancellation, suspensions, tokens, users, rateLimits, tracing } = parley;
   return {
     access,
     directory,
@@ -144,6 +145,7 @@ function resolverServices(parley: Parley): ResolverServices {
     cancellation,
     suspensions,
     tokens,
+    users,
     rateLimits,
     tracing,
     toolServers: parley.tools,

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { issueApiToken } from '../../src/auth/tokens.ts';
 import { encodeId } from '../../src/schema/ids.ts';
 // Every operation of the schema is called here: one namespace rather than a list of them all.
 import * as documents from '../support/documents.ts';
@@ -18,6 +19,9 @@ const MAX_QUERY_DEPTH = 12;
 let server: TestServer;
 let token: string;
 let userId: string;
+/** An admin credential (`parley token create --admin`), for the admin API's cases. */
+let adminToken: string;
+let adminUserId: string;
 let projectId: string;
 let agentId: string;
 let threadId: string;
@@ -75,6 +79,11 @@ const removeMember = (vars: { projectId?: string; user?: string }) => async () =
       token,
     )
   ).removeProjectMember;
+const createUser = (vars: { email?: string; locale?: string; name?: string }) => async () =>
+  (await requestData(server, documents.CreateUserDocument, { email: vars.email ?? 'new@example.test', locale: vars.locale, name: vars.name }, adminToken))
+    .createUser;
+const disableUser = (userId: string) => async () => (await requestData(server, documents.DisableUserDocument, { userId }, adminToken)).disableUser;
+const enableUser = (userId: string) => async () => (await requestData(server, documents.EnableUserDocument, { userId }, adminToken)).enableUser;
 const revokeToken = (id: string) => async () =>
   (await requestData(server, documents.RevokeApiTokenDocument, { id }, token)).revokeApiToken;
 type AgentVars = {
@@ -227,6 +236,8 @@ const cases: Case[] = [
   { name: 'createProject: empty name', run: createProject(''), expected: invalid('name', 'empty') },
   { name: 'createProject: blank name', run: createProject('   \n\t'), expected: invalid('name', 'empty') },
   { name: 'createProject: name over 200 chars', run: createProject(long(201)), expected: invalid('name', '200') },
+  ...idCases('createProject', 'ownerId', 'User', (id) => async () =>
+    (await requestData(server, documents.CreateProjectForDocument, { name: 'for someone', ownerId: id }, adminToken)).createProject, () => agentId),
 
   // addProjectMember(projectId, user, role)
   ...idCases('addProjectMember', 'projectId', 'Project', (id) => addMember({ projectId: id }), () => agentId),
@@ -241,6 +252,15 @@ const cases: Case[] = [
   // revokeApiToken(id)
   { name: 'revokeApiToken: id "nope"', run: revokeToken('nope'), expected: invalid('id', 'nope') },
   { name: 'revokeApiToken: an unknown id', run: () => revokeToken(randomUUID())(), expected: notFound('API token') },
+
+  // createUser(email, locale, name), disableUser(userId), enableUser(userId): with an admin credential
+  { name: 'createUser: empty email', run: createUser({ email: '' }), expected: invalid('email', 'empty') },
+  { name: 'createUser: not an email', run: createUser({ email: 'somebody' }), expected: invalid('email') },
+  { name: 'createUser: locale "fr"', run: createUser({ locale: 'fr' }), expected: invalid('locale') },
+  { name: 'createUser: name over 200 chars', run: createUser({ name: long(201) }), expected: invalid('name', '200') },
+  ...idCases('disableUser', 'userId', 'User', (id) => disableUser(id), () => agentId),
+  { name: 'disableUser: the admin’s own user', run: () => disableUser(encodeId('User', adminUserId))(), expected: invalid('userId', 'own') },
+  ...idCases('enableUser', 'userId', 'User', (id) => enableUser(id), () => agentId),
 
   // createAgent(projectId, name, model, systemPrompt, tools, limits)
   ...idCases('createAgent', 'projectId', 'Project', (id) => createAgent({ projectId: id }), () => threadId),
@@ -358,6 +378,8 @@ beforeAll(async () => {
   // No periodic sweep: a queue item is only claimed when a send kicks its thread (the parked item never is).
   server = await startTestServer({ env: { PARLEY_CONSUMER_SWEEP_MS: '3600000' } });
   ({ token, userId } = await server.createUser());
+  ({ userId: adminUserId } = await server.createUser());
+  ({ token: adminToken } = await issueApiToken(server.parley.db.prisma, adminUserId, 'admin', { admin: true }));
   // Created through the API: the cases below need the global ids a client has.
   const { createProject } = await requestData(server, documents.CreateProjectDocument, { name: 'Inputs' }, token);
   projectId = expectTypename(createProject, 'Project').id;

@@ -70,3 +70,10 @@ describeEachBackend('the walking skeleton', (backend) => {
     expect(Number(after.eventCursor)).toBeGreaterThanOrEqual(3);
   });
 });
+
+it('stop() called twice, or again after it ended, resolves each time (one shutdown)', async () => {
+  const server = await startTestServer();
+  await Promise.all([server.app.stop(), server.app.stop()]);
+  await server.app.stop();
+  await expect(fetch(server.url)).rejects.toThrow();
+});

@@ -66,10 +66,19 @@ describe('parley token', { timeout: 120_000 }, () => {
     const revoked = await runCli(['token', 'revoke', ci[0]!], env);
     expect(revoked).toEqual({ code: 0, stdout: `Token ${ci[0]} (ci) is revoked.\n`, stderr: '' });
 
+    const admin = await runCli(['token', 'create', '--user', 'tokens@example.com', '--admin'], env);
+    expect(admin).toMatchObject({ code: 0, stderr: '' });
+    expect(admin.stdout).toMatch(TOKEN_LINE);
+
     const db = await openDatabase({ dataDir });
     try {
       expect(await userForToken(db.prisma, created.stdout.trim())).toBeNull();
       expect(await userForToken(db.prisma, first.stdout.trim())).toMatchObject({ email: 'tokens@example.com' });
+      const kinds = await db.prisma.apiToken.findMany({ select: { label: true, admin: true }, orderBy: { createdAt: 'asc' } });
+      expect(kinds).toEqual([
+        { label: 'created with the user', admin: false },
+        { label: 'admin, created at the command line', admin: true },
+      ]);
     } finally {
       await db.close();
     }

@@ -1,5 +1,5 @@
 import pino from 'pino';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createLiveBus } from '../../src/events/live-bus.ts';
 import type { ThreadEvent } from '../../src/events/thread-event.ts';
 import type { PrismaClient } from '../../src/generated/prisma/client.ts';
@@ -50,6 +50,46 @@ describe('a run’s deltas', () => {
     ]);
     expect(recording.run.textLength).toBe(5);
     expect(recording.run.reasoningLength).toBe(3);
+    stop();
+  });
+
+  it('within the window, join into one delta that goes out at the window’s end, or before anything else the run says', async () => {
+    const bus = createLiveBus(undefined, pino({ level: 'silent' }));
+    const published: ThreadEvent[] = [];
+    const stop = bus.subscribeThread('thread-1', (event) => published.push(event));
+    const recording = new RunRecording({ prisma: {} as PrismaClient, bus, deltaWindowMs: 60_000 }, new ListenerChain([]), runState(), 'en');
+    const payloads = () => published.map((event) => event.payload);
+
+    // The first after a quiet window goes out at once; the next ones wait for the window's end…
+    await recording.emit({ type: 'text-delta', text: 'He' });
+    await recording.emit({ type: 'text-delta', text: 'l' });
+    await recording.emit({ type: 'text-delta', text: 'lo' });
+    expect(payloads()).toEqual([{ type: 'TextDelta', messageId: 'message-1', text: 'He', offset: 0 }]);
+    // …or for a change of kind, which sends what was joined first, in order.
+    await recording.emit({ type: 'reasoning-delta', text: 'hmm' });
+    // Anything else the run says comes after the text before it.
+    await recording.emit({ type: 'retry-scheduled', attempt: 1, delayS: 1, reason: 'RATE_LIMIT' });
+    expect(payloads()).toEqual([
+      { type: 'TextDelta', messageId: 'message-1', text: 'He', offset: 0 },
+      { type: 'TextDelta', messageId: 'message-1', text: 'llo', offset: 2 },
+      { type: 'ReasoningDelta', messageId: 'message-1', text: 'hmm', offset: 0 },
+    ]);
+    stop();
+  });
+
+  it('a joined delta goes out when its window ends', async () => {
+    const bus = createLiveBus(undefined, pino({ level: 'silent' }));
+    const published: ThreadEvent[] = [];
+    const stop = bus.subscribeThread('thread-1', (event) => published.push(event));
+    const recording = new RunRecording({ prisma: {} as PrismaClient, bus, deltaWindowMs: 20 }, new ListenerChain([]), runState(), 'en');
+    await recording.emit({ type: 'text-delta', text: 'a' });
+    await recording.emit({ type: 'text-delta', text: 'b' });
+    await recording.emit({ type: 'text-delta', text: 'c' });
+    await vi.waitFor(() => expect(published).toHaveLength(2));
+    expect(published.map((event) => event.payload)).toEqual([
+      { type: 'TextDelta', messageId: 'message-1', text: 'a', offset: 0 },
+      { type: 'TextDelta', messageId: 'message-1', text: 'bc', offset: 1 },
+    ]);
     stop();
   });
 });

@@ -1,5 +1,5 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
-import { print } from 'graphql';
+import { print, type DocumentNode } from 'graphql';
 import { createClient, type Client as SocketClient } from 'graphql-ws';
 
 // How the client reaches the server: one GraphQL request over HTTP (JSON or multipart), and a
@@ -10,7 +10,13 @@ export interface TransportOptions {
   url: string;
   /** The WebSocket endpoint; by default `url` with `ws:`/`wss:`. */
   wsUrl?: string;
-  token: string;
+  /**
+   * The bearer credential: an API token or a JWT, or a function that answers the current one
+   * (e.g. from the product's sign-in SDK). A function is called for every request and every
+   * connection, again on an `UNAUTHENTICATED` answer, and — for a JWT — shortly before it expires,
+   * when the subscription moves to a fresh socket from its last durable cursor.
+   */
+  token: string | (() => string | Promise<string>);
   /** A WebSocket class where there is no global one (Node before 22: the `ws` package). */
   webSocketImpl?: unknown;
   fetch?: typeof fetch;
@@ -71,22 +77,51 @@ export function retryDecision(failure: Failure, failedAttempts: number, baseDela
   return { final: false, delayMs, unavailable };
 }
 
+/** The credential to send now: the string, or what the token function answers. */
+export async function currentToken(options: Pick<TransportOptions, 'token'>): Promise<string> {
+  return typeof options.token === 'function' ? options.token() : options.token;
+}
+
+/** When a JWT expires (ms since the epoch), read without verifying it (the server does); null for an API token. */
+export function tokenExpiry(token: string): number | null {
+  const parts = token.split('.');
+  if (parts.length !== 3) return null;
+  try {
+    const payload = JSON.parse(atob(parts[1]!.replace(/-/g, '+').replace(/_/g, '/'))) as { exp?: unknown };
+    return typeof payload.exp === 'number' ? payload.exp * 1000 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** How long before a JWT's expiry a subscription moves to a fresh token: a fifth of what is left, at most 30 s. */
+export function refreshDelay(expiresAt: number, now = Date.now()): number {
+  const left = expiresAt - now;
+  return Math.max(0, left - Math.min(30_000, left / 5));
+}
+
 export function createRequest(options: TransportOptions): Request {
   const fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
+  const send = async (document: DocumentNode, variables: unknown, files: readonly UploadedFile[]) => {
+    const operation = JSON.stringify({ query: print(document), variables });
+    const authorization = `Bearer ${await currentToken(options)}`;
+    const response = await fetchImpl(options.url, {
+      method: 'POST',
+      headers: files.length ? { authorization } : { 'content-type': 'application/json', authorization },
+      body: files.length ? multipartBody(operation, files) : operation,
+    });
+    return { status: response.status, body: (await response.json()) as { data?: unknown; errors?: GraphQLErrorLike[] } };
+  };
   return async (document, variables, files = []) => {
     try {
-      const operation = JSON.stringify({ query: print(document), variables });
-      const response = await fetchImpl(options.url, {
-        method: 'POST',
-        headers: files.length
-          ? { authorization: `Bearer ${options.token}` }
-          : { 'content-type': 'application/json', authorization: `Bearer ${options.token}` },
-        body: files.length ? multipartBody(operation, files) : operation,
-      });
-      const body = (await response.json()) as { data?: unknown; errors?: GraphQLErrorLike[] };
-      const error = body.errors?.[0];
-      if (error || !body.data) return { __typename: 'RequestError', ...failureOf(error, `HTTP ${response.status}`) };
-      return body.data as never;
+      let answer = await send(document, variables, files);
+      // A token function may hand out a fresh token now (the last one expired meanwhile): once more.
+      if (typeof options.token === 'function' && answer.body.errors?.[0]?.extensions?.code === 'UNAUTHENTICATED') {
+        answer = await send(document, variables, files);
+      }
+      const error = answer.body.errors?.[0];
+      if (error || !answer.body.data) return { __typename: 'RequestError', ...failureOf(error, `HTTP ${answer.status}`) };
+      return answer.body.data as never;
     } catch (error) {
       return { __typename: 'RequestError', message: error instanceof Error ? error.message : String(error), code: null, retryAfterS: null };
     }
@@ -125,9 +160,15 @@ export interface FollowHandlers<TData> {
   gaveUp: (failure: Failure) => void;
 }
 
+/** The close code of a socket whose JWT expired (the server's): a token function gives a fresh one at once. */
+export const TOKEN_EXPIRED_CLOSE_CODE = 4401;
+
 /**
  * Follows a subscription until stopped: each ending (an error, a completion, a dropped socket) is
- * retried on a fresh socket after the delay of `retryDecision`, unless it is final.
+ * retried on a fresh socket after the delay of `retryDecision`, unless it is final. With a token
+ * function and a JWT, the subscription moves to a fresh socket with a fresh token shortly before
+ * the token expires (the old socket is closed once the new one is there), so a long reply streams
+ * on across refreshes; the new subscription starts from `variables()`, i.e. the last durable cursor.
  */
 export function followSubscription<TData>(
   options: TransportOptions,
@@ -140,19 +181,45 @@ export function followSubscription<TData>(
   let stopCurrent = () => {};
   let failedAttempts = 0;
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
+  let refreshTimer: ReturnType<typeof setTimeout> | undefined;
+  const refreshing = typeof options.token === 'function';
+
+  /** Closes the socket a refresh is moving away from (once the new one is connected, or has ended). */
+  let retire = () => {};
+
+  /** Moves to a fresh socket and token. */
+  const refresh = () => {
+    const previous = { socket, stop: stopCurrent };
+    retire = () => {
+      retire = () => {};
+      previous.stop();
+      void previous.socket?.dispose();
+    };
+    attempt();
+  };
 
   const attempt = () => {
     if (stopped) return;
+    clearTimeout(refreshTimer);
     const current = createClient({
       url: wsUrl,
       webSocketImpl: options.webSocketImpl,
-      connectionParams: { authorization: `Bearer ${options.token}` },
+      connectionParams: async () => {
+        const token = await currentToken(options);
+        const expiresAt = refreshing ? tokenExpiry(token) : null;
+        if (expiresAt !== null && socket === current) {
+          clearTimeout(refreshTimer);
+          refreshTimer = setTimeout(refresh, refreshDelay(expiresAt));
+        }
+        return { authorization: `Bearer ${token}` };
+      },
       retryAttempts: 0,
       lazy: true,
       on: {
         connected: () => {
           if (socket !== current) return;
           failedAttempts = 0;
+          retire();
           handlers.live();
         },
       },
@@ -163,8 +230,15 @@ export function followSubscription<TData>(
     const end = (error: unknown) => {
       if (ended || stopped || socket !== current) return;
       ended = true;
+      clearTimeout(refreshTimer);
+      retire();
       void current.dispose();
       const failure = lastError ?? describeEnd(error);
+      // The server closed it at the token's expiry: a token function has a fresh one now.
+      if (refreshing && closeCodeOf(error) === TOKEN_EXPIRED_CLOSE_CODE && failedAttempts++ < 3) {
+        handlers.retrying();
+        return attempt();
+      }
       const decision = retryDecision(failure, failedAttempts++, options.reconnectDelayMs);
       if (decision.final) return handlers.gaveUp(failure);
       handlers.waiting(failure, decision.delayMs, decision.unavailable);
@@ -193,19 +267,28 @@ export function followSubscription<TData>(
     async stop() {
       stopped = true;
       clearTimeout(retryTimer);
+      clearTimeout(refreshTimer);
+      retire();
       stopCurrent();
       await socket?.dispose();
     },
   };
 }
 
+function closeCodeOf(error: unknown): number | null {
+  return typeof error === 'object' && error !== null && 'code' in error && 'reason' in error ? (error as { code: number }).code : null;
+}
+
 /** What ended a subscription, readable: a closed socket arrives as a CloseEvent. */
 export function describeEnd(error: unknown): Failure {
   if (error === null || error === undefined) return { message: 'The subscription ended.', code: null, retryAfterS: null };
   if (Array.isArray(error)) return failureOf(error[0] as GraphQLErrorLike | undefined, 'The subscription failed.');
-  if (typeof error === 'object' && 'code' in error && 'reason' in error) {
-    const { code, reason } = error as { code: number; reason: string };
-    return { message: `The connection closed (${code}${reason ? `: ${reason}` : ''}).`, code: code === 4403 ? 'FORBIDDEN' : null, retryAfterS: null };
+  const closeCode = closeCodeOf(error);
+  if (closeCode !== null) {
+    const { reason } = error as { reason: string };
+    // 4403: refused (or its user disabled); 4401: its token expired, and a fixed token stays expired.
+    const code = closeCode === 4403 ? 'FORBIDDEN' : closeCode === TOKEN_EXPIRED_CLOSE_CODE ? 'UNAUTHENTICATED' : null;
+    return { message: `The connection closed (${closeCode}${reason ? `: ${reason}` : ''}).`, code, retryAfterS: null };
   }
   return { message: error instanceof Error ? error.message : String(error), code: null, retryAfterS: null };
 }

@@ -85,7 +85,7 @@ describe('claims as user fields', () => {
   });
 
   it('keeps the stored locale when the claim names none Parley speaks', () => {
-    const identity = { issuer: 'i', subject: 's', email: 'A@B.test', name: 'A', locale: 'fr', expiresAt: null };
+    const identity = { issuer: 'i', subject: 's', email: 'A@B.test', name: 'A', locale: 'fr', expiresAt: null, admin: false };
     expect(claimedFields(identity)).toEqual({ email: 'a@b.test', name: 'A' });
   });
 });

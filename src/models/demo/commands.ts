@@ -55,14 +55,16 @@ export const DEMO_COMMANDS: readonly DemoCommand[] = [
   },
   {
     name: '/tokens',
-    usage: '/tokens <n>',
-    description: `Streams exactly n chunks (at most ${DEMO_LIMITS.maxTokens}) and reports n output tokens, for benchmarks.`,
+    usage: '/tokens <n> [over <seconds>]',
+    description:
+      `Streams exactly n chunks (at most ${DEMO_LIMITS.maxTokens}) and reports n output tokens, for benchmarks: as fast as the ` +
+      `server takes them, or evenly over that many seconds (at most ${DEMO_LIMITS.maxSlowSeconds}), chunk i due at i·seconds/n.`,
   },
 ];
 
 export type ParsedCommand =
   | { command: '/slow'; seconds: number; text: string | undefined }
-  | { command: '/tokens'; count: number }
+  | { command: '/tokens'; count: number; seconds: number | undefined }
   | { command: '/fail'; reason: DemoFailureReason; after: number | undefined }
   | { command: '/approve'; action: string }
   | { command: '/ask'; question: string }
@@ -93,9 +95,14 @@ export function parseCommand(text: string | undefined): ParsedCommand | undefine
       return { command: '/slow', seconds, text: slowMatch?.[2]?.trim() };
     }
     case '/tokens': {
-      const count = /^\d+$/.test(args) ? Number(args) : Number.NaN;
+      const tokensMatch = /^(\d+)(?:\s+over\s+(\d+(?:\.\d+)?))?$/i.exec(args);
+      const count = tokensMatch ? Number(tokensMatch[1]) : Number.NaN;
       if (!(count <= DEMO_LIMITS.maxTokens)) return misused('/tokens', `n from 0 to ${DEMO_LIMITS.maxTokens}`);
-      return { command: '/tokens', count };
+      const seconds = tokensMatch?.[2] === undefined ? undefined : Number(tokensMatch[2]);
+      if (seconds !== undefined && !(seconds <= DEMO_LIMITS.maxSlowSeconds)) {
+        return misused('/tokens', `seconds from 0 to ${DEMO_LIMITS.maxSlowSeconds}`);
+      }
+      return { command: '/tokens', count, seconds };
     }
     case '/fail': {
       const failMatch = /^(\S+)(?:\s+after\s+(\d+))?$/i.exec(args);

@@ -90,16 +90,19 @@ async function* streamParts(
     yield { type: 'reasoning-delta', id: 'rsn-0', delta: plan.reasoning };
     yield { type: 'reasoning-end', id: 'rsn-0' };
   }
+  // Due times from one start, so a late chunk does not push the ones after it.
+  const startedAt = Date.now();
+  const untilDue = (index: number) => pause(startedAt + index * plan.chunkIntervalMs - Date.now(), signal);
   for (const [index, chunk] of plan.textChunks.entries()) {
     if (index === 0) yield { type: 'text-start', id: textId };
-    else if (plan.chunkIntervalMs > 0) await pause(plan.chunkIntervalMs, signal);
+    else if (plan.chunkIntervalMs > 0) await untilDue(index);
     else {
       await yieldTurn();
       if (signal.aborted) throw abortReason(signal);
     }
     yield { type: 'text-delta', id: textId, delta: chunk };
   }
-  if (plan.textChunks.length > 0) await pause(plan.chunkIntervalMs, signal);
+  if (plan.textChunks.length > 0 && plan.chunkIntervalMs > 0) await untilDue(plan.textChunks.length);
 
   const textStarted = plan.textChunks.length > 0;
   if (plan.failure?.before === 'finish') {

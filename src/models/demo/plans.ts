@@ -10,7 +10,9 @@ import { approvalGranted, findOutcome, outcomeSucceeded, outcomeValue, type Prom
  *                       then `You said: "<text>"` (+ ` (N attachment[s])`)
  *   /slow s [text]      `You said: "<text>"`, or `Counting: 1 2 … n` (n = ceil(4·s)) without
  *                       text; chunk i is sent at i·s/chunks seconds, finish at s seconds
- *   /tokens n           exactly n chunks `t1 `, `t2 `, … `tn `
+ *   /tokens n [over s]  exactly n chunks `t1 `, `t2 `, … `tn `; over s seconds: chunk i at i·s/n
+ * A paced chunk is due at the stream's start plus i·interval, not one interval after the chunk
+ * before: a busy server shows as lateness, as with a provider's network stream, not as a slower model.
  *   /fail r [after n]   see describeDemoFailure; the n chunks are `t1 ` … `tn `
  *   /approve text       tool call approve_action {action} → `Approved: <text>` | `Not approved: <text>`
  *   /ask question       tool call ask_user {question}   → `You answered: "<answer>"` | `No answer was given.`
@@ -24,7 +26,7 @@ const PLAIN_REASONING = 'Plain message without a command: quoting it back.';
 export interface DemoPlan {
   reasoning?: string;
   textChunks: string[];
-  /** Chunk i is sent at i·interval; the finish part one interval after the last chunk. */
+  /** Chunk i is due at the stream's start + i·interval; the finish part one interval after the last chunk. */
   chunkIntervalMs: number;
   toolCall?: { toolCallId: string; toolName: string; input: Record<string, unknown> };
   failure?: { before: 'output'; createError: () => Error } | { before: 'finish'; midStream: DemoMidStreamFailure; createError: () => Error };
@@ -89,7 +91,10 @@ export function planFor(view: PromptView, context: PlanContext): DemoPlan {
       return { textChunks: chunks, chunkIntervalMs: (command.seconds * 1000) / chunks.length };
     }
     case '/tokens':
-      return { textChunks: numberedTokens(command.count), chunkIntervalMs: 0 };
+      return {
+        textChunks: numberedTokens(command.count),
+        chunkIntervalMs: command.seconds && command.count > 0 ? (command.seconds * 1000) / command.count : 0,
+      };
     case '/fail': {
       const failure = describeDemoFailure(command.reason, context.modelId, context.stream);
       const leadingChunks = numberedTokens(command.after ?? 0);

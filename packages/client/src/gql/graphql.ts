@@ -141,6 +141,14 @@ export type ConversationMessagesConnectionEdge = {
   node: Message;
 };
 
+/** A new user and its first API token (shown only here). */
+export type CreatedUser = {
+  __typename?: 'CreatedUser';
+  /** Hand it to the user (or keep it in the backend); only its hash is stored. */
+  apiToken: Scalars['String']['output'];
+  user: User;
+};
+
 export type DelegationPart = {
   __typename?: 'DelegationPart';
   childExecutionId: Scalars['ID']['output'];
@@ -406,17 +414,24 @@ export type MessageSteered = ExecutionEvent & RunEvent & {
 
 export type Mutation = {
   __typename?: 'Mutation';
-  /** Adds a user (by id or email) to the project, or changes their role. Needs agent:manage. The answer is the same whether an account with that email or id exists or not; without one, nothing is recorded. Demoting the last admin is a ConflictError. */
+  /** Adds a user (by id or email) to the project, or changes their role. Needs agent:manage, or an admin credential (which may add to any project, and is told when no such user exists). For anyone else the answer is the same whether an account with that email or id exists or not; without one, nothing is recorded. Demoting the last admin is a ConflictError. */
   addProjectMember: MutationAddProjectMemberResult;
   /** Adds an MCP server (streamable HTTP, or HTTP+SSE) to the project and connects to it. Needs agent:manage. */
   addToolServer: MutationAddToolServerResult;
   /** Stop. Cancels a running execution (on whichever instance runs it) or a suspended one; queued messages stay. An execution that already ended is a ConflictError, so a late Stop never touches a later execution. */
   cancelExecution: MutationCancelExecutionResult;
   createAgent: MutationCreateAgentResult;
+  /** Creates a project whose admin is the viewer, or — for an admin credential — the user `ownerId` (the credential’s own user is then not a member). */
   createProject: MutationCreateProjectResult;
   createThread: MutationCreateThreadResult;
+  /** Admin: creates a user (as `parley user create` does) with an API token. An email already taken is a ConflictError. */
+  createUser: MutationCreateUserResult;
+  /** Admin: refuses every API token and JWT of the user from now on, on every instance, and closes their open WebSockets (4403) and SSE subscriptions (UNAUTHENTICATED). Their data stays; enableUser lets them back in. */
+  disableUser: MutationDisableUserResult;
   /** Changes a pending message’s text (position and attachments stay); refused once it has started. */
   editQueuedMessage: MutationEditQueuedMessageResult;
+  /** Admin: lets a disabled user sign in again (their tokens that are not revoked or expired work again). */
+  enableUser: MutationEnableUserResult;
   /** Reconnects now and lists the server’s tools again. Needs agent:manage. */
   refreshToolServer: MutationRefreshToolServerResult;
   /** Removes a user (by id or email) from the project: anyone may leave, removing others needs agent:manage. Removing the last admin is a ConflictError. */
@@ -477,6 +492,7 @@ export type MutationCreateAgentArgs = {
 
 export type MutationCreateProjectArgs = {
   name: Scalars['String']['input'];
+  ownerId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
@@ -486,9 +502,26 @@ export type MutationCreateThreadArgs = {
 };
 
 
+export type MutationCreateUserArgs = {
+  email: Scalars['String']['input'];
+  locale?: InputMaybe<Scalars['String']['input']>;
+  name?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationDisableUserArgs = {
+  userId: Scalars['ID']['input'];
+};
+
+
 export type MutationEditQueuedMessageArgs = {
   queueId: Scalars['ID']['input'];
   text: Scalars['String']['input'];
+};
+
+
+export type MutationEnableUserArgs = {
+  userId: Scalars['ID']['input'];
 };
 
 
@@ -583,7 +616,13 @@ export type MutationCreateProjectResult = ForbiddenError | InvalidInputError | N
 
 export type MutationCreateThreadResult = ForbiddenError | InvalidInputError | LimitExceededError | NotFoundError | RateLimitedError | ServiceUnavailableError | Thread;
 
+export type MutationCreateUserResult = ConflictError | CreatedUser | ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError | ServiceUnavailableError;
+
+export type MutationDisableUserResult = ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError | ServiceUnavailableError | User;
+
 export type MutationEditQueuedMessageResult = ConflictError | ForbiddenError | InvalidInputError | NotFoundError | QueueItem | RateLimitedError | ServiceUnavailableError;
+
+export type MutationEnableUserResult = ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError | ServiceUnavailableError | User;
 
 export type MutationRefreshToolServerResult = ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError | ServiceUnavailableError | ToolServer;
 
@@ -1013,7 +1052,9 @@ export type User = Node & {
   /** The viewer’s own API tokens (empty for any other user). */
   apiTokens: Array<ApiToken>;
   createdAt: Scalars['DateTime']['output'];
-  /** The viewer’s own email; null for any other user. */
+  /** When an admin disabled the user (seen by an admin credential only; null otherwise). */
+  disabledAt?: Maybe<Scalars['DateTime']['output']>;
+  /** The viewer’s own email (any user’s, for an admin credential); null for any other user. */
   email?: Maybe<Scalars['String']['output']>;
   id: Scalars['ID']['output'];
   locale: Scalars['String']['output'];

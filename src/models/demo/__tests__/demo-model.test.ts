@@ -133,9 +133,43 @@ describe('/tokens', () => {
     expect(run.finish?.type === 'finish' && run.finish.totalUsage.outputTokens).toBe(50);
   });
 
-  it('answers with the usage line for a bad count', async () => {
+  it('answers with the usage line for a bad count or pace', async () => {
     const run = await collect({ prompt: '/tokens many' });
-    expect(run.deltas.join('')).toBe('Usage: /tokens <n> (n from 0 to 100000)');
+    expect(run.deltas.join('')).toBe('Usage: /tokens <n> [over <seconds>] (n from 0 to 100000)');
+    const tooSlow = await collect({ prompt: '/tokens 10 over 9999' });
+    expect(tooSlow.deltas.join('')).toBe('Usage: /tokens <n> [over <seconds>] (seconds from 0 to 600)');
+  });
+
+  it('over s seconds, chunk i is due at i·s/n from the start: a late chunk does not push the ones after it', async () => {
+    // On a fake clock: /tokens 4 over 1 is due at 0, 250, 500 and 750 ms, the finish at 1000 ms.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      const result = streamText({ model: createDemoModel(), maxRetries: 0, prompt: '/tokens 4 over 1', onError: () => {} });
+      const deltas: string[] = [];
+      let finished = false;
+      const reading = (async () => {
+        for await (const part of result.fullStream) {
+          if (part.type === 'text-delta') deltas.push(part.text);
+          if (part.type === 'finish') finished = true;
+        }
+      })();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(deltas).toEqual(['t1 ']);
+      await vi.advanceTimersByTimeAsync(250);
+      expect(deltas).toHaveLength(2);
+      // The third chunk's timer fires 400 ms late (a busy event loop): the fourth, due at 750 ms,
+      // comes with it instead of 250 ms after it.
+      vi.setSystemTime(Date.now() + 400);
+      await vi.advanceTimersByTimeAsync(250);
+      expect(deltas).toHaveLength(4);
+      expect(finished).toBe(false);
+      await vi.advanceTimersByTimeAsync(100);
+      await reading;
+      expect(finished).toBe(true);
+      expect(deltas.join('')).toBe('t1 t2 t3 t4 ');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 
@@ -143,7 +177,7 @@ describe('/slow', () => {
   it('spreads the reply over the requested seconds', async () => {
     // On a fake clock, so the schedule is checked exactly and a busy machine cannot move it: chunk i
     // at i·s/chunks seconds, the first at once, the finish at s seconds.
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     try {
       const result = streamText({ model: createDemoModel(), maxRetries: 0, prompt: '/slow 1', onError: () => {} });
       const deltas: string[] = [];
@@ -183,7 +217,7 @@ describe('/slow', () => {
   it('stops at once when aborted through streamText', async () => {
     // On a fake clock: aborted at 300 ms (two chunks sent, the third due at 500 ms), the run ends with
     // no more time passing and no more text.
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     try {
       const controller = new AbortController();
       let run: Awaited<ReturnType<typeof collect>> | undefined;
