@@ -8,6 +8,7 @@ import { modelSettings, type ModelSettings } from './models/settings.ts';
 import { observabilitySettings } from './observability/settings.ts';
 import { queueSettings } from './queue/settings.ts';
 import { serverSettings } from './server-settings.ts';
+import { toolSettings } from './tools/settings.ts';
 
 /** Every module's slice of the settings, each defined beside its module. */
 const envSchema = z.object({
@@ -21,6 +22,7 @@ const envSchema = z.object({
   ...queueSettings.shape,
   ...directorySettings.shape,
   ...modelSettings.shape,
+  ...toolSettings.shape,
 });
 
 /** The environment variables Parley reads (README's settings table lists exactly these). */

@@ -33,6 +33,8 @@ import { QueueStateReader } from './observability/queue-state.ts';
 import type { ParleyTracing } from './observability/tracing.ts';
 import { QueueService } from './queue/queue-service.ts';
 import { queueLimits } from './queue/settings.ts';
+import type { ToolServers } from './tools/tool-servers.ts';
+import { ToolsModule } from './tools/tools-module.ts';
 
 /** Everything one Parley instance consists of, wired once; GraphQL and the CLI both use it. */
 export interface Parley {
@@ -61,6 +63,8 @@ export interface Parley {
   rateLimits: RateLimits;
   metrics: ParleyMetrics;
   tracing: ParleyTracing;
+  /** The project's MCP tool servers and this instance's clients of them. */
+  tools: ToolServers;
   /** Takes this instance's lease, interrupts executions of dead instances, starts consuming. */
   startWork(): Promise<void>;
   /** Stops consuming and lets running replies finish within PARLEY_SHUTDOWN_GRACE_MS, then releases the lease. */
@@ -91,9 +95,12 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
   const [rateLimits, tokens] = [new RateLimitsModule(config, bus, logger), new TokenRevocationModule(prisma, bus, logger, config)];
   await instance.start(rateLimits, tokens);
   const [embedded, runtime] = [db.kind === 'pglite', overrides.runtime];
-  const engine = new ExecutionEngine({ settings: config, prisma, bus, models, logger, instanceId, embedded, runtime, ...observability.runObservers(models) });
-  const { running, consumer, kick } = engine;
   const access = new AccessPolicy(prisma);
+  const toolsModule = new ToolsModule(prisma, access, config, embedded, logger, (call) => metrics.observeToolCall(call));
+  await instance.start(toolsModule);
+  const tools = toolsModule.servers;
+  const engine = new ExecutionEngine({ settings: config, prisma, bus, models, logger, instanceId, embedded, runtime, tools, ...observability.runObservers(models) });
+  const { running, consumer, kick } = engine;
   const suspensions = new SuspensionService(prisma, access, bus, running, instanceId, config.PARLEY_MAX_MESSAGE_CHARS, (run, messages) =>
     consumer.launch(run, messages),
   );
@@ -103,14 +110,15 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
     queue: () => queueState.read(),
     databasePool: () => db.poolUsage?.() ?? null,
     redisConnected: () => liveBus.connected,
+    toolServers: () => tools.countByStatus(),
   });
   const work = new Lifecycle();
   const directory = new DirectoryService(prisma, access, models, {
     maxThreadsPerUser: config.PARLEY_MAX_THREADS_PER_USER,
     onLimitExceeded: refuseOverLimit,
-  });
+  }, tools);
   return {
-    config, logger, instanceId, db, bus, models, access, metrics, tracing, running, consumer, suspensions,
+    config, logger, instanceId, db, bus, models, access, metrics, tracing, running, consumer, suspensions, tools,
     tokens: tokens.tokens,
     authenticator: tokens.authenticator,
     rateLimits: rateLimits.rateLimits,

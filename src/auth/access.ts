@@ -23,7 +23,7 @@ export function visibleThreadsWhere(userId: string): Prisma.ThreadWhereInput {
 }
 
 /** The records a global id may name. */
-export type VisibleNodeType = 'User' | 'Project' | 'Agent' | 'Thread' | 'Message' | 'Execution' | 'QueueItem' | 'Suspension';
+export type VisibleNodeType = 'User' | 'Project' | 'Agent' | 'Thread' | 'Message' | 'Execution' | 'QueueItem' | 'Suspension' | 'ToolServer';
 
 export type ThreadWithAgent = Thread & { agent: Agent };
 
@@ -85,6 +85,8 @@ export class AccessPolicy {
         return prisma.queueItem.findFirst({ where: { id, thread: visibleThreadsWhere(userId) } });
       case 'Suspension':
         return prisma.suspension.findFirst({ where: { id, thread: visibleThreadsWhere(userId) } });
+      case 'ToolServer':
+        return prisma.toolServer.findFirst({ where: { id, project: member } });
     }
   }
 

@@ -44,6 +44,7 @@ async function diagnose(env: NodeJS.ProcessEnv): Promise<CheckResult[]> {
   const databaseTimeoutMs = config.DATABASE_URL ? CHECK_TIMEOUT_MS : EMBEDDED_DATABASE_TIMEOUT_MS;
   results.push(await bounded('database', () => checkDatabase(config), databaseTimeoutMs));
   results.push(await bounded('redis', () => checkRedis(config)));
+  if (results.find((result) => result.check === 'database')?.status === 'pass') results.push(...(await checkToolServers(config)));
   const { providerProbes } = await import('../models/provider-probe.ts');
   const { classify } = await import('../errors/classify.ts');
   const probes = providerProbes(settings);
@@ -124,6 +125,31 @@ async function checkDatabase(config: Config): Promise<Omit<CheckResult, 'check'>
       return { status: 'fail', detail: `reachable; ${status.pending.length} migration(s) pending (run "parley migrate"): ${status.pending.join(', ')}` };
     }
     return { status: 'pass', detail: `reachable; ${status.applied} migrations applied, none pending` };
+  } finally {
+    await db.close();
+  }
+}
+
+/** Each tool server, connected afresh: reachable with its tools listed, or its classified refusal. */
+async function checkToolServers(config: Config): Promise<CheckResult[]> {
+  const [{ openDatabase }, { databaseTarget }, { AccessPolicy }, { ToolsModule }, { default: pino }] = await Promise.all([
+    import('../db/database.ts'),
+    import('../db/settings.ts'),
+    import('../auth/access.ts'),
+    import('../tools/tools-module.ts'),
+    import('pino'),
+  ]);
+  const db = await openDatabase(databaseTarget(config));
+  try {
+    const module = new ToolsModule(db.prisma, new AccessPolicy(db.prisma), config, db.kind === 'pglite', pino({ level: 'silent' }));
+    const probed = await bounded('tool servers', async () => ({ status: 'pass', detail: JSON.stringify(await module.servers.probeAll()) }));
+    if (probed.status !== 'pass') return [probed];
+    const servers = JSON.parse(probed.detail) as Awaited<ReturnType<typeof module.servers.probeAll>>;
+    return servers.map(({ name, projectId, state }) => ({
+      check: `tool server ${name} (project ${projectId.slice(0, 8)})`,
+      status: state.status === 'CONNECTED' ? 'pass' : 'fail',
+      detail: state.status === 'CONNECTED' ? `reachable; ${state.tools.length} tools listed` : (state.lastError ?? state.status),
+    }));
   } finally {
     await db.close();
   }

@@ -7,6 +7,7 @@ import { projectCommands } from './project.ts';
 import { serveCommand } from './serve.ts';
 import { threadCommands } from './thread.ts';
 import { tokenCommands } from './token.ts';
+import { toolCommands } from './tools.ts';
 import { userCommands } from './user.ts';
 
 /** In the order `parley help` lists them. */
@@ -20,6 +21,7 @@ const COMMANDS: readonly Command[] = [
   ...memberCommands,
   ...agentCommands,
   ...threadCommands,
+  ...toolCommands,
 ];
 
 const GROUPS = [...new Set(COMMANDS.filter((command) => command.name.includes(' ')).map((command) => command.name.split(' ')[0]))];

@@ -1,6 +1,17 @@
 import type { RecordedFailure } from '../errors/recorded-failure.ts';
 
-export const TOOL_CALL_STATES = ['CALLED', 'SUCCEEDED', 'FAILED', 'AWAITING_APPROVAL', 'AWAITING_ANSWER', 'DENIED'] as const;
+export const TOOL_CALL_STATES = [
+  'CALLED',
+  'SUCCEEDED',
+  'FAILED',
+  'AWAITING_APPROVAL',
+  'AWAITING_ANSWER',
+  'DENIED',
+  'CANCELLED',
+  'INTERRUPTED',
+] as const;
+/** A call in one of these states had not ended when its run did. */
+export const OPEN_TOOL_CALL_STATES: ReadonlySet<ToolCallState> = new Set(['CALLED', 'AWAITING_APPROVAL']);
 export type ToolCallState = (typeof TOOL_CALL_STATES)[number];
 
 /** The typed parts of a Message, stored as JSON on `message.parts`. */
@@ -14,6 +25,11 @@ export type MessagePart =
       input: unknown;
       state: ToolCallState;
       output: unknown;
+      /** Why a FAILED call failed, as the model was told. */
+      error?: string | null;
+      durationMs?: number | null;
+      /** A tool-server tool annotated read-only or idempotent (a retry may simply call it again). */
+      safeToRepeat?: boolean;
     }
   | {
       type: 'delegation';

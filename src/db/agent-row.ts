@@ -5,6 +5,7 @@ export const AGENT_COLUMNS = Prisma.sql`
   a."id" AS "agentId", a."projectId" AS "agentProjectId", a."name" AS "agentName", a."model" AS "agentModel",
   a."systemPrompt" AS "agentSystemPrompt", a."tools" AS "agentTools",
   a."maxConcurrentExecutions" AS "agentMaxConcurrentExecutions", a."dailyTokenBudget" AS "agentDailyTokenBudget",
+  a."toolApprovals" AS "agentToolApprovals",
   a."createdAt" AS "agentCreatedAt", a."updatedAt" AS "agentUpdatedAt"`;
 
 export interface AgentRow {
@@ -16,6 +17,7 @@ export interface AgentRow {
   agentTools: string[];
   agentMaxConcurrentExecutions: number | null;
   agentDailyTokenBudget: number | null;
+  agentToolApprovals: Prisma.JsonValue;
   agentCreatedAt: Date;
   agentUpdatedAt: Date;
 }
@@ -31,6 +33,7 @@ export function agentOf(row: AgentRow): Agent {
     tools: row.agentTools,
     maxConcurrentExecutions: row.agentMaxConcurrentExecutions,
     dailyTokenBudget: row.agentDailyTokenBudget,
+    toolApprovals: row.agentToolApprovals,
     createdAt: row.agentCreatedAt,
     updatedAt: row.agentUpdatedAt,
   };

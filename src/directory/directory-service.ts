@@ -6,12 +6,21 @@ import type { Tx } from '../db/session-lock.ts';
 import { isLocale, type Locale } from '../i18n/catalog.ts';
 import type { ModelRegistry } from '../models/registry.ts';
 import { isToolName, TOOL_NAMES } from '../runtime/tools.ts';
+import { validApprovals, type ToolApprovalRule } from '../tools/approvals.ts';
+import { splitToolName } from '../tools/tool-catalog.ts';
+import { unknownToolNames } from '../tools/tool-names.ts';
+
+/** Which names of tool-server tools a project has (src/tools). */
+export interface ToolNameCheck {
+  unknownToolNames(projectId: string, names: readonly string[]): Promise<string[]>;
+}
 
 export interface AgentInput {
   name?: string;
   model?: string;
   systemPrompt?: string | null;
   tools?: string[] | null;
+  toolApprovals?: ToolApprovalRule[] | null;
   limits?: { maxConcurrentExecutions?: number | null; dailyTokenBudget?: number | null } | null;
 }
 
@@ -47,6 +56,7 @@ export class DirectoryService {
         throw error;
       },
     },
+    private readonly toolNames: ToolNameCheck = { unknownToolNames: (projectId, names) => unknownToolNames(prisma, projectId, names) },
   ) {}
 
   /** Creates a user and returns a new API token for it (shown once). */
@@ -151,6 +161,7 @@ export class DirectoryService {
       throw new NotFoundError('Project', projectId);
     }
     const data = this.agentData(input, true);
+    await this.checkToolNames(projectId, data.tools ?? [], data.toolApprovals ?? []);
     return this.prisma.agent.create({
       data: {
         projectId,
@@ -158,6 +169,7 @@ export class DirectoryService {
         model: data.model!,
         systemPrompt: data.systemPrompt ?? '',
         tools: data.tools ?? [],
+        toolApprovals: (data.toolApprovals ?? []) as never,
         maxConcurrentExecutions: data.maxConcurrentExecutions ?? null,
         dailyTokenBudget: data.dailyTokenBudget ?? null,
       },
@@ -165,8 +177,22 @@ export class DirectoryService {
   }
 
   async updateAgent(actor: User, agentId: string, input: AgentInput): Promise<Agent> {
-    await this.access.agent(actor, agentId, 'agent:manage');
-    return this.prisma.agent.update({ where: { id: agentId }, data: this.agentData(input, false) });
+    const agent = await this.access.agent(actor, agentId, 'agent:manage');
+    const data = this.agentData(input, false);
+    await this.checkToolNames(agent.projectId, data.tools ?? [], data.toolApprovals ?? []);
+    return this.prisma.agent.update({ where: { id: agentId }, data: { ...data, toolApprovals: data.toolApprovals as never } });
+  }
+
+  /** A tool-server tool the project does not have (or a policy for one) is refused by its name. */
+  private async checkToolNames(projectId: string, tools: readonly string[], approvals: readonly ToolApprovalRule[]): Promise<void> {
+    const unknown = await this.toolNames.unknownToolNames(projectId, tools);
+    if (unknown.length > 0) {
+      throw new InvalidInputError('tools', `unknown tool ${unknown.join(', ')}: the project has no such tool server or tool.`);
+    }
+    const unknownRules = await this.toolNames.unknownToolNames(projectId, approvals.map((rule) => rule.tool));
+    if (unknownRules.length > 0) {
+      throw new InvalidInputError('toolApprovals', `unknown tool ${unknownRules.join(', ')}: the project has no such tool server or tool.`);
+    }
   }
 
   async createThread(user: User, input: { agentId: string; title?: string | null }): Promise<Thread> {
@@ -187,6 +213,7 @@ export class DirectoryService {
       model?: string;
       systemPrompt?: string;
       tools?: string[];
+      toolApprovals?: ToolApprovalRule[];
       maxConcurrentExecutions?: number | null;
       dailyTokenBudget?: number | null;
     } = {};
@@ -207,12 +234,13 @@ export class DirectoryService {
       data.systemPrompt = input.systemPrompt;
     }
     if (input.tools != null) {
-      const unknown = input.tools.filter((name) => !isToolName(name));
+      const unknown = input.tools.filter((name) => !isToolName(name) && !splitToolName(name));
       if (unknown.length > 0) {
         throw new InvalidInputError('tools', `unknown tool ${unknown.join(', ')}; known tools: ${TOOL_NAMES.join(', ')}.`);
       }
       data.tools = [...new Set(input.tools)];
     }
+    if (input.toolApprovals != null) data.toolApprovals = validApprovals(input.toolApprovals);
     if (input.limits) {
       const concurrent = optionalLimit('limits.maxConcurrentExecutions', input.limits.maxConcurrentExecutions);
       const budget = optionalLimit('limits.dailyTokenBudget', input.limits.dailyTokenBudget);

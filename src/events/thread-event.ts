@@ -19,6 +19,8 @@ export type ThreadEventPayload =
       state: ToolCallState;
       input: unknown;
       output: unknown;
+      error?: string | null;
+      durationMs?: number | null;
     }
   | { type: 'SuspensionOpened'; suspensionId: string; kind: 'APPROVAL' | 'QUESTION'; toolCallId: string; payload: unknown }
   | { type: 'SuspensionResolved'; suspensionId: string; resolution: unknown }

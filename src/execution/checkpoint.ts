@@ -28,7 +28,7 @@ export function openingSuspension(run: RunState, checkpoint: Checkpoint): Before
         toolCallId: pending.toolCallId,
         toolName: pending.toolName,
         kind: pending.kind,
-        payload: (pending.input ?? {}) as Prisma.InputJsonValue,
+        payload: (pending.card ?? pending.input ?? {}) as Prisma.InputJsonValue,
         checkpoint: checkpoint as unknown as Prisma.InputJsonValue,
       },
     });
@@ -37,7 +37,7 @@ export function openingSuspension(run: RunState, checkpoint: Checkpoint): Before
       suspensionId: suspension.id,
       kind: pending.kind,
       toolCallId: pending.toolCallId,
-      payload: pending.input ?? {},
+      payload: pending.card ?? pending.input ?? {},
     };
     settlement.publish.push(...(await appendThreadEvents(tx, run.threadId, [{ executionId: run.executionId, payload: opened }])));
     return 'SUSPENDED';
@@ -58,4 +58,20 @@ export function answeredQuestion(messages: ModelMessage[]): RuntimeEvent | null 
     state: 'SUCCEEDED',
     output: { answer: result.output.value },
   };
+}
+
+/** The call an approval let run: it is CALLED from the resumed run's start until its result. */
+export function approvedCall(messages: ModelMessage[]): { toolCallId: string; toolName: string; input: unknown } | null {
+  const last = messages.at(-1);
+  if (last?.role !== 'tool') return null;
+  const response = last.content.find((part) => part.type === 'tool-approval-response');
+  if (!response || response.type !== 'tool-approval-response' || !response.approved) return null;
+  for (const message of messages) {
+    if (message.role !== 'assistant' || typeof message.content === 'string') continue;
+    const request = message.content.find((part) => part.type === 'tool-approval-request' && part.approvalId === response.approvalId);
+    if (!request || request.type !== 'tool-approval-request') continue;
+    const call = message.content.find((part) => part.type === 'tool-call' && part.toolCallId === request.toolCallId);
+    if (call && call.type === 'tool-call') return { toolCallId: call.toolCallId, toolName: call.toolName, input: call.input };
+  }
+  return null;
 }

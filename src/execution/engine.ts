@@ -29,6 +29,8 @@ export interface ExecutionEngineDeps {
   /** The embedded database has one instance: the leases of earlier processes are dropped at start. */
   embedded: boolean;
   tracing: ParleyTracing;
+  /** The tools of the project's tool servers (src/tools). */
+  tools?: RunLauncherDeps['tools'];
   /** Replaces the agent loop (tests make it fail the way a broken loop would). */
   runtime?: RunLauncherDeps['runtime'];
   runListeners: (model: string, queuedAt?: Date) => RunListener[];
@@ -72,6 +74,7 @@ export class ExecutionEngine {
       steering: new Steering(prisma, bus),
       outagePatience: this.outagePatience,
       runtime: deps.runtime,
+      tools: deps.tools,
       tracing: deps.tracing,
       runListeners,
       deltaWindowMs: settings.PARLEY_DELTA_WINDOW_MS,

@@ -2,6 +2,11 @@ import type { ModelMessage } from 'ai';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import { activePath, pathTo } from '../conversation/active-path.ts';
 import { textOf, type MessagePart } from '../conversation/parts.ts';
+import { modelToolName } from '../runtime/tools.ts';
+
+/** What the model is told of a call a crash interrupted, when the turn is tried again. */
+export const INTERRUPTED_CALL_NOTE =
+  'This call was interrupted when the server running it stopped: it may or may not have taken effect. It was not run again; check before repeating it.';
 
 const HISTORY_MESSAGES = 100;
 
@@ -21,14 +26,24 @@ export async function loadHistory(prisma: PrismaClient, threadId: string, execut
   const rows = await prisma.message.findMany({
     where: { id: { in: path.slice(-HISTORY_MESSAGES) } },
     orderBy: { seq: 'asc' },
-    select: { id: true, role: true, parts: true },
+    select: { id: true, role: true, parts: true, executionId: true },
   });
   const messages: ModelMessage[] = [];
+  let previous: { role: string; parts: MessagePart[]; text: string } | null = null;
+  let previousUserText: string | null = null;
   for (const row of rows) {
     const parts = row.parts as MessagePart[];
     const text = textOf(parts);
     if (row.role === 'ASSISTANT') {
       if (text.length > 0) messages.push({ role: 'assistant', content: text });
+      previous = { role: 'ASSISTANT', parts, text };
+      continue;
+    }
+    const retried = row.executionId === executionId && previous !== null && previousUserText === text ? interruptedCalls(previous.parts) : [];
+    previousUserText = text;
+    previous = null;
+    if (retried.length > 0) {
+      messages.push({ role: 'user', content: text }, ...retried);
       continue;
     }
     // Only this turn's own message hands its files to the model, and only when it has any.
@@ -48,4 +63,32 @@ export async function loadHistory(prisma: PrismaClient, threadId: string, execut
 /** An attachment as the model gets it: its bytes are stored base64 (see docs/architecture.md). */
 function fileOf(file: { dataBase64: string; mediaType: string; filename: string }) {
   return { type: 'file' as const, data: new Uint8Array(Buffer.from(file.dataBase64, 'base64')), mediaType: file.mediaType, filename: file.filename };
+}
+
+/**
+ * A retried turn whose earlier try was interrupted during tool calls: each such call, as the model
+ * made it, with the note as its result — unless its tool is read-only or idempotent, which the
+ * model may simply call again.
+ */
+function interruptedCalls(parts: readonly MessagePart[]): ModelMessage[] {
+  const calls = parts.filter(
+    (part): part is Extract<MessagePart, { type: 'tool-call' }> => part.type === 'tool-call' && part.state === 'INTERRUPTED' && part.safeToRepeat !== true,
+  );
+  if (calls.length === 0) return [];
+  const named = calls.map((call) => ({ ...call, modelName: call.toolName.includes('/') ? modelToolName(call.toolName) : call.toolName }));
+  return [
+    {
+      role: 'assistant',
+      content: named.map((call) => ({ type: 'tool-call' as const, toolCallId: call.toolCallId, toolName: call.modelName, input: call.input ?? {} })),
+    },
+    {
+      role: 'tool',
+      content: named.map((call) => ({
+        type: 'tool-result' as const,
+        toolCallId: call.toolCallId,
+        toolName: call.modelName,
+        output: { type: 'error-text' as const, value: INTERRUPTED_CALL_NOTE },
+      })),
+    },
+  ];
 }

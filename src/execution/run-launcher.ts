@@ -1,4 +1,4 @@
-import type { ModelMessage } from 'ai';
+import type { ModelMessage, ToolSet } from 'ai';
 import type { Logger } from 'pino';
 import type { Agent, PrismaClient, User } from '../generated/prisma/client.ts';
 import { isDatabaseOutage } from '../db/outage.ts';
@@ -15,11 +15,11 @@ import { NO_USAGE, type RunEnding, type RunRecording } from '../recording/run-re
 import { runAgent, type AgentRunResult } from '../runtime/agent-runtime.ts';
 import type { RuntimeEvent } from '../runtime/runtime-event.ts';
 import { TokenMeter } from '../runtime/token-meter.ts';
-import { buildTools, ROOT_ONLY_TOOLS, type DelegationResult } from '../runtime/tools.ts';
+import { buildTools, ROOT_ONLY_TOOLS, type DelegationResult, type ToolLabel } from '../runtime/tools.ts';
 import { outsideRequestScope } from '../observability/request-id.ts';
 import type { ParleyTracing, TurnTrace } from '../observability/tracing.ts';
 import type { AdmittedRun } from './admission.ts';
-import { answeredQuestion, openingSuspension } from './checkpoint.ts';
+import { answeredQuestion, approvedCall, openingSuspension } from './checkpoint.ts';
 import { startChildRun } from './delegation.ts';
 import { loadHistory } from './history.ts';
 import { abortedEnding, endingOf, endingOfThrown } from './run-ending.ts';
@@ -42,6 +42,8 @@ export interface RunLauncherDeps {
   /** The agent loop; replaceable so tests can make it end (or throw) the way a broken loop would. */
   runtime?: typeof runAgent;
   tracing: ParleyTracing;
+  /** The agent's tools from tool servers, for a run in a thread; none without it. */
+  tools?: { toolsForRun(agent: Agent, threadId: string): Promise<{ tools: ToolSet; labels: Map<string, ToolLabel> }> };
   /** Observers of each run (its metrics), after the listeners that record it; `queuedAt` only for a fresh turn. */
   runListeners?: (model: string, queuedAt?: Date) => RunListener[];
   /** Deltas within this window go out to subscribers as one (PARLEY_DELTA_WINDOW_MS). */
@@ -62,6 +64,9 @@ interface RunSetup {
   root: boolean;
   /** Recorded right after the run (re)starts: the answer a resumed question card now shows. */
   afterStart?: RuntimeEvent[];
+  /** The call an approval let run (a resumed run), shown as CALLED once the run starts. */
+  approved?: { toolCallId: string; toolName: string; input: unknown } | null;
+  threadId: string;
   /** Counts the tokens of the run and of the children it delegates to, against the daily budget. */
   meter: TokenMeter;
   /** The turn's trace, shared with the children it delegates to. */
@@ -117,6 +122,8 @@ export class RunLauncher {
           delegationLog: conversationLog,
           root: true,
           afterStart: answered ? [answered] : [],
+          approved: resumeWith ? approvedCall(resumeWith) : null,
+          threadId: execution.threadId,
           meter,
           turn,
         }),
@@ -160,22 +167,29 @@ export class RunLauncher {
 
   private async runtimeInput(setup: RunSetup): Promise<Parameters<typeof runAgent>[0]> {
     const { recording, agent, signal } = setup;
+    const external = this.deps.tools ? await this.deps.tools.toolsForRun(agent, setup.threadId) : { tools: {}, labels: new Map<string, ToolLabel>() };
+    const builtIn = buildTools(setup.root ? agent.tools : agent.tools.filter((name) => !ROOT_ONLY_TOOLS.has(name)), {
+      canDelegate: setup.delegationLog !== null,
+      delegate: (message, toolCallId, toolSignal) => this.delegate(setup, setup.delegationLog!, message, toolCallId, toolSignal ?? signal),
+    });
+    const approved = setup.approved;
+    const approvedEvent: RuntimeEvent[] = approved
+      ? [{ type: 'tool-call', toolCallId: approved.toolCallId, toolName: external.labels.get(approved.toolName)?.name ?? approved.toolName, input: approved.input, state: 'CALLED', output: null }]
+      : [];
     return {
       model: this.resolveModel(agent.model),
       provider: this.deps.models.providerName(agent.model),
       system: agent.systemPrompt,
       messages: await setup.messages(),
       // A delegated child neither waits for the user nor delegates further.
-      tools: buildTools(setup.root ? agent.tools : agent.tools.filter((name) => !ROOT_ONLY_TOOLS.has(name)), {
-        canDelegate: setup.delegationLog !== null,
-        delegate: (message, toolCallId, toolSignal) => this.delegate(setup, setup.delegationLog!, message, toolCallId, toolSignal ?? signal),
-      }),
+      tools: { ...external.tools, ...builtIn },
+      toolLabels: external.labels,
       signal,
       retryPolicy: this.deps.retryPolicy,
       maxSteps: MAX_STEPS,
       emit: async (event) => {
         await recording.emit(event);
-        if (event.type === 'run-started') for (const extra of setup.afterStart ?? []) await recording.emit(extra);
+        if (event.type === 'run-started') for (const extra of [...(setup.afterStart ?? []), ...approvedEvent]) await recording.emit(extra);
       },
       takeSteeringMessages: setup.root ? () => this.takeSteering(recording.run, recording) : undefined,
       meter: setup.meter,
@@ -209,6 +223,7 @@ export class RunLauncher {
       user: parent.user,
       signal,
       messages: async () => [{ role: 'user', content: message }],
+      threadId: parent.threadId,
       delegationLog: null,
       root: false,
       meter: parent.meter,

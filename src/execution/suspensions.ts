@@ -10,7 +10,7 @@ import type { AdmittedRun } from './admission.ts';
 import type { Checkpoint } from './checkpoint.ts';
 import type { RunningExecutions } from './running-executions.ts';
 
-export type Resolution = { decision: 'APPROVE' | 'DENY' } | { answer: string };
+export type Resolution = { decision: 'APPROVE' | 'DENY'; allowInThread?: boolean } | { answer: string };
 
 /**
  * Approvals and questions. Resolving one resumes its execution through the same admission rules:
@@ -51,6 +51,10 @@ export class SuspensionService {
     if (suspension.kind === 'APPROVAL' && !('decision' in resolution)) {
       throw new InvalidInputError('decision', 'an approval is resolved with APPROVE or DENY.');
     }
+    if ('decision' in resolution && resolution.allowInThread) {
+      if (resolution.decision !== 'APPROVE') throw new InvalidInputError('allowInThread', 'goes only with APPROVE.');
+      if (!suspension.toolName.includes('/')) throw new InvalidInputError('allowInThread', 'is for tools of tool servers only.');
+    }
     if (suspension.kind === 'QUESTION') {
       if (!('answer' in resolution)) throw new InvalidInputError('answer', 'a question is resolved with a typed answer.');
       if (resolution.answer.trim().length === 0) throw new InvalidInputError('answer', 'must not be empty.');
@@ -74,7 +78,17 @@ export class SuspensionService {
         if (suspension.execution.status !== 'SUSPENDED') {
           throw new ConflictError(`Its execution is ${suspension.execution.status}; there is nothing to resume.`);
         }
-        const resolutionJson = 'decision' in resolution ? { decision: resolution.decision } : { answer: resolution.answer };
+        const resolutionJson =
+          'decision' in resolution
+            ? { decision: resolution.decision, ...(resolution.allowInThread ? { allowInThread: true } : {}) }
+            : { answer: resolution.answer };
+        if ('decision' in resolution && resolution.allowInThread) {
+          await tx.threadToolAllowance.upsert({
+            where: { threadId_tool: { threadId, tool: suspension.toolName } },
+            create: { threadId, tool: suspension.toolName },
+            update: {},
+          });
+        }
         await tx.suspension.update({
           where: { id: suspension.id },
           data: { status: 'RESOLVED', resolution: resolutionJson, resolvedAt: new Date() },

@@ -10,6 +10,8 @@ export interface QueueState {
 
 /** The live state behind the gauges, read at each scrape. */
 export interface InstanceState {
+  /** Tool servers by status, as this instance's clients last saw them. */
+  toolServers?: () => Record<string, number>;
   runningExecutions(): number;
   queue(): Promise<QueueState>;
   /** Null on the embedded database, which has no pool. */
@@ -46,6 +48,37 @@ export class ParleyMetrics {
     labelNames: ['type', 'operation', 'code'] as const,
     registers: [this.registry],
   });
+
+  // Tool calls (a tool server's name and its tool's: chosen by project admins, never by users' messages)
+  readonly toolCalls = new Counter({
+    name: 'parley_tool_calls_total',
+    help: 'Calls of tool-server tools, by server, tool and outcome (SUCCEEDED, FAILED, CANCELLED)',
+    labelNames: ['server', 'tool', 'outcome'] as const,
+    registers: [this.registry],
+  });
+  readonly toolCallDuration = new Histogram({
+    name: 'parley_tool_call_duration_seconds',
+    help: 'From a tool-server call being sent to its result',
+    labelNames: ['server', 'tool'] as const,
+    buckets: [0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
+    registers: [this.registry],
+  });
+
+  readonly toolServers: Gauge = new Gauge({
+    name: 'parley_tool_servers',
+    help: 'Tool servers by status as this instance last saw them (CONNECTED, UNAVAILABLE, UNAUTHORIZED)',
+    labelNames: ['status'] as const,
+    collect: async (): Promise<void> => {
+      const counts = this.state?.toolServers?.() ?? {};
+      for (const status of ['CONNECTED', 'UNAVAILABLE', 'UNAUTHORIZED']) this.toolServers.set({ status }, counts[status] ?? 0);
+    },
+    registers: [this.registry],
+  });
+
+  observeToolCall(call: { server: string; tool: string; outcome: string; durationMs: number }): void {
+    this.toolCalls.inc({ server: call.server, tool: call.tool, outcome: call.outcome });
+    this.toolCallDuration.observe({ server: call.server, tool: call.tool }, call.durationMs / 1000);
+  }
 
   // Runs
   readonly runsStarted = new Counter({

@@ -1,6 +1,6 @@
 import { isDatabaseOutage } from '../db/outage.ts';
 import type { Prisma, PrismaClient } from '../generated/prisma/client.ts';
-import type { MessagePart } from '../conversation/parts.ts';
+import { OPEN_TOOL_CALL_STATES, type MessagePart } from '../conversation/parts.ts';
 import type { RecordedFailure } from '../errors/recorded-failure.ts';
 import type { RuntimeEvent } from '../runtime/runtime-event.ts';
 import type { RunEnd, RunListener, RunState, Settlement } from './run-listener.ts';
@@ -62,7 +62,7 @@ export class ConversationLog implements RunListener {
           (part): part is Extract<MessagePart, { type: 'tool-call' }> =>
             part.type === 'tool-call' && part.toolCallId === event.toolCallId,
         );
-        if (existing) Object.assign(existing, { state: event.state, output: event.output });
+        if (existing) Object.assign(existing, { state: event.state, output: event.output, error: event.error ?? null, durationMs: event.durationMs ?? null });
         else this.parts.push({ type: 'tool-call', ...pick(event) });
         this.dirty = true;
         await this.flushUnlessOutage();
@@ -82,6 +82,9 @@ export class ConversationLog implements RunListener {
   }
 
   async onSettle(end: RunEnd, run: RunState, settlement: Settlement): Promise<void> {
+    // A run swept after its instance died is read back here first (the reply as last written).
+    if (end.outcome === 'INTERRUPTED') await this.openTurn(run, settlement.tx);
+    if (end.outcome === 'CANCELLED' || end.outcome === 'INTERRUPTED') this.endOpenToolCalls(end.outcome, run, settlement);
     if (end.failure) {
       // A failure before the run started still leaves the question and its error in the conversation.
       // A reply opened by an earlier attempt of the settlement was rolled back with it.
@@ -97,6 +100,33 @@ export class ConversationLog implements RunListener {
       this.dirty = true;
     }
     this.settleInto(settlement);
+  }
+
+  /**
+   * A call still open when its run ended was cancelled by the Stop (the tool server was told) or
+   * interrupted with its instance; it is never left looking as if it still ran.
+   */
+  private endOpenToolCalls(outcome: 'CANCELLED' | 'INTERRUPTED', run: RunState, settlement: Settlement): void {
+    for (const part of this.parts) {
+      if (part.type !== 'tool-call' || !OPEN_TOOL_CALL_STATES.has(part.state)) continue;
+      part.state = outcome;
+      this.dirty = true;
+      settlement.events.push({
+        executionId: run.executionId,
+        parentExecutionId: run.parentExecutionId,
+        payload: {
+          type: 'ToolCallEvent',
+          messageId: this.messageId ?? '',
+          toolCallId: part.toolCallId,
+          toolName: part.toolName,
+          state: outcome,
+          input: part.input,
+          output: null,
+          error: null,
+          durationMs: part.durationMs ?? null,
+        },
+      });
+    }
   }
 
   /** Adds the card of a delegated child (once), so its text and failure have a place in this reply. */
@@ -271,7 +301,8 @@ export class ConversationLog implements RunListener {
 
 function pick(event: Extract<RuntimeEvent, { type: 'tool-call' }>) {
   const { toolCallId, toolName, input, state, output } = event;
-  return { toolCallId, toolName, input, state, output };
+  const extra = { error: event.error ?? null, durationMs: event.durationMs ?? null };
+  return { toolCallId, toolName, input, state, output, ...extra, ...(event.safeToRepeat === undefined ? {} : { safeToRepeat: event.safeToRepeat }) };
 }
 
 function lengthOf(parts: readonly MessagePart[], type: 'text' | 'reasoning'): number {

@@ -26,6 +26,8 @@ export class LiveBroadcaster implements RunListener {
           state: event.state,
           input: event.input,
           output: event.output,
+          error: event.error ?? null,
+          durationMs: event.durationMs ?? null,
         });
         break;
       case 'retry-scheduled':

@@ -5,6 +5,7 @@ import { nextRetryDelayS, sleepCancellable, type RetryPolicy } from '../errors/r
 import { ApplicationError, type ClassifiedFailure } from '../errors/taxonomy.ts';
 import type { RunUsage, RuntimeEvent } from './runtime-event.ts';
 import type { TokenMeter } from './token-meter.ts';
+import { isToolOutcome, type ToolLabel } from './tools.ts';
 
 export interface AgentRunInput {
   model: LanguageModel;
@@ -20,6 +21,8 @@ export interface AgentRunInput {
   takeSteeringMessages?(): Promise<ModelMessage[]>;
   /** Counts the run's tokens as they stream (a budget aborts `signal` through it). */
   meter?: TokenMeter;
+  /** Tools the model knows under another name (a tool server's): the name people see, and whether a crash may repeat them. */
+  toolLabels?: ReadonlyMap<string, ToolLabel>;
   /** With a tracer, each model request and tool call is a span (the AI SDK's), and so is each retry's wait. */
   tracer?: Tracer;
 }
@@ -32,6 +35,8 @@ export interface PendingToolCall {
   input: unknown;
   /** The AI SDK's approval id (APPROVAL only). */
   approvalId: string | null;
+  /** What an approval card shows of a tool-server tool: its server, its name and description, the input. */
+  card?: Record<string, unknown>;
 }
 
 interface RunResultBase {
@@ -147,6 +152,15 @@ async function runStep(
   streamed: { chunks: number },
   markStreamed: () => void,
 ): Promise<StepResult> {
+  const labelOf = (modelName: string) => input.toolLabels?.get(modelName);
+  const shownName = (modelName: string) => labelOf(modelName)?.name ?? modelName;
+  const callStartedAt = new Map<string, number>();
+  const stepStartedAt = performance.now();
+  const durationOf = (toolCallId: string) => {
+    // An approved call runs before the step's request, without a tool-call part of its own.
+    const started = callStartedAt.get(toolCallId) ?? stepStartedAt;
+    return Math.round(performance.now() - started);
+  };
   const countChunk = () => {
     streamed.chunks += 1;
     input.meter?.add(1);
@@ -191,52 +205,61 @@ async function runStep(
         if (input.tools[part.toolName] && !input.tools[part.toolName]!.execute) {
           unanswered.set(part.toolCallId, { toolName: part.toolName, input: part.input });
         }
+        callStartedAt.set(part.toolCallId, performance.now());
         await input.emit({
           type: 'tool-call',
           toolCallId: part.toolCallId,
-          toolName: part.toolName,
+          toolName: shownName(part.toolName),
           input: part.input,
           state: 'CALLED',
           output: null,
+          ...(labelOf(part.toolName) ? { safeToRepeat: labelOf(part.toolName)!.safeToRepeat } : {}),
         });
         break;
       case 'tool-approval-request':
         pending ??= {
           kind: 'APPROVAL',
           toolCallId: part.toolCall.toolCallId,
-          toolName: part.toolCall.toolName,
+          toolName: shownName(part.toolCall.toolName),
           input: part.toolCall.input,
           approvalId: part.approvalId,
+          ...(labelOf(part.toolCall.toolName)?.card ? { card: { ...labelOf(part.toolCall.toolName)!.card, input: part.toolCall.input } } : {}),
         };
         break;
       case 'tool-output-denied':
         await input.emit({
           type: 'tool-call',
           toolCallId: part.toolCallId,
-          toolName: part.toolName,
+          toolName: shownName(part.toolName),
           input: null,
           state: 'DENIED',
           output: null,
         });
         break;
-      case 'tool-result':
+      case 'tool-result': {
+        const outcome = isToolOutcome(part.output) ? part.output : null;
         await input.emit({
           type: 'tool-call',
           toolCallId: part.toolCallId,
-          toolName: part.toolName,
+          toolName: shownName(part.toolName),
           input: part.input,
-          state: 'SUCCEEDED',
-          output: part.output ?? null,
+          state: outcome && !outcome.ok ? 'FAILED' : 'SUCCEEDED',
+          output: outcome ? (outcome.ok ? { text: outcome.text, truncated: outcome.truncated } : null) : (part.output ?? null),
+          error: outcome?.error ?? null,
+          durationMs: durationOf(part.toolCallId),
         });
         break;
+      }
       case 'tool-error': {
         await input.emit({
           type: 'tool-call',
           toolCallId: part.toolCallId,
-          toolName: part.toolName,
+          toolName: shownName(part.toolName),
           input: part.input,
           state: 'FAILED',
           output: null,
+          error: (part.error as Error)?.message ?? String(part.error),
+          durationMs: durationOf(part.toolCallId),
         });
         const reasoned =
           part.error instanceof ApplicationError

@@ -16,7 +16,17 @@ export type RuntimeEvent =
   | { type: 'run-started' }
   | { type: 'text-delta'; text: string }
   | { type: 'reasoning-delta'; text: string }
-  | { type: 'tool-call'; toolCallId: string; toolName: string; input: unknown; state: ToolCallState; output: unknown }
+  | {
+      type: 'tool-call';
+      toolCallId: string;
+      toolName: string;
+      input: unknown;
+      state: ToolCallState;
+      output: unknown;
+      error?: string | null;
+      durationMs?: number | null;
+      safeToRepeat?: boolean;
+    }
   | { type: 'retry-scheduled'; attempt: number; delayS: number; reason: string }
   /** After a model request and its tool batch: everything before it must be recorded. */
   | { type: 'boundary' }

@@ -101,3 +101,43 @@ export function buildTools(names: readonly string[], context: ToolContext): Tool
   }
   return tools;
 }
+
+/**
+ * What a tool of a tool server answers: its result or its failure as a value, so a failed call is
+ * a result the model reacts to (the run goes on), never a crash of the run.
+ */
+export interface ToolOutcome {
+  toolOutcome: true;
+  ok: boolean;
+  text: string;
+  truncated: boolean;
+  error: string | null;
+}
+
+export function isToolOutcome(value: unknown): value is ToolOutcome {
+  return typeof value === 'object' && value !== null && (value as { toolOutcome?: unknown }).toolOutcome === true;
+}
+
+/** What the runtime shows of a tool the model knows under another name (a tool server's `<server>/<tool>`). */
+export interface ToolLabel {
+  /** The name people see and policies use: `<server>/<tool>`. */
+  name: string;
+  /** Read-only or idempotent: a call interrupted by a crash may simply be made again. */
+  safeToRepeat: boolean;
+  /** What its approval card shows besides the input. */
+  card?: { server: string; tool: string; description: string };
+}
+
+const MODEL_TOOL_NAME_MAX = 64;
+
+/**
+ * The name a model is given for `<server>/<tool>`: providers accept only letters, digits, `_` and `-`
+ * (at most 64), so the slash becomes `__`. The demo model's `/tool` command uses it too.
+ */
+export function modelToolName(qualified: string): string {
+  const name = qualified.replace('/', '__').replace(/[^A-Za-z0-9_-]/g, '_');
+  if (name.length <= MODEL_TOOL_NAME_MAX) return name;
+  let hash = 0;
+  for (const char of qualified) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
+  return `${name.slice(0, MODEL_TOOL_NAME_MAX - 9)}_${hash.toString(16).padStart(8, '0')}`;
+}

@@ -3,6 +3,7 @@ import { requireViewer } from './context.ts';
 import { builder } from './builder.ts';
 import { COMMON_MUTATION_ERRORS } from './errors.ts';
 import { decodeIdArg } from './ids.ts';
+import { ToolApprovalInput } from './tool-server.ts';
 
 const AgentLimits = builder.objectRef<{ maxConcurrentExecutions: number | null; dailyTokenBudget: number | null }>(
   'AgentLimits',
@@ -70,7 +71,8 @@ builder.mutationField('createAgent', (t) =>
       name: t.arg.string({ required: true }),
       model: t.arg.string({ required: true }),
       systemPrompt: t.arg.string(),
-      tools: t.arg.stringList(),
+      tools: t.arg.stringList({ description: 'Built-in tools, and `<server>/<tool>` or `<server>/*` of the project’s tool servers.' }),
+      toolApprovals: t.arg({ type: [ToolApprovalInput] }),
       limits: t.arg({ type: AgentLimitsInput }),
     },
     resolve: async (query, _root, args, { services, loader, viewer }) => {
@@ -89,7 +91,8 @@ builder.mutationField('updateAgent', (t) =>
       name: t.arg.string(),
       model: t.arg.string(),
       systemPrompt: t.arg.string(),
-      tools: t.arg.stringList(),
+      tools: t.arg.stringList({ description: 'Built-in tools, and `<server>/<tool>` or `<server>/*` of the project’s tool servers.' }),
+      toolApprovals: t.arg({ type: [ToolApprovalInput] }),
       limits: t.arg({ type: AgentLimitsInput }),
     },
     resolve: async (query, _root, args, { services, loader, viewer }) => {
@@ -98,6 +101,7 @@ builder.mutationField('updateAgent', (t) =>
         model: args.model ?? undefined,
         systemPrompt: args.systemPrompt,
         tools: args.tools,
+        toolApprovals: args.toolApprovals,
         limits: args.limits,
       });
       return loader.agent.findUniqueOrThrow({ ...query, where: { id: agent.id } });

@@ -12,6 +12,7 @@ import type { EventBacklog } from '../events/event-backlog.ts';
 import type { RunEvent } from '../events/subscriber-ledger.ts';
 import type { CancellationService } from '../execution/cancellation.ts';
 import type { SuspensionService } from '../execution/suspensions.ts';
+import type { ToolServers } from '../tools/tool-servers.ts';
 import type { PrismaClient, User } from '../generated/prisma/client.ts';
 import type { ParleyTracing } from '../observability/tracing.ts';
 import type { QueueService } from '../queue/queue-service.ts';
@@ -26,6 +27,7 @@ export interface ResolverServices {
   suspensions: SuspensionService;
   branches: BranchService;
   threadLife: ThreadLife;
+  toolServers: ToolServers;
   tokens: ApiTokens;
   users: UserAdministration;
   rateLimits: RateLimits;

@@ -16,6 +16,7 @@ const NOT_FOUND_LABELS: Record<NodeTypeName, string> = {
   Execution: 'Execution',
   QueueItem: 'Queued message',
   Suspension: 'Suspension',
+  ToolServer: 'ToolServer',
 };
 
 /** Accepts a Relay global id of the expected type, or the raw id the CLI prints. */

@@ -15,6 +15,7 @@ import './queue.ts';
 import './run-events.ts';
 import './admin.ts';
 import './branches.ts';
+import './tool-server.ts';
 import { builder } from './builder.ts';
 
 export const schema = builder.toSchema({ sortSchema: true });

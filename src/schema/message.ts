@@ -26,6 +26,8 @@ const ToolCallPart = builder.objectRef<PartOf<'tool-call'>>('ToolCallPart').impl
     state: t.field({ type: ToolCallStateEnum, resolve: (part) => part.state }),
     input: t.field({ type: 'JSON', nullable: true, resolve: (part) => part.input }),
     output: t.field({ type: 'JSON', nullable: true, resolve: (part) => part.output }),
+    error: t.string({ nullable: true, description: 'Why a FAILED call failed, as the model was told.', resolve: (part) => part.error ?? null }),
+    durationMs: t.int({ nullable: true, resolve: (part) => part.durationMs ?? null }),
   }),
 });
 const ErrorPart = builder.objectRef<PartOf<'error'>>('ErrorPart').implement({

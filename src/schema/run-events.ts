@@ -137,6 +137,8 @@ runEventType('ToolCallEvent', 'A tool call was made or changed state.', (t) => (
   state: t.field({ type: ToolCallStateEnum, resolve: (event) => event.payload.state }),
   input: t.field({ type: 'JSON', nullable: true, resolve: (event) => event.payload.input }),
   output: t.field({ type: 'JSON', nullable: true, resolve: (event) => event.payload.output }),
+  error: t.string({ nullable: true, resolve: (event) => event.payload.error ?? null }),
+  durationMs: t.int({ nullable: true, resolve: (event) => event.payload.durationMs ?? null }),
 }));
 runEventType('SuspensionOpened', 'The execution waits for an approval or an answer.', (t) => ({
   suspensionId: t.id({ resolve: (event) => encodeId('Suspension', event.payload.suspensionId) }),

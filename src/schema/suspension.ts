@@ -29,6 +29,9 @@ builder.mutationField('resolveSuspension', (t) =>
       id: t.arg.id({ required: true }),
       decision: t.arg({ type: SuspensionDecision }),
       answer: t.arg.string(),
+      allowInThread: t.arg.boolean({
+        description: 'With APPROVE of a tool-server tool: stop asking for this tool in this thread.',
+      }),
     },
     resolve: async (_root, args, { services, viewer }) => {
       if ((args.decision == null) === (args.answer == null)) {
@@ -37,7 +40,7 @@ builder.mutationField('resolveSuspension', (t) =>
       const event = await services.suspensions.resolve(
         viewer,
         decodeIdArg(args, 'id', 'Suspension'),
-        args.decision != null ? { decision: args.decision } : { answer: args.answer! },
+        args.decision != null ? { decision: args.decision, allowInThread: args.allowInThread ?? false } : { answer: args.answer! },
       );
       return { ...event, cursor: String(event.seq) } as never;
     },

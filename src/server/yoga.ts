@@ -150,6 +150,7 @@ function resolverServices(parley: Parley): ResolverServices {
     users,
     rateLimits,
     tracing,
+    toolServers: parley.tools,
     threadEvents: ({ threadId, after, backlog }) =>
       observeDelivery(
         streamThreadEvents({
@@ -230,6 +231,10 @@ export function costWeights(config: Config): CostWeights {
       'Project.agents': estimated,
       'User.projects': estimated,
       'User.apiTokens': estimated,
+      'Project.toolServers': estimated,
+      'Agent.toolApprovals': estimated,
+      // As many as the server lists (Parley reads at most 1,000).
+      'ToolServer.tools': 50,
     },
   };
 }

@@ -176,6 +176,21 @@ const steerQueued = (vars: { queueId?: string; executionId?: string }) => async 
     )
   ).steerQueuedMessage;
 
+const addToolServer = (vars: { projectId?: string; name?: string; url?: string; headers?: { name: string; value: string }[]; timeoutMs?: number }) => async () =>
+  (
+    await requestData(
+      server,
+      documents.AddToolServerDocument,
+      { projectId: vars.projectId ?? projectId, name: vars.name ?? 'tools', url: vars.url ?? 'https://8.8.8.8/mcp', headers: vars.headers, timeoutMs: vars.timeoutMs },
+      token,
+    )
+  ).addToolServer;
+const toolServerById = (mutation: 'update' | 'remove' | 'refresh') => (toolServerId: string) => async () => {
+  if (mutation === 'update') return (await requestData(server, documents.UpdateToolServerDocument, { toolServerId, name: 'renamed' }, token)).updateToolServer;
+  if (mutation === 'remove') return (await requestData(server, documents.RemoveToolServerDocument, { toolServerId }, token)).removeToolServer;
+  return (await requestData(server, documents.RefreshToolServerDocument, { toolServerId }, token)).refreshToolServer;
+};
+
 const long = (length: number) => 'x'.repeat(length);
 
 /** The id arguments every mutation takes, each unknown, malformed, empty, and of the wrong type. */
@@ -345,6 +360,22 @@ const cases: Case[] = [
 
   // resolveSuspension(id, decision | answer)
   ...idCases('resolveSuspension', 'id', 'Suspension', (id) => resolveSuspension(id), () => threadId),
+
+  // addToolServer(projectId, name, url, headers, timeoutMs)
+  ...idCases('addToolServer', 'projectId', 'Project', (id) => addToolServer({ projectId: id }), () => agentId),
+  { name: 'addToolServer: a name with a slash', run: addToolServer({ name: 'a/b' }), expected: invalid('name') },
+  { name: 'addToolServer: an empty name', run: addToolServer({ name: '' }), expected: invalid('name') },
+  { name: 'addToolServer: an ftp URL', run: addToolServer({ url: 'ftp://8.8.8.8/' }), expected: invalid('url', 'http://') },
+  { name: 'addToolServer: a loopback URL (not allowed here)', run: addToolServer({ url: 'http://127.0.0.1:1/mcp' }), expected: invalid('url', 'PARLEY_TOOL_ALLOWED_HOSTS') },
+  { name: 'addToolServer: a link-local URL', run: addToolServer({ url: 'http://169.254.169.254/' }), expected: invalid('url', '169.254.169.254') },
+  { name: 'addToolServer: credentials in the URL', run: addToolServer({ url: 'https://u:p@8.8.8.8/' }), expected: invalid('url', 'credentials') },
+  { name: 'addToolServer: timeoutMs 0', run: addToolServer({ timeoutMs: 0 }), expected: invalid('timeoutMs') },
+  { name: 'addToolServer: a header name with a space', run: addToolServer({ headers: [{ name: 'X Key', value: 'v' }] }), expected: invalid('headers') },
+  { name: 'addToolServer: a header value over two lines', run: addToolServer({ headers: [{ name: 'X-Key', value: 'a\nb' }] }), expected: invalid('headers', 'one line') },
+  // updateToolServer, removeToolServer, refreshToolServer(toolServerId)
+  ...idCases('updateToolServer', 'toolServerId', 'ToolServer', toolServerById('update'), () => threadId),
+  ...idCases('removeToolServer', 'toolServerId', 'ToolServer', toolServerById('remove'), () => threadId),
+  ...idCases('refreshToolServer', 'toolServerId', 'ToolServer', toolServerById('refresh'), () => threadId),
 
   // steerQueuedMessage(queueId, executionId)
   ...idCases('steerQueuedMessage', 'queueId', 'QueueItem', (id) => steerQueued({ queueId: id }), () => threadId),

@@ -27,6 +27,10 @@ import {
   EditMessageDocument,
   SwitchBranchDocument,
   ResolveSuspensionDocument,
+  AddToolServerDocument,
+  UpdateToolServerDocument,
+  RemoveToolServerDocument,
+  RefreshToolServerDocument,
   RetryExecutionDocument,
   schemaMutations,
   SendMessageDocument,
@@ -463,6 +467,10 @@ describe('permissions (pglite)', () => {
         switchBranch: () => request(server, SwitchBranchDocument, { messageId: encodeId('Message', randomUUID()) }, token),
         renameThread: () => request(server, RenameThreadDocument, { threadId, title: 'anon' }, token),
         deleteThread: () => request(server, DeleteThreadDocument, { threadId }, token),
+        addToolServer: () => request(server, AddToolServerDocument, { projectId, name: 'anon', url: 'https://8.8.8.8/' }, token),
+        updateToolServer: () => request(server, UpdateToolServerDocument, { toolServerId: encodeId('ToolServer', randomUUID()), name: 'anon' }, token),
+        removeToolServer: () => request(server, RemoveToolServerDocument, { toolServerId: encodeId('ToolServer', randomUUID()) }, token),
+        refreshToolServer: () => request(server, RefreshToolServerDocument, { toolServerId: encodeId('ToolServer', randomUUID()) }, token),
       };
       // Every mutation the schema has is tried.
       expect(Object.keys(attempts).sort(), 'a mutation is missing here: add it to `attempts`').toEqual(schemaMutations());

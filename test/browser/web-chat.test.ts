@@ -8,7 +8,8 @@ import { WEB_APP_CONTENT_SECURITY_POLICY } from '../../src/server/plugins/use-we
 import { announceSkip, CHROMIUM, CHROMIUM_ARGS, keepInsideOrigin, requireChromium, skipBrowserSuite } from '../support/chromium.ts';
 import { send } from '../support/client.ts';
 import { QueueDocument } from '../support/documents.ts';
-import { newThread, setUpAgent } from '../support/scenario.ts';
+import { startMcpServer, type TestMcpServer } from '../support/mcp-server.ts';
+import { addAgent, newThread, setUpAgent } from '../support/scenario.ts';
 import { requestData, startTestServer, type TestServer } from '../support/server.ts';
 import { ensureWebAppBuilt } from '../support/web-build.ts';
 
@@ -121,6 +122,7 @@ describe.skipIf(skipBrowserSuite)('the web chat in Chromium', () => {
           PARLEY_RETRY_MAX_ATTEMPTS: '1',
           PARLEY_MAX_ATTACHMENT_BYTES: '1000',
           PARLEY_MAX_ATTACHMENTS: '2',
+          PARLEY_TOOL_ALLOWED_HOSTS: '127.0.0.1',
         },
       }),
       ensureWebAppBuilt(),
@@ -423,6 +425,50 @@ describe.skipIf(skipBrowserSuite)('the web chat in Chromium', () => {
     await replies(page).last().locator('.delegation .error-card[data-reason="UNKNOWN"]').waitFor(WAIT);
     await shot(page, 'delegation');
     await page.close();
+  }, TEST_TIMEOUT_MS);
+
+  it('shows tool cards of a tool server: approval with "Allow in this thread", state, duration, collapsed input and output, the error', async () => {
+    const mcp: TestMcpServer = await startMcpServer();
+    try {
+      const admin = await server.parley.db.prisma.membership.findFirstOrThrow({ where: { projectId: user.projectId, role: 'ADMIN' } });
+      const owner = await server.parley.directory.findUser(admin.userId);
+      await server.parley.tools.add(owner, user.projectId, { name: 'tools', url: mcp.url });
+      const agentId = await addAgent(server, user.projectId, {
+        tools: ['tools/echo', 'tools/fail'],
+        toolApprovals: [{ tool: 'tools/fail', approval: 'NEVER' }],
+      });
+      const threadId = await newThread(server, user.token, agentId, 'Tools');
+      const page = await openChat('tools', { threadId });
+      await type(page, '/tool tools/echo {"text":"hi"}');
+      const approval = page.getByRole('group', { name: 'Approval needed' });
+      await approval.waitFor(WAIT);
+      expect(await approval.innerText()).toContain('tools/echo: Echoes the text back.');
+      expect(await approval.locator('pre').innerText()).toContain('"text": "hi"');
+      await shot(page, 'tool-approval');
+      await approval.getByRole('button', { name: 'Allow in this thread' }).click();
+      await expect.poll(() => textOf(replies(page).last()), WAIT).toBe('Tool tools/echo returned: echo: hi');
+      const card = replies(page).last().getByRole('article', { name: 'Tool: tools/echo' });
+      expect(await card.getAttribute('data-state')).toBe('SUCCEEDED');
+      expect(await card.locator('p').first().innerText()).toMatch(/^Tool: tools\/echo · done · \d+(\.\d)? m?s$/);
+      expect(await card.locator('details pre').last().isVisible()).toBe(false);
+      await card.getByText('Output').click();
+      expect(await card.locator('details pre').last().innerText()).toBe('echo: hi');
+
+      // Allowed in this thread: the next call runs without a card.
+      await type(page, '/tool tools/echo {"text":"again"}');
+      await expect.poll(() => textOf(replies(page).last()), WAIT).toBe('Tool tools/echo returned: echo: again');
+      expect(await page.locator('.card.approval').count()).toBe(0);
+
+      await type(page, '/tool tools/fail {}');
+      await expect.poll(() => textOf(replies(page).last()), WAIT).toBe('Tool tools/fail failed: the database said no');
+      const failed = replies(page).last().getByRole('article', { name: 'Tool: tools/fail' });
+      expect(await failed.getAttribute('data-state')).toBe('FAILED');
+      expect(await failed.getByRole('alert').innerText()).toBe('the database said no');
+      await shot(page, 'tool-cards');
+      await page.close();
+    } finally {
+      await mcp.stop();
+    }
   }, TEST_TIMEOUT_MS);
 
   it('uploads attachments, showing the server’s size and count errors inline and keeping the text', async () => {

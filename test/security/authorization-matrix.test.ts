@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { encodeId } from '../../src/schema/ids.ts';
 import { describeEachBackend } from '../support/backends.ts';
 import {
   firstSubscriptionAnswer,
@@ -43,7 +44,8 @@ type FixtureKind =
   | 'failed'
   | 'newcomer'
   | 'fellow-viewer'
-  | 'owner-token';
+  | 'owner-token'
+  | 'tool-server';
 
 interface Fixture {
   threadIds: string[];
@@ -54,6 +56,9 @@ interface Fixture {
   email?: string;
   /** A spare API token of the owner's (revoking one of the tokens the roles use would end them). */
   tokenId?: string;
+  /** A tool server of P (a closed loopback port, allowed here), and a name no server of P has yet. */
+  toolServerId?: string;
+  toolServerName?: string;
 }
 
 interface Case {
@@ -88,6 +93,18 @@ const MATRIX: Record<string, Case[]> = {
   'mutation.createAgent': [
     { minimum: 'admin', fixture: 'none', variables: (w) => ({ projectId: w.projectId, name: 'New', model: 'demo:default' }) },
   ],
+  'mutation.addToolServer': [
+    {
+      minimum: 'admin',
+      fixture: 'tool-server',
+      variables: (w, f) => ({ projectId: w.projectId, name: f.toolServerName, url: 'http://127.0.0.1:1/mcp' }),
+    },
+  ],
+  'mutation.updateToolServer': [
+    { minimum: 'admin', fixture: 'tool-server', variables: (_w, f) => ({ toolServerId: f.toolServerId, name: f.toolServerName }) },
+  ],
+  'mutation.removeToolServer': [{ minimum: 'admin', fixture: 'tool-server', variables: (_w, f) => ({ toolServerId: f.toolServerId }) }],
+  'mutation.refreshToolServer': [{ minimum: 'admin', fixture: 'tool-server', variables: (_w, f) => ({ toolServerId: f.toolServerId }) }],
   'mutation.createProject': [{ minimum: 'outsider', fixture: 'none', variables: () => ({ name: 'Mine' }) }],
   'mutation.createThread': [{ minimum: 'member', fixture: 'none', variables: (w) => ({ agentId: w.agentId }) }],
   'mutation.editQueuedMessage': [
@@ -145,6 +162,12 @@ async function buildFixture(world: SecurityWorld, kind: FixtureKind): Promise<Fi
       const { userId } = await world.server.createUser({ email });
       await world.server.parley.directory.addMember(null, { projectId: rawId(world.projectId), user: userId, role: 'VIEWER' });
       return { threadIds: [], email };
+    }
+    case 'tool-server': {
+      const row = await world.server.parley.db.prisma.toolServer.create({
+        data: { projectId: rawId(world.projectId), name: `t-${randomUUID().slice(0, 8)}`, url: 'http://127.0.0.1:1/mcp' },
+      });
+      return { threadIds: [], toolServerId: encodeId('ToolServer', row.id), toolServerName: `n-${randomUUID().slice(0, 8)}` };
     }
     case 'owner-token': {
       const token = await world.server.parley.db.prisma.apiToken.create({
@@ -204,7 +227,7 @@ describeEachBackend('authorization matrix', (backend) => {
   let world: SecurityWorld;
 
   beforeAll(async () => {
-    const server = await startTestServer({ backend, env: { PARLEY_RETRY_MAX_ATTEMPTS: '1' } });
+    const server = await startTestServer({ backend, env: { PARLEY_RETRY_MAX_ATTEMPTS: '1', PARLEY_TOOL_ALLOWED_HOSTS: '127.0.0.1' } });
     world = await buildSecurityWorld(server);
   }, 180_000);
 

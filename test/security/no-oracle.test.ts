@@ -45,6 +45,7 @@ const ID_ARGUMENT_TYPES: Record<string, IdKind | 'any'> = {
   'project.id': 'Project',
   'resolveSuspension.id': 'Suspension',
   'revokeApiToken.id': 'ApiToken',
+  toolServerId: 'ToolServer',
   'node.id': 'any',
 };
 
@@ -55,6 +56,8 @@ const OTHER_ARGUMENTS: Record<string, unknown> = {
   model: 'demo:default',
   role: 'MEMBER',
   decision: 'APPROVE',
+  // A public address that is never connected to: the id decides the answer before the URL is used.
+  url: 'https://192.0.2.1/mcp',
 };
 
 const NODE_TYPES: NodeTypeName[] = ['User', 'Project', 'Agent', 'Thread', 'Execution', 'QueueItem', 'Suspension'];
@@ -109,6 +112,9 @@ describeEachBackend('no existence oracle', (backend) => {
     const busy = await busyThread(world, 'TEST');
     const suspended = await suspendedThread(world, 'TEST');
     const ownerToken = await server.parley.db.prisma.apiToken.findFirstOrThrow({ where: { userId: world.owner.userId } });
+    const toolServer = await server.parley.db.prisma.toolServer.create({
+      data: { projectId: rawId(world.privateProjectId), name: 'private-tools', url: 'https://192.0.2.1/mcp' },
+    });
     const real: Record<IdKind, string> = {
       ApiToken: ownerToken.id,
       User: encodeId('User', world.owner.userId),
@@ -119,6 +125,7 @@ describeEachBackend('no existence oracle', (backend) => {
       QueueItem: busy.queueIds[0],
       Suspension: suspended.suspensionId,
       Message: randomGlobalId('Message'),
+      ToolServer: encodeId('ToolServer', toolServer.id),
     };
     victim = {
       real,

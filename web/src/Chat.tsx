@@ -205,9 +205,25 @@ function Part({ part, actions }: { part: MessagePart; actions?: ErrorActions }) 
       );
     case 'ToolCallPart':
       return (
-        <p className="tool" data-state={part.state}>
-          {t.tool(part.toolName)} · {t.toolState[part.state] ?? part.state}
-        </p>
+        <article className="tool" data-state={part.state} aria-label={t.tool(part.toolName)}>
+          <p>
+            {t.tool(part.toolName)} · {t.toolState[part.state] ?? part.state}
+            {part.durationMs != null && ` · ${t.toolDuration(part.durationMs)}`}
+          </p>
+          {part.toolError && <p role="alert">{part.toolError}</p>}
+          {part.input != null && (
+            <details>
+              <summary>{t.toolInput}</summary>
+              <pre>{JSON.stringify(part.input, null, 2)}</pre>
+            </details>
+          )}
+          {part.output != null && (
+            <details>
+              <summary>{t.toolOutput}</summary>
+              <pre>{outputText(part.output)}</pre>
+            </details>
+          )}
+        </article>
       );
     case 'DelegationPart':
       return (
@@ -244,6 +260,12 @@ function RetryNotices({ state }: { state: ThreadState }) {
   return <p className="hint">{t.retrying(seconds)}</p>;
 }
 
+/** A tool server's result is `{ text, truncated }`; other tools' outputs are shown as JSON. */
+function outputText(output: unknown): string {
+  const text = (output as { text?: unknown } | null)?.text;
+  return typeof text === 'string' ? text : JSON.stringify(output, null, 2);
+}
+
 function payloadText(card: Suspension, key: 'question' | 'action'): string {
   const payload = card.payload as Record<string, unknown> | null;
   const value = payload?.[key];
@@ -277,15 +299,33 @@ function SuspensionCard({ card, thread }: { card: Suspension; thread: ThreadView
       </form>
     );
   }
+  // A tool server's card shows its server, tool, description and input.
+  const serverTool = card.payload as { server?: string; tool?: string; description?: string; input?: unknown } | null;
+  const fromServer = typeof serverTool?.server === 'string' && typeof serverTool.tool === 'string';
   return (
     <div className="card approval" role="group" aria-label={t.approvalTitle}>
       <strong>{t.approvalTitle}</strong>
-      <p>
-        {card.toolName}: {payloadText(card, 'action')}
-      </p>
+      {fromServer ? (
+        <>
+          <p>
+            {serverTool!.server}/{serverTool!.tool}
+            {serverTool!.description ? `: ${serverTool!.description}` : ''}
+          </p>
+          <pre>{JSON.stringify(serverTool!.input ?? {}, null, 2)}</pre>
+        </>
+      ) : (
+        <p>
+          {card.toolName}: {payloadText(card, 'action')}
+        </p>
+      )}
       <button type="button" disabled={resolving.pending} onClick={() => resolve({ decision: 'APPROVE' })}>
         {t.approve}
       </button>
+      {fromServer && (
+        <button type="button" disabled={resolving.pending} onClick={() => resolve({ decision: 'APPROVE', allowInThread: true })}>
+          {t.allowInThread}
+        </button>
+      )}
       <button type="button" disabled={resolving.pending} onClick={() => resolve({ decision: 'DENY' })}>
         {t.deny}
       </button>

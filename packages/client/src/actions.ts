@@ -51,7 +51,8 @@ export interface BranchOptions {
   stopFirst?: boolean;
 }
 
-export type Resolution = { decision: SuspensionDecision } | { answer: string };
+/** `allowInThread` with APPROVE of a tool-server tool: stop asking for it in this thread. */
+export type Resolution = { decision: SuspensionDecision; allowInThread?: boolean } | { answer: string };
 
 export interface SendOptions {
   idempotencyKey?: string;
@@ -193,7 +194,10 @@ export function threadActions(session: SessionCore, request: Request): ThreadAct
       return field(await request(StopExecutionDocument, { executionId }), 'cancelExecution');
     },
     async resolve(suspensionId, resolution) {
-      const variables = 'decision' in resolution ? { id: suspensionId, decision: resolution.decision } : { id: suspensionId, answer: resolution.answer };
+      const variables =
+        'decision' in resolution
+          ? { id: suspensionId, decision: resolution.decision, ...(resolution.allowInThread ? { allowInThread: true } : {}) }
+          : { id: suspensionId, answer: resolution.answer };
       return field(await request(ResolveCardDocument, variables), 'resolveSuspension');
     },
     async retry(executionId = state().error?.executionId) {

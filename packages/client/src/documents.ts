@@ -35,7 +35,7 @@ export const ClientMessagePartFieldsFragment = graphql(`
     ... on ReasoningPart { text }
     ... on SteeredInputPart { queueId text }
     ... on AttachmentPart { attachmentId filename mediaType size }
-    ... on ToolCallPart { toolCallId toolName state output }
+    ... on ToolCallPart { toolCallId toolName state input output toolError: error durationMs }
     ... on DelegationPart {
       toolCallId childExecutionId text reasoning truncated
       error { ...ClientFailureFields }
@@ -80,7 +80,7 @@ export const ThreadRunEventsDocument = graphql(`
       ... on ReasoningDelta { text offset }
       ... on MessageSnapshot { messageId textLength parts { ...ClientMessagePartFields } }
       ... on MessageSteered { queueIds texts }
-      ... on ToolCallEvent { messageId toolCallId toolName state }
+      ... on ToolCallEvent { messageId toolCallId toolName state input output error durationMs }
       ... on SuspensionOpened { suspensionId kind toolCallId payload }
       ... on SuspensionResolved { suspensionId resolution }
       ... on RetryScheduled { attempt delayS reason }
@@ -158,8 +158,8 @@ export const StopExecutionDocument = graphql(`
 `);
 
 export const ResolveCardDocument = graphql(`
-  mutation ResolveCard($id: ID!, $decision: SuspensionDecision, $answer: String) {
-    resolveSuspension(id: $id, decision: $decision, answer: $answer) {
+  mutation ResolveCard($id: ID!, $decision: SuspensionDecision, $answer: String, $allowInThread: Boolean) {
+    resolveSuspension(id: $id, decision: $decision, answer: $answer, allowInThread: $allowInThread) {
       __typename
       ... on SuspensionResolved { suspensionId executionId cursor }
       ...ClientErrorFields

@@ -243,12 +243,16 @@ function applyEvent(state: ThreadState, event: RunEvent): ThreadState {
       if (event.parentExecutionId) return state;
       return updateReply(state, event.executionId, event.messageId, (parts) => {
         const at = parts.findIndex((part) => part.__typename === 'ToolCallPart' && part.toolCallId === event.toolCallId);
+        const known = at >= 0 && parts[at]!.__typename === 'ToolCallPart' ? (parts[at] as Extract<MessagePart, { __typename: 'ToolCallPart' }>) : null;
         const call: MessagePart = {
           __typename: 'ToolCallPart',
           toolCallId: event.toolCallId,
           toolName: event.toolName,
           state: event.state,
-          output: at >= 0 && parts[at]!.__typename === 'ToolCallPart' ? (parts[at] as { output?: unknown }).output : null,
+          input: event.input ?? known?.input ?? null,
+          output: event.output ?? known?.output ?? null,
+          toolError: event.error ?? null,
+          durationMs: event.durationMs ?? known?.durationMs ?? null,
         };
         return at >= 0 ? parts.map((part, index) => (index === at ? call : part)) : [...parts, call];
       });

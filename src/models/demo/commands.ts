@@ -48,6 +48,12 @@ export const DEMO_COMMANDS: readonly DemoCommand[] = [
     description: 'Delegates the message (which may itself be a command) to a child execution and quotes its result.',
   },
   {
+    name: '/tool',
+    usage: '/tool <server/tool> <json input>',
+    description:
+      'Calls that tool of a tool server (the agent must have it) with that input (a JSON object), then answers `Tool <name> returned: <text>` or `Tool <name> failed: <error>`.',
+  },
+  {
     name: '/tokens',
     usage: '/tokens <n> [over <seconds>]',
     description:
@@ -69,6 +75,7 @@ export type ParsedCommand =
   | { command: '/ask'; question: string }
   | { command: '/delegate'; message: string }
   | { command: '/history' }
+  | { command: '/tool'; tool: string; input: Record<string, unknown> }
   /** A known command given arguments it cannot take: the reply is this usage line. */
   | { command: 'misused'; usageLine: string };
 
@@ -120,6 +127,18 @@ export function parseCommand(text: string | undefined): ParsedCommand | undefine
       return args ? { command: '/delegate', message: args } : misused('/delegate');
     case '/history':
       return args ? misused('/history') : { command: '/history' };
+    case '/tool': {
+      const toolMatch = /^([^\s/]+\/\S+)(?:\s+([\s\S]+))?$/.exec(args);
+      if (!toolMatch) return misused('/tool');
+      let input: unknown = {};
+      try {
+        input = toolMatch[2] === undefined ? {} : JSON.parse(toolMatch[2]);
+      } catch {
+        return misused('/tool', 'the input must be a JSON object');
+      }
+      if (typeof input !== 'object' || input === null || Array.isArray(input)) return misused('/tool', 'the input must be a JSON object');
+      return { command: '/tool', tool: toolMatch[1]!, input: input as Record<string, unknown> };
+    }
     default:
       return undefined;
   }

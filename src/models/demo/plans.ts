@@ -1,3 +1,4 @@
+import { modelToolName } from '../../runtime/tools.ts';
 import { DEMO_LIMITS, DEMO_TOOL_NAMES, parseCommand } from './commands.ts';
 import { describeDemoFailure, type DemoMidStreamFailure } from './failures.ts';
 import { approvalGranted, findOutcome, outcomeSucceeded, outcomeValue, type PromptView } from './prompt.ts';
@@ -17,6 +18,8 @@ import { approvalGranted, findOutcome, outcomeSucceeded, outcomeValue, type Prom
  *   /ask question       tool call ask_user {question}   → `You answered: "<answer>"` | `No answer was given.`
  *   /delegate message   tool call delegate {message}    → `The delegate replied: "<result>"` | `The delegate failed: <error>`
  *   /history            `History: <text 1> | <text 2> | …`, the earlier user texts of the prompt (unquoted, uncut)
+ *   /tool s/t {json}    tool call of s/t (as the model knows it, modelToolName) → `Tool s/t returned: <text>` |
+ *                       `Tool s/t failed: <error>` (a denied approval: `Tool s/t failed: the call was not approved.`)
  */
 
 const PLAIN_REASONING = 'Plain message without a command: quoting it back.';
@@ -74,8 +77,8 @@ export function planFor(view: PromptView, context: PlanContext): DemoPlan {
     chunkIntervalMs: 0,
     toolCall: { toolCallId: nextToolCallId, toolName, input },
   });
-  const toolMissing = (toolName: string): DemoPlan | undefined =>
-    context.availableTools.has(toolName) ? undefined : textPlan(`The tool ${toolName} is not available to this agent.`);
+  const toolMissing = (toolName: string, shownName = toolName): DemoPlan | undefined =>
+    context.availableTools.has(toolName) ? undefined : textPlan(`The tool ${shownName} is not available to this agent.`);
 
   switch (command.command) {
     case 'misused':
@@ -132,6 +135,19 @@ export function planFor(view: PromptView, context: PlanContext): DemoPlan {
       }
       return textPlan(
         outcomeSucceeded(outcome.output) ? `You answered: ${quote(outcomeValue(outcome.output))}` : 'No answer was given.',
+      );
+    }
+    case '/tool': {
+      const modelName = modelToolName(command.tool);
+      const outcome = findOutcome(view, modelName);
+      if (view.approvalDeniedAfterUser || outcome?.output.type === 'execution-denied') {
+        return textPlan(`Tool ${command.tool} failed: the call was not approved.`);
+      }
+      if (!outcome) return toolMissing(modelName, command.tool) ?? callTool(modelName, command.input);
+      return textPlan(
+        outcomeSucceeded(outcome.output)
+          ? `Tool ${command.tool} returned: ${outcomeValue(outcome.output)}`
+          : `Tool ${command.tool} failed: ${outcomeValue(outcome.output)}`,
       );
     }
     case '/delegate': {

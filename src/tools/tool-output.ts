@@ -1,0 +1,35 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+
+/** A tool's result as Parley keeps it: text, bounded, with images and resources named but not kept. */
+export function boundedOutput(result: CallToolResult, maxBytes: number): { text: string; truncated: boolean } {
+  const pieces: string[] = [];
+  for (const item of result.content ?? []) {
+    switch (item.type) {
+      case 'text':
+        pieces.push(item.text);
+        break;
+      case 'image':
+      case 'audio':
+        pieces.push(`[${item.type} ${item.mimeType}, ${Math.floor((item.data.length * 3) / 4)} bytes, not kept]`);
+        break;
+      case 'resource':
+        pieces.push('text' in item.resource ? String(item.resource.text) : `[resource ${item.resource.uri}, not kept]`);
+        break;
+      case 'resource_link':
+        pieces.push(`[resource ${item.uri}]`);
+        break;
+      default:
+        break;
+    }
+  }
+  if (pieces.length === 0 && result.structuredContent !== undefined) pieces.push(JSON.stringify(result.structuredContent));
+  return cut(pieces.join('\n'), maxBytes);
+}
+
+export function cut(text: string, maxBytes: number): { text: string; truncated: boolean } {
+  const bytes = Buffer.byteLength(text);
+  if (bytes <= maxBytes) return { text, truncated: false };
+  // Cut on a character boundary: decoding a prefix may end in half a character, dropped here.
+  const kept = Buffer.from(text).subarray(0, maxBytes).toString('utf8').replace(/\uFFFD$/, '');
+  return { text: `${kept}\n[output cut: ${bytes} bytes, the first ${maxBytes} kept]`, truncated: true };
+}

@@ -1,0 +1,128 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { z } from 'zod';
+
+/**
+ * A real MCP server (the SDK's, over streamable HTTP) on a free loopback port, with tools that
+ * succeed, fail, wait and count, so tests can watch what Parley did at the server's end.
+ */
+export interface TestMcpServer {
+  url: string;
+  /** The same server behind a 302 to `url`. */
+  redirectUrl: string;
+  /** Calls each tool received, by name. */
+  calls: Map<string, number>;
+  /** Calls of `slow` that were cancelled by the client (MCP cancellation reached the tool). */
+  cancelled: number;
+  /** Authorization headers seen (when one is required). */
+  authorizations: string[];
+  /** Resolves when `slow` has been called `count` times. */
+  slowStarted(count?: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startMcpServer(options: { requiredAuthorization?: string; port?: number } = {}): Promise<TestMcpServer> {
+  const calls = new Map<string, number>();
+  const count = (name: string) => calls.set(name, (calls.get(name) ?? 0) + 1);
+  const slowWaiters: { count: number; resolve: () => void }[] = [];
+  const state = { cancelled: 0 };
+  const authorizations: string[] = [];
+
+  function mcpServer(): McpServer {
+    const server = new McpServer({ name: 'test-tools', version: '1.0.0' });
+    server.registerTool(
+      'echo',
+      { description: 'Echoes the text back.', inputSchema: { text: z.string() }, annotations: { readOnlyHint: true } },
+      async ({ text }) => {
+        count('echo');
+        return { content: [{ type: 'text', text: `echo: ${text}` }] };
+      },
+    );
+    server.registerTool('fail', { description: 'Always reports an error.', inputSchema: {} }, async () => {
+      count('fail');
+      return { isError: true, content: [{ type: 'text', text: 'the database said no' }] };
+    });
+    server.registerTool(
+      'big',
+      { description: 'Answers with many bytes.', inputSchema: { bytes: z.number() }, annotations: { readOnlyHint: true } },
+      async ({ bytes }) => {
+        count('big');
+        return { content: [{ type: 'text', text: 'x'.repeat(bytes) }] };
+      },
+    );
+    server.registerTool(
+      'slow',
+      { description: 'Waits, then answers; counts each call.', inputSchema: { ms: z.number() }, annotations: { destructiveHint: true } },
+      async ({ ms }, extra) => {
+        count('slow');
+        for (const waiter of slowWaiters.filter((entry) => (calls.get('slow') ?? 0) >= entry.count)) waiter.resolve();
+        await new Promise<void>((resolve, reject) => {
+          const timer = setTimeout(resolve, ms);
+          extra.signal.addEventListener('abort', () => {
+            clearTimeout(timer);
+            state.cancelled += 1;
+            reject(new Error('cancelled'));
+          });
+        });
+        return { content: [{ type: 'text', text: `slept ${ms} ms` }] };
+      },
+    );
+    return server;
+  }
+
+  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    if (req.url === '/redirect') {
+      res.writeHead(302, { location: '/mcp' }).end();
+      return;
+    }
+    if (options.requiredAuthorization) {
+      const given = req.headers.authorization ?? '';
+      authorizations.push(given);
+      if (given !== options.requiredAuthorization) {
+        res.writeHead(401, { 'content-type': 'text/plain' }).end('unauthorized');
+        return;
+      }
+    }
+    const sessionId = req.headers['mcp-session-id'];
+    let transport = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
+    if (!transport) {
+      transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (id) => {
+          sessions.set(id, transport!);
+        },
+      });
+      await mcpServer().connect(transport);
+    }
+    await transport.handleRequest(req, res);
+  };
+  const http: Server = createServer((req, res) => {
+    handle(req, res).catch(() => {
+      if (!res.headersSent) res.writeHead(500).end();
+    });
+  });
+  await new Promise<void>((resolve) => http.listen(options.port ?? 0, '127.0.0.1', resolve));
+  const { port } = http.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    redirectUrl: `http://127.0.0.1:${port}/redirect`,
+    calls,
+    get cancelled() {
+      return state.cancelled;
+    },
+    authorizations,
+    slowStarted(wanted = 1) {
+      if ((calls.get('slow') ?? 0) >= wanted) return Promise.resolve();
+      return new Promise((resolve) => slowWaiters.push({ count: wanted, resolve }));
+    },
+    async stop() {
+      await Promise.all([...sessions.values()].map((transport) => transport.close().catch(() => {})));
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}
