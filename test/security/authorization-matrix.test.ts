@@ -10,6 +10,7 @@ import {
   type OperationKind,
 } from '../support/schema-operations.ts';
 import {
+  answeredThread,
   buildSecurityWorld,
   busyThread,
   createThread,
@@ -45,7 +46,9 @@ type FixtureKind =
   | 'newcomer'
   | 'fellow-viewer'
   | 'owner-token'
-  | 'tool-server';
+  | 'tool-server'
+  | 'answered'
+  | 'private-answered';
 
 interface Fixture {
   threadIds: string[];
@@ -59,12 +62,18 @@ interface Fixture {
   /** A tool server of P (a closed loopback port, allowed here), and a name no server of P has yet. */
   toolServerId?: string;
   toolServerName?: string;
+  /** A completed turn's user message and reply. */
+  userMessageId?: string;
+  replyMessageId?: string;
 }
 
 interface Case {
   /** What the case tries, when a field has several. */
   name?: string;
-  minimum: Role;
+  /** The weakest role allowed; `admin-credential`: no project role is (the admin API, see test/security/admin-api.test.ts). */
+  minimum: Role | 'admin-credential';
+  /** What every signed-in role gets for an `admin-credential` case. */
+  refusal?: 'FORBIDDEN' | 'NOT_FOUND';
   fixture: FixtureKind;
   variables: (world: SecurityWorld, fixture: Fixture) => Record<string, unknown>;
 }
@@ -74,7 +83,21 @@ const threadRead = (argument: string): Case[] => [
   { name: 'the owner’s private thread', minimum: 'owner', fixture: 'private', variables: (_w, f) => ({ [argument]: f.threadId }) },
 ];
 
+const onAnswered = (variables: Case['variables'], minimum: Role = 'member'): Case[] => [
+  { minimum, fixture: 'answered', variables },
+  { name: 'the owner’s private thread', minimum: 'owner', fixture: 'private-answered', variables },
+];
+
 const MATRIX: Record<string, Case[]> = {
+  'mutation.createUser': [{ minimum: 'admin-credential', refusal: 'FORBIDDEN', fixture: 'none', variables: () => ({ email: `made-${randomUUID().slice(0, 8)}@example.test` }) }],
+  'mutation.disableUser': [{ minimum: 'admin-credential', refusal: 'NOT_FOUND', fixture: 'none', variables: (w) => ({ userId: encodeId('User', w.owner.userId) }) }],
+  'mutation.enableUser': [{ minimum: 'admin-credential', refusal: 'NOT_FOUND', fixture: 'none', variables: (w) => ({ userId: encodeId('User', w.owner.userId) }) }],
+  'mutation.editMessage': onAnswered((_w, f) => ({ messageId: f.userMessageId, text: 'edited', idempotencyKey: randomUUID() })),
+  'mutation.regenerateMessage': onAnswered((_w, f) => ({ messageId: f.replyMessageId })),
+  'mutation.switchBranch': onAnswered((_w, f) => ({ messageId: f.userMessageId })),
+  'mutation.renameThread': onAnswered((_w, f) => ({ threadId: f.threadId, title: 'Renamed' })),
+  // The owner, or a project admin for a shared thread.
+  'mutation.deleteThread': onAnswered((_w, f) => ({ threadId: f.threadId }), 'admin'),
   'query.agent': [{ minimum: 'viewer', fixture: 'none', variables: (w) => ({ id: w.agentId }) }],
   'query.conversation': threadRead('threadId'),
   'query.node': threadRead('id'),
@@ -189,6 +212,11 @@ async function buildFixture(world: SecurityWorld, kind: FixtureKind): Promise<Fi
       const suspended = await suspendedThread(world, kind === 'suspended' ? 'SHARED' : 'TEST');
       return { threadIds: [suspended.threadId], ...suspended };
     }
+    case 'answered':
+    case 'private-answered': {
+      const answered = await answeredThread(world, kind === 'answered' ? 'SHARED' : 'TEST');
+      return { threadIds: [answered.threadId], ...answered };
+    }
     case 'failed': {
       const failed = await failedThread(world, 'SHARED');
       return { threadIds: [failed.threadId], ...failed };
@@ -217,8 +245,10 @@ async function attempt(world: SecurityWorld, kind: OperationKind, fieldName: str
   return value ? { ok: true } : { ok: false, code: 'NONE', detail: result };
 }
 
-function expectedRefusal(role: Role, minimum: Role): string {
+function expectedRefusal(role: Role, entry: Case): string {
+  const { minimum } = entry;
   if (role === 'anonymous') return 'UNAUTHENTICATED';
+  if (minimum === 'admin-credential') return entry.refusal!;
   if (role === 'outsider' || minimum === 'owner') return 'NOT_FOUND';
   return 'FORBIDDEN';
 }
@@ -241,11 +271,12 @@ describeEachBackend('authorization matrix', (backend) => {
   for (const { kind, field } of rootFields()) {
     const key = `${kind}.${field.name}`;
     for (const entry of MATRIX[key] ?? []) {
-      it(`${key}${entry.name ? ` on ${entry.name}` : ''}: ${entry.minimum} and above`, async () => {
+      const who = entry.minimum === 'admin-credential' ? 'no project role' : `${entry.minimum} and above`;
+      it(`${key}${entry.name ? ` on ${entry.name}` : ''}: ${who}`, async () => {
         let fixture = await buildFixture(world, entry.fixture);
         let used = false;
         for (const role of ROLES) {
-          const allowed = rank(role) >= rank(entry.minimum);
+          const allowed = entry.minimum !== 'admin-credential' && rank(role) >= rank(entry.minimum);
           if (allowed) {
             if (used) fixture = await buildFixture(world, entry.fixture);
             const outcome = await attempt(world, kind, field.name, entry.variables(world, fixture), role);
@@ -256,7 +287,7 @@ describeEachBackend('authorization matrix', (backend) => {
           const before = await worldState(world, fixture.threadIds);
           const outcome = await attempt(world, kind, field.name, entry.variables(world, fixture), role);
           expect(outcome.ok ? 'allowed' : outcome.code, `${key} as ${role}: ${JSON.stringify(outcome)}`).toBe(
-            expectedRefusal(role, entry.minimum),
+            expectedRefusal(role, entry),
           );
           expect(await worldState(world, fixture.threadIds), `${key} as ${role} changed something`).toEqual(before);
         }

@@ -46,6 +46,9 @@ const ID_ARGUMENT_TYPES: Record<string, IdKind | 'any'> = {
   'resolveSuspension.id': 'Suspension',
   'revokeApiToken.id': 'ApiToken',
   toolServerId: 'ToolServer',
+  messageId: 'Message',
+  ownerId: 'User',
+  userId: 'User',
   'node.id': 'any',
 };
 
@@ -53,6 +56,7 @@ const ID_ARGUMENT_TYPES: Record<string, IdKind | 'any'> = {
 const OTHER_ARGUMENTS: Record<string, unknown> = {
   text: 'hello',
   name: 'Renamed',
+  title: 'Renamed',
   model: 'demo:default',
   role: 'MEMBER',
   decision: 'APPROVE',
@@ -124,7 +128,7 @@ describeEachBackend('no existence oracle', (backend) => {
       Execution: busy.executionId,
       QueueItem: busy.queueIds[0],
       Suspension: suspended.suspensionId,
-      Message: randomGlobalId('Message'),
+      Message: encodeId('Message', (await server.parley.db.prisma.message.findFirstOrThrow({ where: { threadId: rawId(busy.threadId), role: 'USER' } })).id),
       ToolServer: encodeId('ToolServer', toolServer.id),
     };
     victim = {

@@ -174,6 +174,16 @@ export async function failedThread(world: SecurityWorld, kind: 'TEST' | 'SHARED'
   return { threadId, executionId };
 }
 
+/** A thread whose one turn completed: its user message and its reply, as global ids. */
+export async function answeredThread(world: SecurityWorld, kind: 'TEST' | 'SHARED') {
+  const threadId = await createThread(world, kind);
+  await sendAs(world, threadId, 'hello');
+  await executionReaching(world, threadId, 'COMPLETED');
+  const messages = await world.server.parley.db.prisma.message.findMany({ where: { threadId: rawId(threadId) }, orderBy: { seq: 'asc' } });
+  const [question, reply] = [messages.find((message) => message.role === 'USER')!, messages.find((message) => message.role === 'ASSISTANT')!];
+  return { threadId, userMessageId: encodeId('Message', question.id), replyMessageId: encodeId('Message', reply.id) };
+}
+
 /**
  * What a request could change in the world, for the threads given and the directory: equal before
  * and after means the request changed nothing there. Runs elsewhere do not disturb it.
