@@ -23,6 +23,18 @@ const corsOrigins = z
     return origins;
   });
 
+/** An absolute http(s) URL: the product's own endpoint that answers the web chat a fresh JWT. */
+const webTokenUrl = z
+  .string()
+  .trim()
+  .refine((value) => {
+    try {
+      return ['http:', 'https:'].includes(new URL(value).protocol);
+    } catch {
+      return false;
+    }
+  }, 'must be an absolute http(s) URL such as https://app.example.com/parley-token');
+
 /**
  * The HTTP, WebSocket and GraphQL server's slice of the settings. It sits at the root of src/, not in
  * src/server/: that folder uses parley.ts, so a slice inside it would tie the two folders together.
@@ -40,6 +52,7 @@ export const serverSettings = z.object({
   PARLEY_INTROSPECTION: booleanFlag.default(true),
   PARLEY_GRAPHIQL: booleanFlag.optional(),
   PARLEY_WEB: booleanFlag.default(true),
+  PARLEY_WEB_TOKEN_URL: webTokenUrl.optional(),
   PARLEY_CORS_ORIGINS: corsOrigins.default('*'),
   PARLEY_WS_MAX_SUBSCRIPTIONS: positiveInt.default(100),
   PARLEY_WS_MAX_SOCKETS_PER_USER: positiveInt.default(50),

@@ -84,7 +84,7 @@ export function createParleyYoga({ parley, config, logger, isAccepting, limits }
       useMetrics(parley.metrics, metricsEndpoint(config)),
       useTracing(parley.tracing),
       useHealth(),
-      ...(config.PARLEY_WEB ? [useWebApp()] : []),
+      ...(config.PARLEY_WEB ? [useWebApp({ tokenUrl: config.PARLEY_WEB_TOKEN_URL })] : []),
       useGraphiQLContentSecurityPolicy(),
       useGraphiQLDelivery('/graphql'),
       useCorsWildcard(config.PARLEY_CORS_ORIGINS),

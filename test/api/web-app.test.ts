@@ -38,6 +38,10 @@ describe('the web chat served at /', () => {
     expect(script && style, html).toBeTruthy();
     // Everything the page loads comes from the origin: no absolute URL in its HTML.
     expect(html).not.toMatch(/(?:src|href)="(?:https?:)?\/\//);
+    // Without PARLEY_WEB_TOKEN_URL the page connects to its own origin only and names no token URL.
+    expect(loadConfig({}).PARLEY_WEB_TOKEN_URL).toBeUndefined();
+    expect(WEB_APP_CONTENT_SECURITY_POLICY).toContain("; connect-src 'self'; ");
+    expect(html).not.toContain('parley-token-url');
 
     const js = await fetch(`${origin}${script}`);
     expect(js.status).toBe(200);
@@ -103,6 +107,36 @@ describe('useWebApp without a build', () => {
       landingPage: false,
       plugins: [useWebApp({ directory: root })],
     });
+
+  it('with a token URL, names it in the page (escaped) and lets the page connect to its origin only', async () => {
+    expect(() => loadConfig({ PARLEY_WEB_TOKEN_URL: 'app.example.com/token' })).toThrow(/PARLEY_WEB_TOKEN_URL/);
+    expect(() => loadConfig({ PARLEY_WEB_TOKEN_URL: 'javascript:alert(1)' })).toThrow(/PARLEY_WEB_TOKEN_URL/);
+    const tokenUrl = 'https://app.example.com/parley-token?for="chat"&x=<y>';
+    expect(loadConfig({ PARLEY_WEB_TOKEN_URL: tokenUrl }).PARLEY_WEB_TOKEN_URL).toBe(tokenUrl);
+    const root = mkdtempSync(path.join(tmpdir(), 'parley-web-'));
+    try {
+      mkdirSync(path.join(root, 'assets'));
+      writeFileSync(path.join(root, 'index.html'), '<!doctype html><html><head><title>built</title></head><body></body></html>');
+      writeFileSync(path.join(root, 'assets/index-abc.js'), 'export {}');
+      const yoga = createYoga({
+        schema: createSchema({ typeDefs: 'type Query { ok: Boolean }' }),
+        graphiql: false,
+        landingPage: false,
+        plugins: [useWebApp({ directory: root, tokenUrl })],
+      });
+      const page = await yoga.fetch('http://parley.test/');
+      const policy = page.headers.get('content-security-policy');
+      expect(policy).toBe(WEB_APP_CONTENT_SECURITY_POLICY.replace("connect-src 'self'", "connect-src 'self' https://app.example.com"));
+      expect(await page.text()).toContain(
+        '<meta name="parley-token-url" content="https://app.example.com/parley-token?for=&quot;chat&quot;&amp;x=&lt;y&gt;" />\n</head>',
+      );
+      const asset = await yoga.fetch('http://parley.test/assets/index-abc.js');
+      expect(asset.headers.get('content-security-policy')).toBe(policy);
+      expect(await asset.text()).toBe('export {}');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
 
   it('answers / saying how to build it, then serves the build once it is there', async () => {
     const missing = await yogaOn(directory).fetch('http://parley.test/');

@@ -12,7 +12,7 @@ import { ParleyProvider, useAction, useParleyClient, useParleyQuery } from '@par
 import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react';
 import { Chat } from './Chat.tsx';
 import { localeOf, MESSAGES, MessagesProvider, useMessages } from './i18n.ts';
-import { forgetToken, showThreadInLocation, storedToken, storeToken, threadInLocation } from './token.ts';
+import { forgetToken, refreshingToken, showThreadInLocation, storedToken, storeToken, threadInLocation, tokenUrl } from './token.ts';
 
 type Agent = AppViewerQuery['viewer']['projects'][number]['agents'][number];
 
@@ -69,8 +69,16 @@ function graphqlUrl(): string {
   return new URL('/graphql', location.href).href;
 }
 
+/**
+ * One client per sign-in: `token` is what the user signed in with. With the product's token URL the
+ * client asks a token function instead, which swaps an expiring JWT for a fresh one in
+ * sessionStorage, so refreshes keep this client (and its live subscriptions).
+ */
 function SignedIn({ token, onSignOut }: { token: string; onSignOut: (refused: boolean) => void }) {
-  const client = useMemo(() => createParleyClient({ url: graphqlUrl(), token }), [token]);
+  const client = useMemo(() => {
+    const refreshFrom = tokenUrl();
+    return createParleyClient({ url: graphqlUrl(), token: refreshFrom ? refreshingToken(refreshFrom, token) : token });
+  }, [token]);
   return (
     <ParleyProvider client={client}>
       <Workspace onSignOut={onSignOut} />
