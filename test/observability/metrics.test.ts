@@ -91,7 +91,8 @@ describe('metrics at /metrics (embedded mode)', () => {
     try {
       // Live from the first chunk on: the subscription is open before the message is sent.
       await eventually(async () => valueOf(await metricsText(server), 'parley_subscriptions_active') > 0);
-      await send(server, token, threadId, '/tokens 5');
+      // Paced wider than PARLEY_DELTA_WINDOW_MS, so each chunk is a live event of its own.
+      await send(server, token, threadId, '/tokens 5 over 1');
       await follower.waitUntil((events) => ofKind(events, 'ExecutionFinished').length === 1);
     } finally {
       await follower.close();

@@ -171,7 +171,12 @@ describeEachBackend('a reader that stops reading', (backend) => {
   beforeAll(async () => {
     // The reader stops reading for as long as the long reply takes, which on a busy machine is more
     // than the default keepalive would wait for its pong.
-    server = await startTestServer({ backend, env: { PARLEY_MAX_BUFFERED_EVENT_BYTES: String(256 * 1024), PARLEY_WS_KEEPALIVE_MS: '600000' } });
+    // Each chunk a delta of its own (PARLEY_DELTA_WINDOW_MS 0): joined, the reply's events would fit
+    // in the loopback socket's buffers, and the server would never see a reader falling behind.
+    server = await startTestServer({
+      backend,
+      env: { PARLEY_MAX_BUFFERED_EVENT_BYTES: String(256 * 1024), PARLEY_WS_KEEPALIVE_MS: '600000', PARLEY_DELTA_WINDOW_MS: '0' },
+    });
     ({ token, agentId } = await setUpAgent(server));
   });
 

@@ -552,6 +552,7 @@ describe('DEMO_COMMANDS', () => {
       '/approve',
       '/ask',
       '/delegate',
+      '/tool',
       '/tokens',
       '/history',
     ]);
