@@ -15,22 +15,25 @@ export const OPEN_TOOL_CALL_STATES: ReadonlySet<ToolCallState> = new Set(['CALLE
 export type ToolCallState = (typeof TOOL_CALL_STATES)[number];
 
 /** The typed parts of a Message, stored as JSON on `message.parts`. */
+/** A tool call as the runtime reports it and the reply records it: one shape for both. */
+export interface ToolCallPart {
+  type: 'tool-call';
+  toolCallId: string;
+  toolName: string;
+  input: unknown;
+  state: ToolCallState;
+  output: unknown;
+  /** Why a FAILED call failed, as the model was told. */
+  error?: string | null;
+  durationMs?: number | null;
+  /** A tool-server tool annotated read-only or idempotent (a retry may simply call it again). */
+  safeToRepeat?: boolean;
+}
+
 export type MessagePart =
   | { type: 'text'; text: string }
   | { type: 'reasoning'; text: string }
-  | {
-      type: 'tool-call';
-      toolCallId: string;
-      toolName: string;
-      input: unknown;
-      state: ToolCallState;
-      output: unknown;
-      /** Why a FAILED call failed, as the model was told. */
-      error?: string | null;
-      durationMs?: number | null;
-      /** A tool-server tool annotated read-only or idempotent (a retry may simply call it again). */
-      safeToRepeat?: boolean;
-    }
+  | ToolCallPart
   | {
       type: 'delegation';
       toolCallId: string;

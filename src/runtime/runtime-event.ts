@@ -1,4 +1,4 @@
-import type { ToolCallState } from '../conversation/parts.ts';
+import type { ToolCallPart } from '../conversation/parts.ts';
 
 /** REFUSED: a run limit ended it (at admission, or its token budget while it ran). */
 export type RunOutcome = 'COMPLETED' | 'FAILED' | 'CANCELLED' | 'SUSPENDED' | 'INTERRUPTED' | 'REFUSED';
@@ -16,17 +16,7 @@ export type RuntimeEvent =
   | { type: 'run-started' }
   | { type: 'text-delta'; text: string }
   | { type: 'reasoning-delta'; text: string }
-  | {
-      type: 'tool-call';
-      toolCallId: string;
-      toolName: string;
-      input: unknown;
-      state: ToolCallState;
-      output: unknown;
-      error?: string | null;
-      durationMs?: number | null;
-      safeToRepeat?: boolean;
-    }
+  | ToolCallPart
   | { type: 'retry-scheduled'; attempt: number; delayS: number; reason: string }
   /** After a model request and its tool batch: everything before it must be recorded. */
   | { type: 'boundary' }
