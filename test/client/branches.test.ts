@@ -4,26 +4,7 @@ import { createParleyClient, textOfParts, type ParleyClient, type ThreadSession,
 import { describeEachBackend } from '../support/backends.ts';
 import { newThread, setUpAgent } from '../support/scenario.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
-
-/** Resolves with the session's state once `condition` holds for it. */
-function until(session: ThreadSession, condition: (state: ThreadState) => unknown, timeoutMs = 30_000): Promise<ThreadState> {
-  return new Promise((resolve, reject) => {
-    let stop = () => {};
-    const timer = setTimeout(() => {
-      stop();
-      reject(new Error(`timed out; state: ${JSON.stringify(session.getSnapshot().messages).slice(0, 3000)}`));
-    }, timeoutMs);
-    const check = () => {
-      const state = session.getSnapshot();
-      if (!condition(state)) return;
-      clearTimeout(timer);
-      stop();
-      resolve(state);
-    };
-    stop = session.subscribe(check);
-    check();
-  });
-}
+import { until } from '../support/session.ts';
 
 const texts = (state: ThreadState) => state.messages.map((message) => textOfParts(message.parts));
 /** The path shows exactly these texts and nothing runs. */

@@ -16,26 +16,7 @@ import { recordedReply, send } from '../support/client.ts';
 import { newThread, setUpAgent } from '../support/scenario.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
-
-/** Resolves with the session's state once `condition` holds for it. */
-function until(session: ThreadSession, condition: (state: ThreadState) => unknown, timeoutMs = 30_000): Promise<ThreadState> {
-  return new Promise((resolve, reject) => {
-    let stop = () => {};
-    const timer = setTimeout(() => {
-      stop();
-      reject(new Error(`timed out; state: ${JSON.stringify(session.getSnapshot()).slice(0, 4000)}`));
-    }, timeoutMs);
-    const check = () => {
-      const state = session.getSnapshot();
-      if (!condition(state)) return;
-      clearTimeout(timer);
-      stop();
-      resolve(state);
-    };
-    stop = session.subscribe(check);
-    check();
-  });
-}
+import { until } from '../support/session.ts';
 
 const replyOf = (state: ThreadState, executionId: string | null) =>
   state.messages.find((message) => message.role === 'ASSISTANT' && message.executionId === executionId);

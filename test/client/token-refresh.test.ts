@@ -10,6 +10,7 @@ import { recordedReply } from '../support/client.ts';
 import { ViewerDocument } from '../support/documents.ts';
 import { newThread, setUpAgent } from '../support/scenario.ts';
 import { requestData, startTestServer, type TestServer } from '../support/server.ts';
+import { until } from '../support/session.ts';
 
 const ISSUER = 'https://id.example.test/';
 const AUDIENCE = 'parley-api';
@@ -25,24 +26,6 @@ function sign(subject: string, lifetimeS: number): Promise<string> {
   return new SignJWT({ iss: ISSUER, aud: AUDIENCE, sub: subject, exp: now + lifetimeS })
     .setProtectedHeader({ alg: 'HS256' })
     .sign(new TextEncoder().encode(SECRET));
-}
-
-function until(session: ThreadSession, condition: (state: ThreadState) => unknown, timeoutMs = 60_000): Promise<ThreadState> {
-  return new Promise((resolve, reject) => {
-    let stop = () => {};
-    const timer = setTimeout(() => {
-      stop();
-      reject(new Error(`timed out; state: ${JSON.stringify(session.getSnapshot()).slice(0, 3000)}`));
-    }, timeoutMs);
-    const check = () => {
-      if (!condition(session.getSnapshot())) return;
-      clearTimeout(timer);
-      stop();
-      resolve(session.getSnapshot());
-    };
-    stop = session.subscribe(check);
-    check();
-  });
 }
 
 /** A WebSocket class that records the `after` cursor of every subscription and every close code it sees. */
@@ -111,7 +94,7 @@ describeEachBackend('the shipped client with short-lived JWTs', (backend) => {
     sessions.push(session);
     await session.ready();
     expect((await session.send('/slow 12')).__typename).toBe('MessageQueued');
-    const state = await until(session, (s) => s.messages.some((message) => message.role === 'ASSISTANT' && message.outcome === 'COMPLETED'));
+    const state = await until(session, (s) => s.messages.some((message) => message.role === 'ASSISTANT' && message.outcome === 'COMPLETED'), 60_000);
 
     const reply = state.messages.find((message) => message.role === 'ASSISTANT')!;
     expect(state.executions[reply.executionId!]!.text).toBe(COUNTING_12);
