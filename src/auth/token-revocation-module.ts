@@ -20,7 +20,7 @@ export class TokenRevocationModule implements Module {
   readonly tokens: ApiTokens;
   /** Each signed-in user's open WebSockets and SSE subscriptions on this instance. */
   readonly streams = new SignedInStreams();
-  private listener: AsyncIterator<InstanceMessage> | null = null;
+  private stopListening: (() => void) | null = null;
 
   constructor(
     prisma: PrismaClient,
@@ -34,11 +34,12 @@ export class TokenRevocationModule implements Module {
       new TokenUsageRecorder(prisma),
       (error) => logger.warn({ err: error }, 'recording a token’s last use failed'),
       Date.now,
-      { jwt: keys ? new JwtVerifier(keys, jwtSettings) : null },
+      { jwt: keys ? new JwtVerifier(keys, jwtSettings) : null, revocationsHeard: () => bus.instanceMessagesHeard() },
     );
     this.tokens = new ApiTokens(prisma, async (tokenId) => {
       this.authenticator.forget(tokenId);
-      // The token is gone from the database already; other instances' cached lookups end within seconds anyway.
+      // The token is gone from the database already; another instance that misses this (Redis away)
+      // stops trusting its cached lookups, as it cannot tell that it heard every revocation.
       await this.announce({ kind: 'token-revoked', tokenId });
     });
   }
@@ -56,19 +57,16 @@ export class TokenRevocationModule implements Module {
   }
 
   async start(): Promise<void> {
-    const revocations = this.bus.instanceMessages();
-    this.listener = revocations[Symbol.asyncIterator]();
-    void (async () => {
-      for await (const message of revocations) {
-        if (message.kind === 'token-revoked') this.authenticator.forget(message.tokenId);
-        if (message.kind === 'user-disabled') this.forgetUser(message.userId);
-        if (message.kind === 'user-enabled') this.authenticator.forgetUser(message.userId);
-      }
-    })().catch((error) => this.logger.error({ err: error }, 'token revocation listener stopped'));
+    // Synchronous, so that a message is acted on before anything the bus delivers after it.
+    this.stopListening = this.bus.onInstanceMessage((message) => {
+      if (message.kind === 'token-revoked') this.authenticator.forget(message.tokenId);
+      if (message.kind === 'user-disabled') this.forgetUser(message.userId);
+      if (message.kind === 'user-enabled') this.authenticator.forgetUser(message.userId);
+    });
   }
 
   async stop(): Promise<void> {
-    await this.listener?.return?.();
+    this.stopListening?.();
   }
 
   private forgetUser(userId: string): void {

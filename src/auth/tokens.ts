@@ -116,6 +116,12 @@ export interface AuthenticatorOptions {
   maxEntries?: number;
   /** Verifies bearer JWTs; without it (no PARLEY_AUTH_* key or secret) a JWT is refused like a wrong token. */
   jwt?: JwtVerifier | null;
+  /**
+   * Whether this instance has heard every revocation announced so far (the live bus's
+   * `instanceMessagesHeard`); a cached lookup is used only once it says so, else the token is
+   * looked up again. Without it (one instance), revocations are heard as they happen.
+   */
+  revocationsHeard?: () => Promise<boolean>;
 }
 
 /** `ownerId`: whose credential it is, also when that user is disabled (so enabling them forgets the refusal). */
@@ -124,10 +130,14 @@ type CachedLookup = Authentication & { tokenId: string | null; ownerId: string |
 /**
  * Remembers token lookups for a few seconds: a client sends its token with every request and
  * subscription. A revoked token is forgotten at once (`forget`, which every instance hears
- * through the live bus); an expiring token (API token or JWT) is not remembered past its expiry.
+ * through the live bus), and a cached lookup is trusted only after this instance has heard every
+ * revocation announced before the request (so a revocation on one instance holds on every other
+ * from the next request on); an expiring token (API token or JWT) is not remembered past its expiry.
  */
 export class TokenAuthenticator {
   private readonly cache = new Map<string, CachedLookup>();
+  /** Counts forgets: a lookup that was under way while something was forgotten is not remembered (it may predate the revocation). */
+  private forgets = 0;
 
   constructor(
     private readonly prisma: PrismaClient,
@@ -155,22 +165,40 @@ export class TokenAuthenticator {
     const token = tokenFromAuthorization(authorization);
     if (!token) return NOBODY;
     const now = this.clock();
-    const cached = this.cache.get(token);
-    if (cached && cached.until > now) {
+    const forgetsBefore = this.forgets;
+    const cached = await this.trustedLookup(token, now);
+    if (cached) {
       if (cached.tokenId) this.usage.used(cached.tokenId, null).catch(this.onUsageError);
       return cached;
     }
     const { jwt } = this.options;
     if (jwt && looksLikeJwt(token)) {
       const { owner, ...lookup } = await this.identifyJwt(jwt, token);
-      return this.remember(token, now, lookup, owner, null);
+      return this.remember(token, now, forgetsBefore, lookup, owner, null);
     }
     const found = await lookUpToken(this.prisma, token, now);
     // A disabled user's token is refused like an unknown one: it says nothing of the account.
     const usable = found && !found.user.disabledAt ? found : null;
-    const lookup = this.remember(token, now, { ...NOBODY, user: usable?.user ?? null, admin: usable?.admin ?? false }, found?.userId ?? null, found);
+    const lookup = this.remember(
+      token,
+      now,
+      forgetsBefore,
+      { ...NOBODY, user: usable?.user ?? null, admin: usable?.admin ?? false },
+      found?.userId ?? null,
+      found,
+    );
     if (usable) this.usage.used(usable.id, usable.lastUsedAt).catch(this.onUsageError);
     return lookup;
+  }
+
+  /** The cached lookup of the token, if there is one and no revocation announced before now can be on its way. */
+  private async trustedLookup(token: string, now: number): Promise<CachedLookup | null> {
+    const entry = this.cache.get(token);
+    if (!entry || entry.until <= now) return null;
+    const heard = (await this.options.revocationsHeard?.()) ?? true;
+    // Read again: a revocation heard meanwhile removed it.
+    const cached = this.cache.get(token);
+    return heard && cached && cached.until > now ? cached : null;
   }
 
   private async identifyJwt(jwt: JwtVerifier, token: string): Promise<Authentication & { owner: string | null }> {
@@ -189,10 +217,12 @@ export class TokenAuthenticator {
   private remember(
     token: string,
     now: number,
+    forgetsBefore: number,
     lookup: Authentication,
     ownerId: string | null,
     apiToken: { id: string; expiresAt: Date | null } | null,
   ): Authentication {
+    if (this.forgets !== forgetsBefore) return lookup;
     if (this.cache.size >= this.maxEntries) this.cache.clear();
     const until = Math.min(now + this.ttlMs, apiToken?.expiresAt?.getTime() ?? Infinity, lookup.expiresAt ?? Infinity);
     this.cache.set(token, { ...lookup, tokenId: apiToken?.id ?? null, ownerId, until });
@@ -201,12 +231,14 @@ export class TokenAuthenticator {
 
   /** Drops what this instance remembers of a token (it was revoked). */
   forget(tokenId: string): void {
+    this.forgets++;
     for (const [token, entry] of this.cache) if (entry.tokenId === tokenId) this.cache.delete(token);
     this.usage.forget(tokenId);
   }
 
   /** Drops what this instance remembers of every credential of the user (they were disabled or enabled). */
   forgetUser(userId: string): void {
+    this.forgets++;
     for (const [token, entry] of this.cache) if (entry.ownerId === userId) this.cache.delete(token);
   }
 }

@@ -45,8 +45,12 @@ export class CountingLiveBus implements LiveBus {
     this.inner.relayToInstances(message);
   }
 
-  instanceMessages(): AsyncIterableIterator<InstanceMessage> {
-    return this.inner.instanceMessages();
+  onInstanceMessage(listener: (message: InstanceMessage) => void): () => void {
+    return this.inner.onInstanceMessage(listener);
+  }
+
+  instanceMessagesHeard(): Promise<boolean> {
+    return this.inner.instanceMessagesHeard();
   }
 
   onOutage(listener: () => void): () => void {

@@ -11,11 +11,10 @@ export type InstanceMessage =
   | { kind: 'token-revoked'; tokenId: string }
   | { kind: 'user-disabled' | 'user-enabled'; userId: string };
 
-/** What every instance hears besides threads' events, as each implementation fans it out on this instance. */
+/** The queue kicks every instance hears, as each implementation fans them out on this instance. */
 export type InstanceTopics = {
   /** A thread may have a claimable queue head: consumers on every instance try it. */
   'queue-kick': [payload: { threadId: string }];
-  instance: [audience: 'all', message: InstanceMessage];
 };
 
 /** Called synchronously with each event of a thread, in order; it must not throw or block. */
@@ -53,8 +52,18 @@ export interface LiveBus {
   announceToInstances(message: InstanceMessage): Promise<void>;
   /** The same without waiting, for a message the receiver also learns otherwise; a failure is only logged. */
   relayToInstances(message: InstanceMessage): void;
-  /** What every instance announces (`announceToInstances`), this one's included; `return()` stops listening. */
-  instanceMessages(): AsyncIterableIterator<InstanceMessage>;
+  /**
+   * Calls `listener` synchronously with each message every instance announces (`announceToInstances`,
+   * `relayToInstances`), this one's included. Returns the function that stops listening.
+   */
+  onInstanceMessage(listener: (message: InstanceMessage) => void): () => void;
+  /**
+   * Resolves true once every instance message announced before this call has been handed to this
+   * instance's listeners (with Redis: a PING on the subscribing connection, answered after every
+   * message published before it); false when that cannot be known now (Redis is away). A cached
+   * answer that a revocation could change is trusted only after this.
+   */
+  instanceMessagesHeard(): Promise<boolean>;
   /**
    * Called when live delivery stopped (the Redis connection was lost): from then on a subscriber
    * has neither its channel nor anything else telling it about new events, so it must either get

@@ -1,5 +1,6 @@
 import { createPubSub } from '@graphql-yoga/subscription';
 import type { InstanceMessage, InstanceTopics, LiveBus, ThreadListener } from './live-bus-contract.ts';
+import { listenerSet } from './listener-set.ts';
 import { ThreadListeners } from './thread-listeners.ts';
 import type { ThreadEvent } from './thread-event.ts';
 
@@ -9,6 +10,7 @@ export class MemoryLiveBus implements LiveBus {
   readonly commandClient = null;
   private readonly threads = new ThreadListeners();
   private readonly topics = createPubSub<InstanceTopics>();
+  private readonly instanceMessages = listenerSet<InstanceMessage>();
 
   publishThreadEvents(events: ThreadEvent[]): void {
     for (const event of events) this.threads.deliver(event.threadId, event);
@@ -31,11 +33,16 @@ export class MemoryLiveBus implements LiveBus {
   }
 
   relayToInstances(message: InstanceMessage): void {
-    this.topics.publish('instance', 'all', message);
+    this.instanceMessages.fire(message);
   }
 
-  instanceMessages(): AsyncIterableIterator<InstanceMessage> {
-    return this.topics.subscribe('instance', 'all');
+  onInstanceMessage(listener: (message: InstanceMessage) => void): () => void {
+    return this.instanceMessages.add(listener);
+  }
+
+  /** Listeners are called as a message is announced: nothing announced can still be on its way. */
+  async instanceMessagesHeard(): Promise<boolean> {
+    return true;
   }
 
   onOutage(): () => void {

@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { ServiceUnavailableError } from '../domain/errors.ts';
 import type { InstanceMessage, InstanceTopics, LiveBus } from './live-bus-contract.ts';
+import { listenerSet } from './listener-set.ts';
 import { RepublishBuffer } from './republish-buffer.ts';
 import { ThreadListeners } from './thread-listeners.ts';
 import type { ThreadEvent } from './thread-event.ts';
@@ -11,19 +12,20 @@ const THREAD_CHANNEL = 'thread:';
 const QUEUE_KICK_CHANNEL = 'queue-kick';
 const INSTANCE_CHANNEL = 'instance:all';
 
-function listenerSet() {
-  const listeners = new Set<() => void>();
-  return {
-    add(listener: () => void) {
-      listeners.add(listener);
-      return () => {
-        listeners.delete(listener);
-      };
-    },
-    fire() {
-      for (const listener of [...listeners]) listener();
-    },
-  };
+/** How long a check that this instance heard every announcement may take before the caller stops trusting its cache. */
+const HEARD_TIMEOUT_MS = 1_000;
+
+/** Settles like `promise`, or rejects with `timedOut()` after `ms`. */
+async function within<T>(promise: Promise<T>, ms: number, timedOut: () => Error): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(timedOut()), ms);
+  });
+  try {
+    return await Promise.race([promise, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** A promise with its resolver, for a channel that waits for its SUBSCRIBE to be confirmed. */
@@ -40,6 +42,7 @@ function confirmation() {
 export function createRedisLiveBus(redisUrl: string, logger: Logger): LiveBus {
   const outages = listenerSet();
   const resyncs = listenerSet();
+  const instanceMessages = listenerSet<InstanceMessage>();
   // Subscribing puts an ioredis connection in subscriber mode, so publishing needs its own.
   // Commands fail fast while Redis is away: every durable event is in the database, and a
   // subscriber catches up from there when Redis is back, so nothing may wait on Redis.
@@ -160,7 +163,7 @@ export function createRedisLiveBus(redisUrl: string, logger: Logger): LiveBus {
     const decoded = decode(channel, message);
     if (decoded === undefined) return;
     if (channel === QUEUE_KICK_CHANNEL) topics.publish('queue-kick', decoded as { threadId: string });
-    else if (channel === INSTANCE_CHANNEL) topics.publish('instance', 'all', decoded as InstanceMessage);
+    else if (channel === INSTANCE_CHANNEL) instanceMessages.fire(decoded as InstanceMessage);
   });
 
   return {
@@ -171,15 +174,7 @@ export function createRedisLiveBus(redisUrl: string, logger: Logger): LiveBus {
       const entry = channels.get(THREAD_CHANNEL + threadId);
       if (!entry) throw new Error(`threadChannelReady(${threadId}) before subscribing to the thread`);
       if (entry.confirmed) return;
-      let timer: NodeJS.Timeout | undefined;
-      const timedOut = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new ServiceUnavailableError('live delivery', 1)), timeoutMs);
-      });
-      try {
-        await Promise.race([entry.promise, timedOut]);
-      } finally {
-        clearTimeout(timer);
-      }
+      await within(entry.promise, timeoutMs, () => new ServiceUnavailableError('live delivery', 1));
     },
     kickOtherInstances: (threadId) => void publish(QUEUE_KICK_CHANNEL, JSON.stringify({ threadId })),
     queueKicks: () => topics.subscribe('queue-kick'),
@@ -187,7 +182,19 @@ export function createRedisLiveBus(redisUrl: string, logger: Logger): LiveBus {
       await publisher.publish(INSTANCE_CHANNEL, JSON.stringify(message));
     },
     relayToInstances: (message) => void publish(INSTANCE_CHANNEL, JSON.stringify(message)),
-    instanceMessages: () => topics.subscribe('instance', 'all'),
+    onInstanceMessage: instanceMessages.add,
+    instanceMessagesHeard: async () => {
+      if (subscriber.status !== 'ready' || !channels.get(INSTANCE_CHANNEL)?.confirmed) return false;
+      // Redis answers a subscriber's PING in order with the messages it pushes to that connection, and
+      // ioredis emits each message synchronously as it parses it: once the answer arrives, every
+      // message published before the PING was sent has reached the listeners.
+      try {
+        await within(subscriber.ping(), HEARD_TIMEOUT_MS, () => new Error('no answer to PING'));
+        return true;
+      } catch {
+        return false;
+      }
+    },
     onOutage: outages.add,
     onResync: resyncs.add,
     ping: async () => {

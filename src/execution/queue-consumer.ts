@@ -26,7 +26,7 @@ export class QueueConsumer {
   private offering = false;
   private sweepTimer: NodeJS.Timeout | null = null;
   private kickSubscription: AsyncIterator<unknown> | null = null;
-  private relaySubscription: AsyncIterator<unknown> | null = null;
+  private stopRelayListener: (() => void) | null = null;
   private stopped = true;
 
   constructor(
@@ -53,17 +53,13 @@ export class QueueConsumer {
     void (async () => {
       for await (const { threadId } of kicks) this.tryThread(threadId);
     })().catch((error) => this.logger.error({ err: error }, 'queue kick listener stopped'));
-    const relayed = this.bus.instanceMessages();
-    this.relaySubscription = relayed[Symbol.asyncIterator]();
-    void (async () => {
-      for await (const message of relayed) {
-        if (message.kind !== 'cancel' && message.kind !== 'snapshot') continue;
-        const run = this.running.get(message.executionId);
-        if (!run) continue;
-        if (message.kind === 'cancel') run.controller.abort(new Error(STOP_REASON));
-        if (message.kind === 'snapshot') this.publishSnapshot(run);
-      }
-    })().catch((error) => this.logger.error({ err: error }, 'stop relay listener stopped'));
+    this.stopRelayListener = this.bus.onInstanceMessage((message) => {
+      if (message.kind !== 'cancel' && message.kind !== 'snapshot') return;
+      const run = this.running.get(message.executionId);
+      if (!run) return;
+      if (message.kind === 'cancel') run.controller.abort(new Error(STOP_REASON));
+      if (message.kind === 'snapshot') this.publishSnapshot(run);
+    });
     this.sweepTimer = setInterval(() => void this.sweep(), this.sweepMs);
     void this.sweep();
   }
@@ -238,7 +234,7 @@ export class QueueConsumer {
     this.stopped = true;
     if (this.sweepTimer) clearInterval(this.sweepTimer);
     await this.kickSubscription?.return?.();
-    await this.relaySubscription?.return?.();
+    this.stopRelayListener?.();
   }
 
   /** Whether every run ended (its end recorded or given up) within `withinMs`. */

@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLiveBus, type LiveBus } from '../../src/events/live-bus.ts';
+import { createLiveBus, type InstanceMessage, type LiveBus } from '../../src/events/live-bus.ts';
 import type { ThreadEvent } from '../../src/events/thread-event.ts';
 import { describeWithServices } from '../support/backends.ts';
 import { eventually, TEST_REDIS_URL } from '../support/server.ts';
@@ -52,6 +52,18 @@ describe('the in-memory live bus', () => {
     expect(second.received.map((event) => event.seq)).toEqual([1, 2, 3]);
     second.stop();
     other.stop();
+  });
+
+  it('hands an announced instance message to its listeners before the announcement returns', async () => {
+    const bus = createLiveBus(undefined, pino({ level: 'silent' }));
+    const heard: InstanceMessage[] = [];
+    const stop = bus.onInstanceMessage((message) => heard.push(message));
+    await bus.announceToInstances({ kind: 'token-revoked', tokenId: 't1' });
+    expect(heard).toEqual([{ kind: 'token-revoked', tokenId: 't1' }]);
+    expect(await bus.instanceMessagesHeard()).toBe(true);
+    stop();
+    bus.relayToInstances({ kind: 'cancel', executionId: 'e1' });
+    expect(heard).toHaveLength(1);
   });
 });
 
@@ -165,5 +177,42 @@ describeWithServices('the Redis live bus', () => {
     cleanup.push(again.stop);
     await bus.threadChannelReady(threadId, 10_000);
     expect(await subscriberCount(channel)).toBe(1);
+  });
+
+  it('says every instance message published before the question has reached the listeners only once it has', async () => {
+    const { bus, proxy } = await busBehindProxy();
+    const heard: InstanceMessage[] = [];
+    cleanup.push(bus.onInstanceMessage((message) => heard.push(message)));
+    // In the handshake it cannot know.
+    expect(await bus.instanceMessagesHeard()).toBe(false);
+    proxy.release();
+    await eventually(() => bus.instanceMessagesHeard(), 10_000, 'the instance channel to be confirmed');
+
+    // Published by another instance; the delivery to this one is held up on the way.
+    proxy.hold();
+    const revocation: InstanceMessage = { kind: 'token-revoked', tokenId: `t-${Date.now()}` };
+    const publisher = new Redis(TEST_REDIS_URL!);
+    cleanup.push(() => publisher.disconnect());
+    expect(await publisher.publish('instance:all', JSON.stringify(revocation))).toBe(1);
+    let heardWhenAnswered = -1;
+    const answer = bus.instanceMessagesHeard().then((result) => {
+      heardWhenAnswered = heard.length;
+      return result;
+    });
+    await eventually(() => proxy.sent('ping') === 1, 10_000, 'the PING to go out');
+    expect(heard).toEqual([]);
+    proxy.release();
+    expect(await answer).toBe(true);
+    expect(heardWhenAnswered).toBe(1);
+    expect(heard).toEqual([revocation]);
+
+    // No answer within its bound: it cannot know.
+    proxy.hold();
+    expect(await bus.instanceMessagesHeard()).toBe(false);
+    proxy.release();
+    // Redis away: it cannot know either.
+    proxy.refuse();
+    proxy.cut();
+    expect(await bus.instanceMessagesHeard()).toBe(false);
   });
 });

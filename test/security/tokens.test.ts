@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issueApiToken, TokenAuthenticator, TokenUsageRecorder } from '../../src/auth/tokens.ts';
+import { ApiTokens, issueApiToken, TokenAuthenticator, TokenUsageRecorder } from '../../src/auth/tokens.ts';
 import { describeEachBackend, describeWithServices } from '../support/backends.ts';
 import { RevokeApiTokenDocument, ViewerApiTokensDocument, ViewerDocument } from '../support/documents.ts';
 import { eventually, isolatedEnv, request, requestData, startTestServer, type Backend, type TestServer } from '../support/server.ts';
@@ -155,6 +155,39 @@ describe('token expiry and lastUsedAt, with an injected clock', () => {
     now += 1_999;
     expect((await authenticator.authenticate(token))?.id).toBe(userId);
     now += 1;
+    expect(await authenticator.authenticate(token)).toBeNull();
+  });
+
+  it('uses a cached lookup only once every revocation announced before is known to be heard; else it looks the token up again', async () => {
+    const prisma = server.parley.db.prisma;
+    const { userId } = await server.createUser();
+    const { token, info } = await issueApiToken(prisma, userId, 'cached');
+    let heard = true;
+    let questions = 0;
+    const revocationsHeard = async () => (questions++, heard);
+    const authenticator = new TokenAuthenticator(prisma, new TokenUsageRecorder(prisma), () => {}, Date.now, { revocationsHeard });
+    expect((await authenticator.authenticate(token))?.id).toBe(userId);
+    // Nothing cached yet: nothing to ask.
+    expect(questions).toBe(0);
+    // Revoked in the database by another instance whose announcement has not arrived here.
+    await new ApiTokens(prisma, async () => {}).revoke(userId, info.id);
+    expect((await authenticator.authenticate(token))?.id).toBe(userId);
+    expect(questions).toBe(1);
+    heard = false;
+    expect(await authenticator.authenticate(token)).toBeNull();
+    expect(questions).toBe(2);
+  });
+
+  it('does not remember a lookup that was under way while a revocation arrived', async () => {
+    const prisma = server.parley.db.prisma;
+    const { userId } = await server.createUser();
+    const { token, info } = await issueApiToken(prisma, userId, 'raced');
+    const authenticator = new TokenAuthenticator(prisma, new TokenUsageRecorder(prisma), () => {}, Date.now);
+    // The lookup reads the row before the revocation; the revocation is heard before the lookup ends.
+    const lookup = authenticator.authenticate(token);
+    authenticator.forget(info.id);
+    expect((await lookup)?.id).toBe(userId);
+    await new ApiTokens(prisma, async () => {}).revoke(userId, info.id);
     expect(await authenticator.authenticate(token)).toBeNull();
   });
 });
