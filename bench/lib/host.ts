@@ -5,9 +5,11 @@
  *   BENCH_RECORD_EMITS=1  wraps the real runAgent and records when each text-delta leaves the runtime
  *   BENCH_COUNT_SQL=1     counts SQL statements by patching pg.Client.prototype.query
  *   BENCH_NO_CONSUMER=1   stops this instance's queue consumer after start (it claims no runs)
+ * and always counts the pub/sub messages Redis delivers to this instance (`redisMessages`).
  * Commands arrive over the IPC channel: { id, cmd, args } → { id, ok, result | error }.
  */
 import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
 import pg from 'pg';
 import type { AgentRunInput } from '../../src/runtime/agent-runtime.ts';
 import { nowMs } from './stats.ts';
@@ -39,6 +41,14 @@ if (process.env.BENCH_COUNT_SQL === '1') {
     return original.apply(this, args);
   };
 }
+
+// ---- pub/sub messages Redis delivered to this process (classic and sharded) ----
+let redisMessages = 0;
+const emitOfRedis = Redis.prototype.emit;
+Redis.prototype.emit = function (this: Redis, event: string | symbol, ...args: unknown[]) {
+  if (event === 'message' || event === 'smessage') redisMessages++;
+  return emitOfRedis.call(this, event, ...args);
+};
 
 // ---- emit recorder: [tag, offset, emittedAtMs] of every text-delta of a tagged run ----
 let emits: [string, number, number][] = [];
@@ -149,6 +159,7 @@ const commands: Record<string, (args: never) => unknown> = {
     return (usage.user + usage.system) / 1000;
   },
   fixture: () => ensureFixture(),
+  redisMessages: () => redisMessages,
   emits: () => {
     const taken = emits;
     emits = [];

@@ -1,7 +1,9 @@
 /**
  * Streams of the demo model followed over graphql-ws: sends `/slow <s> TAG<tag> x x …` to threads,
  * records when each TextDelta arrives at its subscriber, and joins that with the emit times the
- * runner instance recorded (host.ts BENCH_RECORD_EMITS) on (tag, offset).
+ * runner instance recorded (host.ts BENCH_RECORD_EMITS) on (tag, offset). The server coalesces
+ * the deltas of a short window (PARLEY_DELTA_WINDOW_MS) into one: an emitted chunk arrived when the
+ * delta whose text covers its offset did.
  */
 import type { Host, BenchThread } from './hosts.ts';
 import { inPool, openSubscription, RUN_EVENTS, sendMessage, type WsSubscription } from './clients.ts';
@@ -11,29 +13,60 @@ const TAG = /\bTAG(\S+)/;
 
 export class StreamFleet {
   readonly receives = new Map<string, number>();
+  /** Per tag, the deltas received in order: [offset, offset + text length, receive time]. */
+  private readonly covered = new Map<string, [number, number, number][]>();
   private readonly executionTags = new Map<string, string>();
-  private readonly early = new Map<string, [number, number][]>();
+  private readonly early = new Map<string, [number, number, number][]>();
+
+  private received(tag: string, offset: number, end: number, at: number): void {
+    this.receives.set(`${tag}:${offset}`, at);
+    const list = this.covered.get(tag) ?? [];
+    list.push([offset, end, at]);
+    this.covered.set(tag, list);
+  }
+
+  /** When the delta covering this offset of the tag's reply arrived (binary search; deltas arrive in offset order). */
+  arrivalOf(tag: string, offset: number): number | undefined {
+    const exact = this.receives.get(`${tag}:${offset}`);
+    if (exact !== undefined) return exact;
+    const list = this.covered.get(tag);
+    if (!list) return undefined;
+    let low = 0;
+    let high = list.length - 1;
+    while (low <= high) {
+      const mid = (low + high) >> 1;
+      const [start, end, at] = list[mid]!;
+      if (offset < start) high = mid - 1;
+      else if (offset >= end) low = mid + 1;
+      else return at;
+    }
+    return undefined;
+  }
   readonly finished = new Set<string>();
+  /** Every runEvents message the subscribers received. */
+  deliveredEvents = 0;
   readonly subscriptions: WsSubscription[] = [];
   errors: unknown[] = [];
 
   private onEvent = (receivedAt: number, data: any) => {
     const event = data.runEvents;
+    this.deliveredEvents++;
     switch (event?.__typename) {
       case 'ExecutionStarted': {
         const tag = TAG.exec(event.acceptedText)?.[1];
         if (!tag) return;
         this.executionTags.set(event.executionId, tag);
-        for (const [offset, at] of this.early.get(event.executionId) ?? []) this.receives.set(`${tag}:${offset}`, at);
+        for (const [offset, end, at] of this.early.get(event.executionId) ?? []) this.received(tag, offset, end, at);
         this.early.delete(event.executionId);
         break;
       }
       case 'TextDelta': {
         const tag = this.executionTags.get(event.executionId);
-        if (tag) this.receives.set(`${tag}:${event.offset}`, receivedAt);
+        const end = event.offset + (event.text?.length ?? 0);
+        if (tag) this.received(tag, event.offset, end, receivedAt);
         else {
           const list = this.early.get(event.executionId) ?? [];
-          list.push([event.offset, receivedAt]);
+          list.push([event.offset, end, receivedAt]);
           this.early.set(event.executionId, list);
         }
         break;
@@ -89,7 +122,7 @@ export class StreamFleet {
     let lastReceive = -Infinity;
     for (const [tag, offset, emittedAt] of emits) {
       if (!include(tag)) continue;
-      const receivedAt = this.receives.get(`${tag}:${offset}`);
+      const receivedAt = this.arrivalOf(tag, offset);
       if (receivedAt === undefined) {
         lost++;
         continue;

@@ -100,7 +100,7 @@ const run: Row['run'] = async ({ profileDir }) => {
       const emits = (await takeEmits(host)).filter(([tag]) => wanted.has(tag));
       const { latencies, lost } = fleet.join(emits, (tag) => wanted.has(tag));
       const { windowMs, delivered } = windowRate(
-        emits.map(([tag, offset, emittedAt]) => ({ tag, emittedAt, received: fleet.receives.has(`${tag}:${offset}`) })),
+        emits.map(([tag, offset, emittedAt]) => ({ tag, emittedAt, received: fleet.arrivalOf(tag, offset) !== undefined })),
       );
       const p99 = percentile(latencies, 99);
       const missing = streams * SECONDS * RATE - latencies.length;
