@@ -39,6 +39,8 @@ export async function postgresFloor(databaseUrl: string): Promise<InsertFloor> {
   const schema = url.searchParams.get('schema')!;
   url.searchParams.delete('schema');
   const pool = new pg.Pool({ connectionString: url.toString(), max: 10, options: `-c search_path="${schema}"` });
+  // A row may measure the floor before any server has migrated (and so created) its schema.
+  await pool.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
   await pool.query(FLOOR_TABLE_SQL);
   const insert = async (worker: number) => {
     const client = await pool.connect();

@@ -5,7 +5,7 @@
  *   BENCH_RECORD_EMITS=1  wraps the real runAgent and records when each text-delta leaves the runtime
  *   BENCH_COUNT_SQL=1     counts SQL statements by patching pg.Client.prototype.query
  *   BENCH_NO_CONSUMER=1   stops this instance's queue consumer after start (it claims no runs)
- * and always counts the pub/sub messages Redis delivers to this instance (`redisMessages`).
+ * and always counts the pub/sub messages this instance publishes and Redis delivers to it (`redisMessages`).
  * Commands arrive over the IPC channel: { id, cmd, args } → { id, ok, result | error }.
  */
 import { randomUUID } from 'node:crypto';
@@ -42,13 +42,18 @@ if (process.env.BENCH_COUNT_SQL === '1') {
   };
 }
 
-// ---- pub/sub messages Redis delivered to this process (classic and sharded) ----
-let redisMessages = 0;
+// ---- pub/sub messages this process published to Redis and Redis delivered to it (classic and sharded) ----
+const redisMessages = { published: 0, received: 0 };
 const emitOfRedis = Redis.prototype.emit;
 Redis.prototype.emit = function (this: Redis, event: string | symbol, ...args: unknown[]) {
-  if (event === 'message' || event === 'smessage') redisMessages++;
+  if (event === 'message' || event === 'smessage') redisMessages.received++;
   return emitOfRedis.call(this, event, ...args);
 };
+const sendCommandOfRedis = Redis.prototype.sendCommand;
+Redis.prototype.sendCommand = function (this: Redis, command: Parameters<Redis['sendCommand']>[0], ...rest: unknown[]) {
+  if (command.name === 'publish' || command.name === 'spublish') redisMessages.published++;
+  return (sendCommandOfRedis as (...args: unknown[]) => unknown).call(this, command, ...rest);
+} as Redis['sendCommand'];
 
 // ---- emit recorder: [tag, offset, emittedAtMs] of every text-delta of a tagged run ----
 let emits: [string, number, number][] = [];
@@ -159,7 +164,7 @@ const commands: Record<string, (args: never) => unknown> = {
     return (usage.user + usage.system) / 1000;
   },
   fixture: () => ensureFixture(),
-  redisMessages: () => redisMessages,
+  redisMessages: () => ({ ...redisMessages }),
   emits: () => {
     const taken = emits;
     emits = [];
