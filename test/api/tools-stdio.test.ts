@@ -174,6 +174,14 @@ describeEachBackend('stdio tool servers the operator declares', (backend) => {
     expect(liveChildren()).toContain(pid);
   });
 
+  it('parley doctor’s probe starts each declared server afresh and reports it like an HTTP one', async () => {
+    const probed = await server.parley.tools.probeAll();
+    expect(probed.map(({ name, projectId, transport, state }) => ({ name, projectId, transport, status: state.status, tools: state.tools.length }))).toEqual([
+      { name: 'gone', projectId: null, transport: 'STDIO', status: 'CONNECTED', tools: 5 },
+      { name: 'stdio', projectId: null, transport: 'STDIO', status: 'CONNECTED', tools: 5 },
+    ]);
+  });
+
   it('the child gets the declared env and folder, not Parley’s environment', async () => {
     const { threadId, follower } = await run('/tool stdio/env {}');
     await follower.waitFor(is('ExecutionFinished'));
