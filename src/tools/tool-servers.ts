@@ -226,7 +226,7 @@ export class ToolServers {
     // The file as it is now (a bad one throws), not as the rows last recorded it.
     const declared = this.readFile();
     const http = await this.prisma.toolServer.findMany({ where: { transport: 'HTTP' }, orderBy: [{ projectId: 'asc' }, { name: 'asc' }] });
-    const stdio = [...declared.values()].map(
+    const stdio = [...declared.values()].sort((a, b) => a.name.localeCompare(b.name)).map(
       (server) => ({ id: declaredServerId(server.name), name: server.name, projectId: null, transport: 'STDIO' }) as ToolServer,
     );
     return Promise.all(
