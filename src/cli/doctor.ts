@@ -146,7 +146,7 @@ async function checkToolServers(config: Config): Promise<CheckResult[]> {
     if (probed.status !== 'pass') return [probed];
     const servers = JSON.parse(probed.detail) as Awaited<ReturnType<typeof module.servers.probeAll>>;
     return servers.map(({ name, projectId, state }) => ({
-      check: `tool server ${name} (project ${projectId.slice(0, 8)})`,
+      check: projectId === null ? `tool server ${name} (stdio, declared)` : `tool server ${name} (project ${projectId.slice(0, 8)})`,
       status: state.status === 'CONNECTED' ? 'pass' : 'fail',
       detail: state.status === 'CONNECTED' ? `reachable; ${state.tools.length} tools listed` : (state.lastError ?? state.status),
     }));

@@ -30,7 +30,7 @@ async function withToolServers(work: (servers: ToolServers) => Promise<void>): P
 function describeServer(server: ToolServer): string[] {
   const tools = (server.tools as unknown as ToolInfo[]).map((tool) => `${server.name}/${tool.name}`);
   return [
-    `${encodeId('ToolServer', server.id)}  ${server.name}  ${server.status}  ${server.url}`,
+    `${encodeId('ToolServer', server.id)}  ${server.name}  ${server.status}  ${server.url}${server.transport === 'STDIO' ? '  (declared by the operator)' : ''}`,
     ...(server.lastError ? [`  last error: ${server.lastError}`] : []),
     ...(server.headerNames.length ? [`  headers: ${server.headerNames.join(', ')}`] : []),
     `  tools: ${tools.length ? tools.join(', ') : '(none listed)'}`,

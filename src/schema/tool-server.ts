@@ -10,7 +10,10 @@ const ToolServerStatus = builder.enumType('ToolServerStatus', {
   values: TOOL_SERVER_STATUSES,
   description: 'As this server’s instances last saw it: CONNECTED (tools listed), UNAVAILABLE, UNAUTHORIZED (HTTP 401/403).',
 });
-const ToolServerTransport = builder.enumType('ToolServerTransport', { values: ['HTTP', 'STDIO'] as const });
+const ToolServerTransport = builder.enumType('ToolServerTransport', {
+  values: ['HTTP', 'STDIO'] as const,
+  description: 'HTTP: MCP over streamable HTTP (or HTTP+SSE), added by a project’s admins; STDIO: a command the operator declares in PARLEY_TOOL_SERVERS_FILE.',
+});
 export const ToolApprovalEnum = builder.enumType('ToolApproval', {
   values: TOOL_APPROVALS,
   description: 'ALWAYS: each call waits for the user’s approval (the default); NEVER: calls run at once.',
@@ -40,11 +43,15 @@ builder.prismaNode('ToolServer', {
   id: { field: 'id' },
   findUnique: (id) => ({ id }),
   description: 'An MCP server whose tools the project’s agents may use. Header values are write-only.',
-  select: { id: true, name: true, url: true, status: true, lastError: true, headerNames: true, tools: true, timeoutMs: true },
+  select: { id: true, name: true, url: true, transport: true, status: true, lastError: true, headerNames: true, tools: true, timeoutMs: true },
   fields: (t) => ({
     name: t.exposeString('name'),
-    url: t.exposeString('url'),
-    transport: t.field({ type: ToolServerTransport, resolve: () => 'HTTP' as const }),
+    url: t.exposeString('url', { description: 'HTTP: the MCP endpoint; STDIO: `stdio:<command>` (never its arguments or environment).' }),
+    transport: t.field({ type: ToolServerTransport, resolve: (server) => (server.transport === 'STDIO' ? 'STDIO' : 'HTTP') }),
+    operatorDeclared: t.boolean({
+      description: 'Declared by the operator (PARLEY_TOOL_SERVERS_FILE): refreshed through the API, never changed or removed through it.',
+      resolve: (server) => server.transport === 'STDIO',
+    }),
     status: t.field({ type: ToolServerStatus, resolve: (server) => server.status as (typeof TOOL_SERVER_STATUSES)[number] }),
     lastError: t.exposeString('lastError', { nullable: true }),
     headerNames: t.exposeStringList('headerNames', { description: 'The names of the headers sent; their values are never shown.' }),
@@ -60,8 +67,9 @@ builder.prismaNode('ToolServer', {
 builder.prismaObjectField('Project', 'toolServers', (t) =>
   t.prismaField({
     type: ['ToolServer'],
-    resolve: (query, project, _args, { loader }) =>
-      loader.toolServer.findMany({ ...query, where: { projectId: project.id }, orderBy: { name: 'asc' } }),
+    description: 'The project’s own servers and the operator’s declared ones it may use.',
+    resolve: async (query, project, _args, { loader, services }) =>
+      loader.toolServer.findMany({ ...query, where: { id: { in: await services.toolServers.visibleIds(project.id) } }, orderBy: { name: 'asc' } }),
   }),
 );
 
@@ -131,7 +139,8 @@ builder.mutationField('updateToolServer', (t) =>
   t.withAuth({ authenticated: true }).prismaField({
     type: 'ToolServer',
     errors: { types: [...COMMON_MUTATION_ERRORS, ConflictError] },
-    description: 'Changes a tool server and reconnects; `headers`, when given, replace all of them. Needs agent:manage.',
+    description:
+      'Changes a tool server and reconnects; `headers`, when given, replace all of them. Needs agent:manage. An operator-declared server is a ForbiddenError (it is changed in PARLEY_TOOL_SERVERS_FILE).',
     args: {
       toolServerId: t.arg.id({ required: true }),
       name: t.arg.string(),
@@ -155,7 +164,8 @@ builder.mutationField('removeToolServer', (t) =>
   t.withAuth({ authenticated: true }).field({
     type: ToolServerRemoved,
     errors: { types: COMMON_MUTATION_ERRORS },
-    description: 'Removes a tool server; agents naming its tools no longer get them. Needs agent:manage.',
+    description:
+      'Removes a tool server; agents naming its tools no longer get them. Needs agent:manage. An operator-declared server is a ForbiddenError (it is removed from PARLEY_TOOL_SERVERS_FILE).',
     args: { toolServerId: t.arg.id({ required: true }) },
     resolve: async (_root, args, { services, viewer }) => {
       const removed = await services.toolServers.remove(viewer, decodeIdArg(args, 'toolServerId', 'ToolServer'));

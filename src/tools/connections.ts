@@ -1,14 +1,18 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Logger } from 'pino';
 import type { ToolInfo, ToolServerStatus } from './tool-catalog.ts';
 import { RefusedUrl, type UrlGuard } from './url-guard.ts';
 
 const FIRST_RETRY_MS = 500;
 const LAST_RETRY_MS = 30_000;
 const CONNECT_TIMEOUT_MS = 10_000;
+/** A stdio server's start counts against its first answer: a command like `npx -y …` may fetch a package first. */
+const STDIO_CONNECT_TIMEOUT_MS = 30_000;
 
 /** How to reach one tool server; headers are decrypted only into this, in memory. */
 export interface ServerEndpoint {
@@ -16,7 +20,26 @@ export interface ServerEndpoint {
   name: string;
   url: string;
   headers: Record<string, string>;
+  /**
+   * A stdio server: the command to run (the operator's declaration). Null when the row says stdio
+   * but this instance's PARLEY_TOOL_SERVERS_FILE does not declare it.
+   */
+  stdio?: StdioCommand | null;
 }
+
+export interface StdioCommand {
+  command: string;
+  args: string[];
+  /** Exactly the environment the child gets (see ToolServers.stdioEndpoint). */
+  env: Record<string, string>;
+  cwd: string;
+  /** Values to blank out of anything shown or logged (the declared env's). */
+  secrets: string[];
+}
+
+/** Lines of a child's stderr kept for a failure's message, and the longest line logged. */
+const STDERR_LINES_KEPT = 5;
+const STDERR_LINE_CHARS = 2_000;
 
 export interface ConnectionState {
   status: ToolServerStatus;
@@ -46,11 +69,15 @@ export class ToolServerConnection {
   private retryAt = 0;
   private lastFailure: ToolServerFailure | null = null;
   private closed = false;
+  /** A stdio child that exited on its own is started again after the pause (an HTTP client reconnects on its next call). */
+  private restartTimer: NodeJS.Timeout | null = null;
+  private stderrTail: string[] = [];
 
   constructor(
     private endpoint: ServerEndpoint,
     private readonly guard: UrlGuard,
     private readonly onState: (serverId: string, state: ConnectionState) => void,
+    private readonly logger?: Logger,
   ) {}
 
   get name(): string {
@@ -88,6 +115,8 @@ export class ToolServerConnection {
       if (error instanceof McpError && error.code !== ErrorCode.ConnectionClosed) {
         throw new ToolServerFailure('CONNECTED', this.redact(`the tool server refused the call: ${error.message}`));
       }
+      // A stdio child that died has been marked failed (and its restart planned) by the client's onclose, which runs first.
+      if (this.endpoint.stdio !== undefined && error instanceof McpError && this.lastFailure) throw this.lastFailure;
       const failure = this.failureOf(error);
       await this.dropClient();
       this.markFailed(failure);
@@ -97,6 +126,8 @@ export class ToolServerConnection {
 
   async close(): Promise<void> {
     this.closed = true;
+    if (this.restartTimer) clearTimeout(this.restartTimer);
+    this.restartTimer = null;
     await this.dropClient();
   }
 
@@ -112,11 +143,19 @@ export class ToolServerConnection {
 
   private async open(): Promise<Client> {
     try {
-      const client = await this.openWith('streamable-http').catch(async (error: unknown) => {
-        // An older server speaks HTTP+SSE: its POST to the endpoint is refused with 4xx other than 401/403.
-        if (error instanceof StreamableHTTPError && [400, 404, 405].includes(error.code ?? 0)) return this.openWith('sse');
-        throw error;
-      });
+      const client =
+        this.endpoint.stdio !== undefined
+          ? await this.openStdio()
+          : await this.openWith('streamable-http').catch(async (error: unknown) => {
+              // An older server speaks HTTP+SSE: its POST to the endpoint is refused with 4xx other than 401/403.
+              if (error instanceof StreamableHTTPError && [400, 404, 405].includes(error.code ?? 0)) return this.openWith('sse');
+              throw error;
+            });
+      if (this.closed) {
+        // Closed (a shutdown) while connecting: the client made meanwhile must not outlive it.
+        await client.close().catch(() => {});
+        throw new ToolServerFailure('UNAVAILABLE', 'the tool server connection is closed.');
+      }
       this.client = client;
       this.failures = 0;
       this.lastFailure = null;
@@ -125,7 +164,8 @@ export class ToolServerConnection {
       return client;
     } catch (error) {
       const failure = this.failureOf(error);
-      this.markFailed(failure);
+      // A shutdown's own ending is no news for the server's row.
+      if (!this.closed) this.markFailed(failure);
       throw failure;
     }
   }
@@ -153,6 +193,78 @@ export class ToolServerConnection {
       throw error;
     }
     return client;
+  }
+
+  /** Starts the declared command; its stderr goes to the log (debug) and its last lines into a failure's message. */
+  private async openStdio(): Promise<Client> {
+    const stdio = this.endpoint.stdio;
+    if (!stdio) {
+      throw new ToolServerFailure('UNAVAILABLE', 'this instance’s PARLEY_TOOL_SERVERS_FILE does not declare this server.');
+    }
+    this.stderrTail = [];
+    const transport = new StdioClientTransport({ command: stdio.command, args: stdio.args, env: stdio.env, cwd: stdio.cwd, stderr: 'pipe' });
+    let partial = '';
+    transport.stderr?.on('data', (chunk: Buffer) => {
+      const lines = (partial + chunk.toString('utf8')).split('\n');
+      partial = lines.pop() ?? '';
+      if (partial.length > STDERR_LINE_CHARS) {
+        lines.push(partial);
+        partial = '';
+      }
+      for (const raw of lines) this.stderrLine(raw);
+    });
+    transport.stderr?.on('end', () => {
+      if (partial) this.stderrLine(partial);
+      partial = '';
+    });
+    const client = new Client({ name: 'parley', version: '1' }, { capabilities: {} });
+    client.onclose = () => {
+      if (this.client !== client) return;
+      // The child ended on its own (we drop the client before closing it ourselves).
+      this.client = null;
+      this.markFailed(new ToolServerFailure('UNAVAILABLE', this.redact(`the tool server process exited${this.lastStderr()}.`)));
+      this.scheduleRestart();
+    };
+    try {
+      await client.connect(transport, { timeout: STDIO_CONNECT_TIMEOUT_MS });
+    } catch (error) {
+      await client.close().catch(() => {});
+      if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
+        throw new ToolServerFailure('UNAVAILABLE', this.redact(`the tool server process exited while starting${this.lastStderr()}.`));
+      }
+      const code = (error as NodeJS.ErrnoException).code;
+      if (typeof code === 'string') {
+        throw new ToolServerFailure('UNAVAILABLE', this.redact(`the command ${stdio.command} could not be started (${code}).`));
+      }
+      throw error;
+    }
+    return client;
+  }
+
+  private stderrLine(raw: string): void {
+    const line = this.redact(raw.replace(/\r$/, '')).slice(0, STDERR_LINE_CHARS);
+    if (!line.trim()) return;
+    this.stderrTail.push(line);
+    if (this.stderrTail.length > STDERR_LINES_KEPT) this.stderrTail.shift();
+    this.logger?.debug({ toolServer: this.endpoint.name, stderr: line }, 'tool server stderr');
+  }
+
+  private lastStderr(): string {
+    const last = this.stderrTail.at(-1);
+    return last ? `; its last output: ${last.slice(0, 300)}` : '';
+  }
+
+  private scheduleRestart(): void {
+    if (this.closed || this.restartTimer) return;
+    this.restartTimer = setTimeout(
+      () => {
+        this.restartTimer = null;
+        if (this.closed || this.client) return;
+        this.connected().catch(() => this.scheduleRestart());
+      },
+      Math.max(0, this.retryAt - Date.now()),
+    );
+    this.restartTimer.unref();
   }
 
   private async listTools(client: Client): Promise<ToolInfo[]> {
@@ -201,7 +313,7 @@ export class ToolServerConnection {
 
   private redact(message: string): string {
     let redacted = message;
-    for (const value of Object.values(this.endpoint.headers)) {
+    for (const value of [...Object.values(this.endpoint.headers), ...(this.endpoint.stdio?.secrets ?? [])]) {
       if (value.length >= 4) redacted = redacted.split(value).join('[redacted]');
     }
     return redacted.slice(0, 500);

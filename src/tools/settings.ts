@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { positiveInt } from '../lifecycle/settings.ts';
+import { readDeclaredServers, ToolServersFileError } from './declared-servers.ts';
 
 /** The tool servers' slice of the settings: call limits, which private hosts may be reached, the secret key. */
 export const toolSettings = z.object({
@@ -13,7 +14,21 @@ export const toolSettings = z.object({
     .refine((value) => keyBytes(value) !== null, 'must be 32 bytes, as 64 hex characters or base64')
     .optional(),
   /** A JSON file of stdio tool servers the operator declares (name, command, args, env, cwd, projects). */
-  PARLEY_TOOL_SERVERS_FILE: z.string().min(1).optional(),
+  PARLEY_TOOL_SERVERS_FILE: z
+    .string()
+    .min(1)
+    .optional()
+    .superRefine((file, context) => {
+      // Checked with the other settings, so a bad file stops the start before anything is opened
+      // (the tool servers' module reads it again when it starts).
+      if (file === undefined) return;
+      try {
+        readDeclaredServers(file);
+      } catch (error) {
+        if (!(error instanceof ToolServersFileError)) throw error;
+        context.addIssue({ code: 'custom', message: `${file}: ${error.problem}` });
+      }
+    }),
 });
 
 export type ToolSettings = z.infer<typeof toolSettings>;

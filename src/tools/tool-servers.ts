@@ -1,15 +1,16 @@
 import { jsonSchema, tool, type ModelMessage, type ToolSet } from 'ai';
 import type { Logger } from 'pino';
 import type { AccessPolicy } from '../auth/access.ts';
-import { ConflictError, InvalidInputError, NotFoundError } from '../domain/errors.ts';
+import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError } from '../domain/errors.ts';
 import type { Agent, Prisma, PrismaClient, ToolServer, User } from '../generated/prisma/client.ts';
 import { modelToolName, type ToolLabel, type ToolOutcome } from '../runtime/tools.ts';
 import { approvalOf, parseApprovals } from './approvals.ts';
 import { ToolServerConnection, ToolServerFailure, type ConnectionState, type ServerEndpoint } from './connections.ts';
+import { declaredServerId, readDeclaredServers, stdioUrl, type DeclaredServer } from './declared-servers.ts';
 import type { SecretBox } from './secrets.ts';
 import { allowedHostsFrom, type ToolSettings } from './settings.ts';
 import { qualifiedToolName, safeToRepeat, SERVER_NAME, splitToolName, type ToolInfo } from './tool-catalog.ts';
-import { unknownToolNames } from './tool-names.ts';
+import { declaredFor, projectServers, unknownToolNames } from './tool-names.ts';
 import { boundedOutput } from './tool-output.ts';
 import { RefusedUrl, UrlGuard } from './url-guard.ts';
 
@@ -51,6 +52,8 @@ export class ToolServers {
   private readonly connections = new Map<string, ToolServerConnection>();
   /** Each server's status as this instance last saw it (the servers-by-status gauge). */
   private readonly statuses = new Map<string, string>();
+  /** The stdio servers this instance's PARLEY_TOOL_SERVERS_FILE declares, by name (read at start). */
+  private declared: Map<string, DeclaredServer> | null = null;
   readonly guard: UrlGuard;
 
   constructor(
@@ -71,7 +74,12 @@ export class ToolServers {
   /** `user` null: the operator (the CLI), who may manage every project's servers. */
   async list(user: User | null, projectId: string): Promise<ToolServer[]> {
     await this.allowed(user, projectId, 'agent:read');
-    return this.prisma.toolServer.findMany({ where: { projectId }, orderBy: { name: 'asc' } });
+    return projectServers(this.prisma, projectId);
+  }
+
+  /** The ids of the servers `Project.toolServers` shows (the caller has checked the project is visible). */
+  async visibleIds(projectId: string): Promise<string[]> {
+    return (await projectServers(this.prisma, projectId)).map((row) => row.id);
   }
 
   async add(user: User | null, projectId: string, input: ToolServerInput): Promise<ToolServer> {
@@ -80,6 +88,7 @@ export class ToolServers {
     if (await this.prisma.toolServer.findUnique({ where: { projectId_name: { projectId, name: data.name! } } })) {
       throw new ConflictError(`This project already has a tool server named ${data.name}.`);
     }
+    await this.refuseDeclaredName(projectId, data.name!);
     const row = await this.prisma.toolServer
       .create({ data: { projectId, name: data.name!, url: data.url!, ...data.rest } })
       .catch((error: unknown) => {
@@ -90,11 +99,13 @@ export class ToolServers {
   }
 
   async update(user: User | null, toolServerId: string, input: ToolServerInput): Promise<ToolServer> {
-    const existing = await this.managed(user, toolServerId);
+    const existing = await this.managed(user, toolServerId, 'change');
+    const projectId = existing.projectId!;
     const data = await this.validated(input, false);
     if (data.name && data.name !== existing.name) {
-      const clash = await this.prisma.toolServer.findUnique({ where: { projectId_name: { projectId: existing.projectId, name: data.name } } });
+      const clash = await this.prisma.toolServer.findUnique({ where: { projectId_name: { projectId, name: data.name } } });
       if (clash) throw new ConflictError(`This project already has a tool server named ${data.name}.`);
+      await this.refuseDeclaredName(projectId, data.name);
     }
     const row = await this.prisma.toolServer.update({
       where: { id: existing.id },
@@ -104,7 +115,7 @@ export class ToolServers {
   }
 
   async remove(user: User | null, toolServerId: string): Promise<ToolServer> {
-    const existing = await this.managed(user, toolServerId);
+    const existing = await this.managed(user, toolServerId, 'change');
     await this.prisma.toolServer.delete({ where: { id: existing.id } });
     await this.connections.get(existing.id)?.close();
     this.connections.delete(existing.id);
@@ -113,7 +124,7 @@ export class ToolServers {
   }
 
   async refresh(user: User | null, toolServerId: string): Promise<ToolServer> {
-    return this.connect(await this.managed(user, toolServerId));
+    return this.connect(await this.managed(user, toolServerId, 'refresh'));
   }
 
   /** Names among `names` that are neither built in nor a tool (or `*`) of one of the project's servers. */
@@ -130,7 +141,7 @@ export class ToolServers {
     const wanted = agent.tools.map(splitToolName).filter((entry) => entry !== null);
     if (wanted.length === 0) return run;
     const [servers, allowances] = await Promise.all([
-      this.prisma.toolServer.findMany({ where: { projectId: agent.projectId, name: { in: [...new Set(wanted.map((entry) => entry.server))] } } }),
+      projectServers(this.prisma, agent.projectId, { name: { in: [...new Set(wanted.map((entry) => entry.server))] } }),
       this.prisma.threadToolAllowance.findMany({ where: { threadId }, select: { tool: true } }),
     ]);
     const allowed = new Set(allowances.map((entry) => entry.tool));
@@ -162,6 +173,48 @@ export class ToolServers {
     return run;
   }
 
+  /**
+   * Reads PARLEY_TOOL_SERVERS_FILE (a bad file throws, naming it and the problem) and makes the
+   * rows match it: each declared server upserted, a declared one no longer in the file removed.
+   */
+  async syncDeclared(): Promise<void> {
+    const declared = [...this.readFile().values()];
+    for (const server of declared) {
+      const fields = { name: server.name, url: stdioUrl(server), transport: 'STDIO', projects: server.projects, timeoutMs: server.timeoutMs };
+      await this.prisma.toolServer.upsert({
+        where: { id: declaredServerId(server.name) },
+        create: { id: declaredServerId(server.name), projectId: null, ...fields },
+        update: fields,
+      });
+    }
+    const gone = { transport: 'STDIO', id: { notIn: declared.map((server) => declaredServerId(server.name)) } };
+    const removed = await this.prisma.toolServer.findMany({ where: gone, select: { id: true } });
+    await this.prisma.toolServer.deleteMany({ where: gone });
+    for (const { id } of removed) {
+      await this.connections.get(id)?.close();
+      this.connections.delete(id);
+      this.statuses.delete(id);
+    }
+    for (const server of declared) await this.warnOfUnknownProjects(server);
+  }
+
+  private readFile(): Map<string, DeclaredServer> {
+    const file = this.settings.PARLEY_TOOL_SERVERS_FILE;
+    this.declared = new Map((file ? readDeclaredServers(file) : []).map((server) => [server.name, server]));
+    return this.declared;
+  }
+
+  /** A name or id matching no project is not an error (the project may come later), but the operator should hear of it. */
+  private async warnOfUnknownProjects(server: DeclaredServer): Promise<void> {
+    const refs = server.projects.filter((entry) => entry !== '*');
+    if (refs.length === 0) return;
+    const found = await this.prisma.project.findMany({ where: { OR: [{ id: { in: refs } }, { name: { in: refs } }] }, select: { id: true, name: true } });
+    const unknown = refs.filter((ref) => !found.some((project) => project.id === ref || project.name === ref));
+    if (unknown.length > 0) {
+      this.logger.warn({ toolServer: server.name, projects: unknown }, 'a declared tool server names projects that do not exist (yet)');
+    }
+  }
+
   /** Connects every server at start (in the background) so their state is fresh on this instance. */
   async connectAll(): Promise<void> {
     const rows = await this.prisma.toolServer.findMany();
@@ -169,13 +222,18 @@ export class ToolServers {
   }
 
   /** Each server as a fresh connection finds it now, recording nothing (`parley doctor`). */
-  async probeAll(): Promise<{ name: string; projectId: string; state: ConnectionState }[]> {
-    const rows = await this.prisma.toolServer.findMany({ orderBy: [{ projectId: 'asc' }, { name: 'asc' }] });
+  async probeAll(): Promise<{ name: string; projectId: string | null; transport: string; state: ConnectionState }[]> {
+    // The file as it is now (a bad one throws), not as the rows last recorded it.
+    const declared = this.readFile();
+    const http = await this.prisma.toolServer.findMany({ where: { transport: 'HTTP' }, orderBy: [{ projectId: 'asc' }, { name: 'asc' }] });
+    const stdio = [...declared.values()].sort((a, b) => a.name.localeCompare(b.name)).map(
+      (server) => ({ id: declaredServerId(server.name), name: server.name, projectId: null, transport: 'STDIO' }) as ToolServer,
+    );
     return Promise.all(
-      rows.map(async (row) => {
-        const connection = new ToolServerConnection(this.endpointOf(row), this.guard, () => {});
+      [...stdio, ...http].map(async (row) => {
+        const connection = new ToolServerConnection(this.endpointOf(row), this.guard, () => {}, this.logger);
         try {
-          return { name: row.name, projectId: row.projectId, state: await connection.refresh() };
+          return { name: row.name, projectId: row.projectId, transport: row.transport, state: await connection.refresh() };
         } finally {
           await connection.close();
         }
@@ -218,7 +276,7 @@ export class ToolServers {
   private connection(row: ToolServer): ToolServerConnection {
     let connection = this.connections.get(row.id);
     if (!connection) {
-      connection = new ToolServerConnection(this.endpointOf(row), this.guard, (id, state) => this.recordLater(id, state));
+      connection = new ToolServerConnection(this.endpointOf(row), this.guard, (id, state) => this.recordLater(id, state), this.logger);
       this.connections.set(row.id, connection);
     }
     return connection;
@@ -252,6 +310,7 @@ export class ToolServers {
   }
 
   private endpointOf(row: ToolServer): ServerEndpoint {
+    if (row.transport === 'STDIO') return this.stdioEndpoint(row);
     let headers: Record<string, string> = {};
     if (row.headersEncrypted) {
       try {
@@ -263,12 +322,71 @@ export class ToolServers {
     return { id: row.id, name: row.name, url: row.url, headers };
   }
 
-  private async managed(user: User | null, toolServerId: string): Promise<ToolServer> {
+  /**
+   * A declared server runs a command of the operator's: the child gets the SDK's few safe variables
+   * (HOME, LOGNAME, PATH, SHELL, TERM, USER) and the file's `env`, and Parley's whole environment
+   * (its database URL, its keys) only when the file says `inheritEnv`.
+   */
+  private stdioEndpoint(row: ToolServer): ServerEndpoint {
+    // The CLI reads the file when it first needs it; a server reads it at start (syncDeclared).
+    const declared = (this.declared ?? this.readFile()).get(row.name);
+    const endpoint: ServerEndpoint = { id: row.id, name: row.name, url: row.url, headers: {}, stdio: null };
+    if (!declared) return endpoint;
+    const inherited: Record<string, string> = {};
+    if (declared.inheritEnv) for (const [key, value] of Object.entries(process.env)) if (value !== undefined) inherited[key] = value;
+    endpoint.stdio = {
+      command: declared.command,
+      args: declared.args,
+      env: { ...inherited, ...declared.env },
+      cwd: declared.cwd,
+      secrets: Object.values(declared.env),
+    };
+    return endpoint;
+  }
+
+  /**
+   * The server, if `user` (null: the operator) may do `action` to it. A declared server is seen by
+   * the members of the projects it names; it is refreshed like any other but changed only in the file.
+   */
+  private async managed(user: User | null, toolServerId: string, action: 'change' | 'refresh'): Promise<ToolServer> {
     const row = await this.prisma.toolServer.findUnique({ where: { id: toolServerId } });
     const askedFor = { entity: 'ToolServer', id: toolServerId };
     if (!row) throw new NotFoundError(askedFor.entity, askedFor.id);
+    if (row.projectId === null) {
+      const projects = user ? await this.membersProjects(user, row) : [];
+      if (user && projects.length === 0) throw new NotFoundError(askedFor.entity, askedFor.id);
+      if (action === 'change') {
+        throw new ForbiddenError(
+          'operator',
+          `The tool server ${row.name} is declared by the operator in PARLEY_TOOL_SERVERS_FILE; it is changed or removed there, not through the API.`,
+        );
+      }
+      if (user) {
+        const roles = await Promise.allSettled(projects.map((projectId) => this.access.projectRole(user, projectId, 'agent:manage', askedFor)));
+        const refused = roles.find((role) => role.status === 'rejected');
+        if (!roles.some((role) => role.status === 'fulfilled') && refused) throw refused.reason;
+      }
+      return row;
+    }
     if (user) await this.access.projectRole(user, row.projectId, 'agent:manage', askedFor);
     return row;
+  }
+
+  /** The projects `user` is a member of that may use the declared server `row`. */
+  private async membersProjects(user: User, row: ToolServer): Promise<string[]> {
+    const refs = row.projects.filter((entry) => entry !== '*');
+    const named = row.projects.includes('*') ? {} : { OR: [{ id: { in: refs } }, { name: { in: refs } }] };
+    const projects = await this.prisma.project.findMany({ where: { memberships: { some: { userId: user.id } }, ...named }, select: { id: true } });
+    return projects.map((project) => project.id);
+  }
+
+  /** A project may not add a server under the name of a declared one it may use: `<name>/<tool>` would mean two things. */
+  private async refuseDeclaredName(projectId: string, name: string): Promise<void> {
+    const project = await this.prisma.project.findUnique({ where: { id: projectId }, select: { id: true, name: true } });
+    if (!project) return;
+    if (await this.prisma.toolServer.findFirst({ where: { ...declaredFor(project), name }, select: { id: true } })) {
+      throw new ConflictError(`The operator declares a tool server named ${name} for this project (PARLEY_TOOL_SERVERS_FILE); choose another name.`);
+    }
   }
 
   private async allowed(user: User | null, projectId: string, scope: 'agent:read' | 'agent:manage'): Promise<void> {

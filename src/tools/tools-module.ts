@@ -24,6 +24,7 @@ export class ToolsModule implements Module {
   }
 
   async start(): Promise<void> {
+    await this.servers.syncDeclared();
     await this.servers.connectAll();
   }
 

@@ -460,7 +460,7 @@ export type Mutation = {
   removeProjectMember: MutationRemoveProjectMemberResult;
   /** Removes a pending message and discards its attachments; refused once it has started. */
   removeQueuedMessage: MutationRemoveQueuedMessageResult;
-  /** Removes a tool server; agents naming its tools no longer get them. Needs agent:manage. */
+  /** Removes a tool server; agents naming its tools no longer get them. Needs agent:manage. An operator-declared server is a ForbiddenError (it is removed from PARLEY_TOOL_SERVERS_FILE). */
   removeToolServer: MutationRemoveToolServerResult;
   renameThread: MutationRenameThreadResult;
   /** Moves a pending message to the target’s position, shifting those between, if the pending order (steers excluded) is exactly expectedQueueIds. */
@@ -478,7 +478,7 @@ export type Mutation = {
   /** The active path goes through that message, down to the leaf last active under it (BranchSwitched); answers the conversation as it now is. A ConflictError while an execution runs: stop it first. */
   switchBranch: MutationSwitchBranchResult;
   updateAgent: MutationUpdateAgentResult;
-  /** Changes a tool server and reconnects; `headers`, when given, replace all of them. Needs agent:manage. */
+  /** Changes a tool server and reconnects; `headers`, when given, replace all of them. Needs agent:manage. An operator-declared server is a ForbiddenError (it is changed in PARLEY_TOOL_SERVERS_FILE). */
   updateToolServer: MutationUpdateToolServerResult;
 };
 
@@ -738,6 +738,7 @@ export type Project = Node & {
   createdAt: Scalars['DateTime']['output'];
   id: Scalars['ID']['output'];
   name: Scalars['String']['output'];
+  /** The project’s own servers and the operator’s declared ones it may use. */
   toolServers: Array<ToolServer>;
   viewerRole?: Maybe<ProjectRole>;
 };
@@ -1090,12 +1091,15 @@ export type ToolServer = Node & {
   id: Scalars['ID']['output'];
   lastError?: Maybe<Scalars['String']['output']>;
   name: Scalars['String']['output'];
+  /** Declared by the operator (PARLEY_TOOL_SERVERS_FILE): refreshed through the API, never changed or removed through it. */
+  operatorDeclared: Scalars['Boolean']['output'];
   status: ToolServerStatus;
   /** null: PARLEY_TOOL_TIMEOUT_MS. */
   timeoutMs?: Maybe<Scalars['Int']['output']>;
   /** As last listed by the server. */
   tools: Array<ServerTool>;
   transport: ToolServerTransport;
+  /** HTTP: the MCP endpoint; STDIO: `stdio:<command>` (never its arguments or environment). */
   url: Scalars['String']['output'];
 };
 
@@ -1116,6 +1120,7 @@ export type ToolServerStatus =
   | 'UNAUTHORIZED'
   | 'UNAVAILABLE';
 
+/** HTTP: MCP over streamable HTTP (or HTTP+SSE), added by a project’s admins; STDIO: a command the operator declares in PARLEY_TOOL_SERVERS_FILE. */
 export type ToolServerTransport =
   | 'HTTP'
   | 'STDIO';
