@@ -181,8 +181,14 @@ describeWithServices('the Redis live bus', () => {
 
   it('says every instance message published before the question has reached the listeners only once it has', async () => {
     const { bus, proxy } = await busBehindProxy();
+    // The machine's Redis is shared with other suites' servers, which announce on the same channel: only this test's message counts.
+    const revocation: InstanceMessage = { kind: 'token-revoked', tokenId: `t-${Date.now()}-${Math.random()}` };
     const heard: InstanceMessage[] = [];
-    cleanup.push(bus.onInstanceMessage((message) => heard.push(message)));
+    cleanup.push(
+      bus.onInstanceMessage((message) => {
+        if (message.kind === 'token-revoked' && message.tokenId === revocation.tokenId) heard.push(message);
+      }),
+    );
     // In the handshake it cannot know.
     expect(await bus.instanceMessagesHeard()).toBe(false);
     proxy.release();
@@ -190,10 +196,9 @@ describeWithServices('the Redis live bus', () => {
 
     // Published by another instance; the delivery to this one is held up on the way.
     proxy.hold();
-    const revocation: InstanceMessage = { kind: 'token-revoked', tokenId: `t-${Date.now()}` };
     const publisher = new Redis(TEST_REDIS_URL!);
     cleanup.push(() => publisher.disconnect());
-    expect(await publisher.publish('instance:all', JSON.stringify(revocation))).toBe(1);
+    expect(await publisher.publish('instance:all', JSON.stringify(revocation))).toBeGreaterThanOrEqual(1);
     let heardWhenAnswered = -1;
     const answer = bus.instanceMessagesHeard().then((result) => {
       heardWhenAnswered = heard.length;
