@@ -23,6 +23,8 @@ const INSTANCE_CHANNEL = '{parley}:instance:all';
 const HEARD_TIMEOUT_MS = 1_000;
 /** Longest any command waits: a stalled cluster (its processes stopped, connections open) must not hold callers. */
 const COMMAND_TIMEOUT_MS = 2_000;
+/** Longest one round of subscribing every channel again may take before it is tried afresh. */
+const RECOVERY_ROUND_MS = 5_000;
 /** Between attempts to subscribe every channel again after a fault. */
 const RECOVERY_BACKOFF_MS = [50, 100, 200, 400, 800, 1_000];
 
@@ -147,7 +149,8 @@ export function createRedisClusterLiveBus(seeds: ClusterSeeds, logger: Logger): 
       autoResubscribe: false,
       retryStrategy: () => null,
       enableOfflineQueue: false,
-      commandTimeout: COMMAND_TIMEOUT_MS,
+      // A slow SSUBSCRIBE is not a fault (callers wait within their own bounds); a lost connection is.
+      commandTimeout: undefined,
       connectionName: 'parley-ssubscriber',
     });
     const shard = { connection, channels: new Set<string>(), connected: connection.connect() };
@@ -181,7 +184,7 @@ export function createRedisClusterLiveBus(seeds: ClusterSeeds, logger: Logger): 
           if (commands.status !== 'ready') await new Promise<void>((resolve) => commands.once('ready', () => resolve()));
           await refreshSlots();
           const wanted = [...channels.entries()];
-          await within(Promise.all(wanted.map(([channel]) => subscribeOn(channel))), COMMAND_TIMEOUT_MS, () => new Error('SSUBSCRIBE timed out'));
+          await within(Promise.all(wanted.map(([channel]) => subscribeOn(channel))), RECOVERY_ROUND_MS, () => new Error('SSUBSCRIBE timed out'));
           if (wanted.some(([channel, entry]) => channels.get(channel) !== entry)) continue;
           for (const [, entry] of wanted) {
             entry.confirmed = true;
