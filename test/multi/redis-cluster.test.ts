@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { Cluster } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import pino from 'pino';
 import { RateLimits } from '../../src/auth/rate-limits.ts';
+import { createLiveBus, type InstanceMessage } from '../../src/events/live-bus.ts';
 import { parseClusterNodes } from '../../src/events/settings.ts';
 import { openDatabase, type Database } from '../../src/db/database.ts';
 import { decodeId } from '../../src/schema/ids.ts';
@@ -160,9 +162,11 @@ describeWithServices('two Parley instances on PostgreSQL and a Redis Cluster of 
   }, 30_000);
 
   it('streams a reply to a subscriber on the other instance over sharded channels, and a Stop lands across instances', async () => {
+    // The first probe also opens the command connections to every node: on a busy machine it may miss its 2 s.
     for (const instance of instances) {
-      const ready = await fetch(new URL('/ready', instance.url));
-      expect(ready.status, diagnostics()).toBe(200);
+      await eventually(async () => (await fetch(new URL('/ready', instance.url))).status === 200, 15_000, `/ready 200 on ${instance.id}`).catch(
+        (error: Error) => expect.fail(`${error.message}\n${diagnostics()}`),
+      );
     }
     await streamThrough('healthy', async ({ channelSlot, threadId }) => {
       // The thread's channel is a sharded one, held on the master that owns its slot; no classic channel is used.
@@ -200,6 +204,21 @@ describeWithServices('two Parley instances on PostgreSQL and a Redis Cluster of 
       for (const client of clients) client.disconnect();
     }
   }, 60_000);
+
+  it('hears, on another instance, every instance message announced before instanceMessagesHeard answers true', async () => {
+    const buses = [0, 1].map(() => createLiveBus({ REDIS_CLUSTER_NODES: cluster.seeds }, pino({ level: 'silent' })));
+    try {
+      const [announcer, listener] = buses as [ReturnType<typeof createLiveBus>, ReturnType<typeof createLiveBus>];
+      await eventually(() => listener.instanceMessagesHeard(), 10_000, 'the instance channel to be confirmed');
+      const heard: InstanceMessage[] = [];
+      listener.onInstanceMessage((message) => heard.push(message));
+      for (let index = 0; index < 20; index++) await announcer.announceToInstances({ kind: 'token-revoked', tokenId: `t${index}` });
+      expect(await listener.instanceMessagesHeard()).toBe(true);
+      expect(heard.map((message) => (message as { tokenId: string }).tokenId)).toEqual(Array.from({ length: 20 }, (_, index) => `t${index}`));
+    } finally {
+      await Promise.all(buses.map((bus) => bus.close()));
+    }
+  }, 30_000);
 
   it('loses nothing and repeats nothing when the thread channel\'s slot migrates to another master mid-stream', async () => {
     await streamThrough('slot migration', async ({ channelSlot }) => {
