@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { DatabaseSettings } from '../db/settings.ts';
 import type { LiveBus } from '../events/live-bus.ts';
@@ -16,7 +16,7 @@ export function rateLimitScope(settings: DatabaseSettings): string {
 /** The per-minute request budgets, counted in Redis when the bus has it (shared by all instances). */
 export class RateLimitsModule implements Module {
   readonly name = 'rate limits';
-  private counting: { limits: RateLimits; redis: Redis | null } | null = null;
+  private counting: { limits: RateLimits; redis: Redis | Cluster | null } | null = null;
 
   constructor(
     private readonly settings: RateLimitSettings & DatabaseSettings,

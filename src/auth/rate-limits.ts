@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 
 /** Mutations, and queries plus subscription starts, are limited separately. */
@@ -16,7 +16,7 @@ export interface RateLimitsOptions {
    */
   scope: string;
   /** Redis makes the counts shared by every instance; without it each instance counts alone. */
-  redis?: Redis | null;
+  redis?: Redis | Cluster | null;
 }
 
 const WINDOW_S = 60;

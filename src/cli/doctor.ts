@@ -68,7 +68,11 @@ async function diagnose(env: NodeJS.ProcessEnv): Promise<CheckResult[]> {
 
 function describeConfig(config: Config): string {
   const database = config.DATABASE_URL ? `PostgreSQL at ${safeLocation(config.DATABASE_URL)}` : `embedded database in ${config.PARLEY_DATA_DIR}`;
-  const pubsub = config.REDIS_URL ? `Redis at ${safeLocation(config.REDIS_URL)}` : 'in-process pub/sub';
+  const pubsub = config.REDIS_CLUSTER_NODES
+    ? `Redis Cluster (seeds ${config.REDIS_CLUSTER_NODES}), sharded pub/sub`
+    : config.REDIS_URL
+      ? `Redis at ${safeLocation(config.REDIS_URL)}`
+      : 'in-process pub/sub';
   return `${database}; ${pubsub}`;
 }
 
@@ -156,6 +160,7 @@ async function checkToolServers(config: Config): Promise<CheckResult[]> {
 }
 
 async function checkRedis(config: Config): Promise<Omit<CheckResult, 'check'>> {
+  if (config.REDIS_CLUSTER_NODES) return checkRedisCluster(config.REDIS_CLUSTER_NODES);
   if (!config.REDIS_URL) return { status: 'skip', detail: 'REDIS_URL is not set: in-process pub/sub (one instance)' };
   const { Redis } = await import('ioredis');
   const options = { lazyConnect: true, connectTimeout: CHECK_TIMEOUT_MS, maxRetriesPerRequest: 0, retryStrategy: () => null };
@@ -188,6 +193,59 @@ async function checkRedis(config: Config): Promise<Omit<CheckResult, 'check'>> {
   } finally {
     publisher.disconnect();
     subscriber.disconnect();
+  }
+}
+
+/**
+ * A Redis Cluster: every node the cluster names answers and says `cluster_state:ok`, and a message
+ * SPUBLISHed on a sharded channel comes back on a connection to the master that owns its slot.
+ */
+async function checkRedisCluster(nodes: string): Promise<Omit<CheckResult, 'check'>> {
+  const [{ Cluster, Command, Redis }, { clusterState }, { parseClusterNodes }] = await Promise.all([
+    import('ioredis'),
+    import('../events/redis-cluster-bus.ts'),
+    import('../events/settings.ts'),
+  ]);
+  const cluster = new Cluster(parseClusterNodes(nodes), {
+    lazyConnect: true,
+    clusterRetryStrategy: () => null,
+    redisOptions: { connectTimeout: CHECK_TIMEOUT_MS, maxRetriesPerRequest: 0 },
+  });
+  let connectionError: unknown = null;
+  cluster.on('error', (error: unknown) => {
+    connectionError ??= error;
+  });
+  let subscriber: InstanceType<typeof Redis> | null = null;
+  try {
+    try {
+      await cluster.connect();
+    } catch (error) {
+      throw connectionError ?? error;
+    }
+    const { state, nodes: known, reachable } = await clusterState(cluster);
+    const masters = cluster.nodes('master').length;
+    const summary = `cluster_state:${state}; ${reachable}/${known} nodes reachable, ${masters} masters`;
+    if (state !== 'ok' || reachable < known) return { status: 'fail', detail: summary };
+    const channel = `doctor:${randomUUID()}`;
+    const owner = cluster.slots[new Command('ssubscribe', [channel]).getSlot()!]?.[0];
+    if (!owner) return { status: 'fail', detail: `${summary}; no master owns the slot of a test channel` };
+    const separator = owner.lastIndexOf(':');
+    subscriber = new Redis({ host: owner.slice(0, separator), port: Number(owner.slice(separator + 1)), lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    subscriber.on('error', () => {});
+    await subscriber.connect();
+    const received = new Promise<void>((resolve) => {
+      subscriber!.on('smessage', (from: string) => {
+        if (from === channel) resolve();
+      });
+    });
+    await subscriber.ssubscribe(channel);
+    const startedAt = performance.now();
+    await cluster.spublish(channel, 'ping');
+    await received;
+    return { status: 'pass', detail: `${summary}; sharded pub/sub round trip in ${Math.max(1, Math.round(performance.now() - startedAt))} ms` };
+  } finally {
+    subscriber?.disconnect();
+    cluster.disconnect();
   }
 }
 

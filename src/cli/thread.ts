@@ -11,7 +11,7 @@ import { withDirectory } from './directory.ts';
  */
 async function deletionBus(config: Config) {
   const [{ createLiveBus }, { default: pino }] = await Promise.all([import('../events/live-bus.ts'), import('pino')]);
-  return createLiveBus(config.REDIS_URL, pino({ level: 'silent' }));
+  return createLiveBus(config, pino({ level: 'silent' }));
 }
 
 export const threadCommands: readonly Command[] = [
@@ -29,8 +29,9 @@ export const threadCommands: readonly Command[] = [
         const bus = await deletionBus(config);
         try {
           await new ThreadLife(db.prisma, bus, new AccessPolicy(db.prisma)).deleteThreadAsOperator(threadId);
-          // The PUBLISH is on its way on the command connection; a reply after it means it was sent.
-          await bus.commandClient?.ping();
+          // The PUBLISH is on its way on the command connection; a reply after it means it was sent
+          // (on a cluster, closing the bus waits for what it publishes).
+          if (bus.kind === 'redis') await bus.commandClient?.ping();
         } finally {
           await bus.close();
         }

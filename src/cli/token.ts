@@ -1,4 +1,5 @@
 import { loadConfig, type Config } from '../config.ts';
+import { sharesRedis } from '../events/settings.ts';
 import { printLine, UsageError, type Command } from './command.ts';
 import { findUser, withDirectory } from './directory.ts';
 
@@ -19,9 +20,9 @@ export function parseDuration(flag: string, value: string): number {
  * cached lookup for a few more seconds.
  */
 async function announceRevocation(config: Config, tokenId: string): Promise<void> {
-  if (!config.REDIS_URL) return;
+  if (!sharesRedis(config)) return;
   const [{ createLiveBus }, { default: pino }] = await Promise.all([import('../events/live-bus.ts'), import('pino')]);
-  const bus = createLiveBus(config.REDIS_URL, pino({ level: 'silent' }));
+  const bus = createLiveBus(config, pino({ level: 'silent' }));
   try {
     await bus.announceToInstances({ kind: 'token-revoked', tokenId });
   } catch (error) {

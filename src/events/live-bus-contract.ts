@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import type { ThreadEvent } from './thread-event.ts';
 
 /**
@@ -78,7 +78,10 @@ export interface LiveBus {
   ping(): Promise<void>;
   close(): Promise<void>;
   /** Which implementation this is, for the startup log line only. */
-  kind: 'memory' | 'redis';
-  /** The connection for ordinary commands (the publisher), for other shared state; null in memory. */
-  commandClient: Redis | null;
+  kind: 'memory' | 'redis' | 'redis-cluster';
+  /**
+   * The connection for ordinary commands (the publisher), for other shared state; null in memory.
+   * On a cluster a key's slot picks its node: an operation on several keys needs them in one slot.
+   */
+  commandClient: Redis | Cluster | null;
 }

@@ -11,7 +11,7 @@ export interface LiveBusObservers {
   resynced: () => void;
 }
 
-/** The live bus: over Redis with REDIS_URL (instances share it), in memory otherwise. */
+/** The live bus: over Redis with REDIS_URL or REDIS_CLUSTER_NODES (instances share it), in memory otherwise. */
 export class LiveBusModule implements Module {
   readonly name = 'live bus';
   private opened: LiveBus | null = null;
@@ -35,7 +35,7 @@ export class LiveBusModule implements Module {
   }
 
   async start(): Promise<void> {
-    const bus = new CountingLiveBus(createLiveBus(this.settings.REDIS_URL, this.logger), this.observers.published);
+    const bus = new CountingLiveBus(createLiveBus(this.settings, this.logger), this.observers.published);
     bus.onOutage(() => {
       this.deliveryUp = false;
     });

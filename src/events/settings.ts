@@ -1,10 +1,48 @@
 import { z } from 'zod';
 import { optionalUrl, positiveInt } from '../lifecycle/settings.ts';
 
+/** `host:port` seeds of a Redis Cluster, as REDIS_CLUSTER_NODES lists them. */
+export type ClusterSeeds = { host: string; port: number }[];
+
+/** `a:6379,b:6379` → seeds; throws on an entry that is not host:port. */
+export function parseClusterNodes(value: string): ClusterSeeds {
+  return value.split(',').map((entry) => {
+    const match = /^\s*([^\s:,[\]]+|\[[0-9a-fA-F:]+\]):(\d{1,5})\s*$/.exec(entry);
+    const port = Number(match?.[2]);
+    if (!match || port < 1 || port > 65_535) throw new Error(`"${entry.trim()}" is not host:port`);
+    return { host: match[1]!.replace(/^\[|\]$/g, ''), port };
+  });
+}
+
 /** The live bus's slice of the settings. */
 export const liveBusSettings = z.object({
   REDIS_URL: optionalUrl(['redis:', 'rediss:']),
+  REDIS_CLUSTER_NODES: z
+    .string()
+    .optional()
+    .superRefine((value, context) => {
+      if (value === undefined) return;
+      try {
+        parseClusterNodes(value);
+      } catch (error) {
+        context.addIssue({ code: 'custom', message: `must be comma-separated host:port seeds of a Redis Cluster: ${(error as Error).message}` });
+      }
+    }),
   PARLEY_LIVE_CHANNEL_TIMEOUT_MS: positiveInt.default(10_000),
 });
 
 export type LiveBusSettings = z.infer<typeof liveBusSettings>;
+
+/** Where the live bus is: one Redis, a Redis Cluster, or this process. */
+export type RedisTarget = Pick<LiveBusSettings, 'REDIS_URL' | 'REDIS_CLUSTER_NODES'>;
+
+/** Problems of the settings together, which the schema of each cannot see. */
+export function liveBusSettingsProblems(settings: RedisTarget): string[] {
+  if (settings.REDIS_URL !== undefined && settings.REDIS_CLUSTER_NODES !== undefined) {
+    return ['REDIS_CLUSTER_NODES: set either REDIS_URL (one Redis) or REDIS_CLUSTER_NODES (a Redis Cluster), not both'];
+  }
+  return [];
+}
+
+/** Whether instances share a Redis (one node or a cluster), so that live delivery reaches them all. */
+export const sharesRedis = (settings: RedisTarget): boolean => settings.REDIS_URL !== undefined || settings.REDIS_CLUSTER_NODES !== undefined;

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.ts';
+import { parseClusterNodes } from '../../src/events/settings.ts';
+
+function configProblems(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+    return [];
+  } catch (error) {
+    if (error instanceof ConfigError) return error.issues;
+    throw error;
+  }
+}
+
+describe('REDIS_CLUSTER_NODES', () => {
+  it('reads comma-separated host:port seeds, IPv6 in brackets, blanks around entries ignored', () => {
+    expect(parseClusterNodes('redis-1:6379, 10.0.0.2:7000,[::1]:7001')).toEqual([
+      { host: 'redis-1', port: 6379 },
+      { host: '10.0.0.2', port: 7000 },
+      { host: '::1', port: 7001 },
+    ]);
+    expect(loadConfig({ REDIS_CLUSTER_NODES: '127.0.0.1:7001,127.0.0.1:7002' }).REDIS_CLUSTER_NODES).toBe('127.0.0.1:7001,127.0.0.1:7002');
+  });
+
+  it('refuses an entry that is not host:port, naming the variable and the entry', () => {
+    for (const value of ['redis-1', 'redis://redis-1:6379', 'redis-1:0', 'redis-1:70000', 'a:1,,b:2']) {
+      const problems = configProblems({ REDIS_CLUSTER_NODES: value });
+      expect(problems, value).toHaveLength(1);
+      expect(problems[0]).toMatch(/^REDIS_CLUSTER_NODES: must be comma-separated host:port seeds of a Redis Cluster: ".*" is not host:port$/);
+    }
+  });
+
+  it('refuses REDIS_URL and REDIS_CLUSTER_NODES together', () => {
+    expect(configProblems({ REDIS_URL: 'redis://127.0.0.1:6379', REDIS_CLUSTER_NODES: '127.0.0.1:7001' })).toEqual([
+      'REDIS_CLUSTER_NODES: set either REDIS_URL (one Redis) or REDIS_CLUSTER_NODES (a Redis Cluster), not both',
+    ]);
+  });
+});
