@@ -21,6 +21,7 @@ import { turnStartLatency } from './rows/turn-start-latency.ts';
 import { stalledReaderMemory } from './rows/stalled-reader-memory.ts';
 import { costAsDataGrows } from './rows/cost-as-data-grows.ts';
 import { turnThroughput } from './rows/turn-throughput.ts';
+import { peersSideBySide } from './rows/peers-side-by-side.ts';
 
 const ROWS: Row[] = [
   crossInstanceChunkLatency,
@@ -34,6 +35,7 @@ const ROWS: Row[] = [
   stalledReaderMemory,
   costAsDataGrows,
   turnThroughput,
+  peersSideBySide,
 ];
 
 const args = process.argv.slice(2);
