@@ -72,7 +72,7 @@ const SEND_WITH_RETRY = /* GraphQL */ `
   }
 `;
 /** How many sendMessage calls answered SERVICE_UNAVAILABLE and were sent again. */
-const unavailable = { count: 0 };
+const unavailable = { count: 0, subscriptions: 0 };
 
 const C2_EVENTS = /* GraphQL */ `
   subscription C2Events($threadId: ID!, $after: String) {
@@ -157,9 +157,19 @@ class ParleyWatch {
   };
 
   async open(after: string | null = null): Promise<void> {
-    this.subscription = await openSubscription(this.host.wsUrl, this.thread.token, C2_EVENTS, { threadId: this.thread.threadId, after }, this.onEvent, (error) =>
-      this.errors.push(error),
-    );
+    this.subscription = await openSubscription(this.host.wsUrl, this.thread.token, C2_EVENTS, { threadId: this.thread.threadId, after }, this.onEvent, (error) => {
+      // A subscription ending with SERVICE_UNAVAILABLE is resumed from the last durable cursor after
+      // retryAfterS, as the README asks of clients.
+      const unavailableError = (Array.isArray(error) ? error : []).find((e: any) => e?.extensions?.code === 'SERVICE_UNAVAILABLE');
+      if (!unavailableError) return void this.errors.push(error);
+      unavailable.subscriptions++;
+      const closing = this.subscription;
+      setTimeout(() => {
+        if (this.subscription !== closing) return;
+        closing?.close();
+        this.open(this.lastDurableCursor).catch((reopenError) => this.errors.push(reopenError));
+      }, (unavailableError.extensions.retryAfterS ?? 1) * 1000);
+    });
   }
 
   close(): void {
@@ -173,11 +183,19 @@ class ParleyWatch {
    */
   async send(text: string): Promise<void> {
     for (let attempt = 0; ; attempt++) {
-      const data = await graphqlHttp<{ sendMessage: { __typename: string; retryAfterS?: number } }>(this.host.url, this.thread.token, SEND_WITH_RETRY, {
-        threadId: this.thread.threadId,
-        text,
-      });
-      const result = data.sendMessage;
+      let result: { __typename: string; retryAfterS?: number };
+      try {
+        const data = await graphqlHttp<{ sendMessage: { __typename: string; retryAfterS?: number } }>(this.host.url, this.thread.token, SEND_WITH_RETRY, {
+          threadId: this.thread.threadId,
+          text,
+        });
+        result = data.sendMessage;
+      } catch (error) {
+        // The same answer as a GraphQL error (where the typed result could not be reached).
+        const retryAfterS = /"code":"SERVICE_UNAVAILABLE","retryAfterS":(\d+(?:\.\d+)?)/.exec((error as Error).message)?.[1];
+        if (retryAfterS === undefined) throw error;
+        result = { __typename: 'ServiceUnavailableError', retryAfterS: Number(retryAfterS) };
+      }
       if (result.__typename === 'MessageQueued') return;
       if (result.__typename !== 'ServiceUnavailableError' || attempt >= 5) throw new Error(`sendMessage: ${JSON.stringify(result)}`);
       unavailable.count++;
@@ -594,7 +612,10 @@ const run: Row['run'] = async () => {
     await host.kill();
   }
 
-  if (unavailable.count) notes.push(`Parley answered SERVICE_UNAVAILABLE (database saturated) to ${unavailable.count} sendMessage calls, each sent again after its retryAfterS; the waits are inside the figures of the rounds they fell in`);
+  if (unavailable.count || unavailable.subscriptions)
+    notes.push(
+      `Parley answered SERVICE_UNAVAILABLE (its database pool saturated: acquire timeout 5 s) to ${unavailable.count} sendMessage calls, each sent again after its retryAfterS, and ended ${unavailable.subscriptions} subscriptions so, each resumed from its last durable cursor; the waits are inside the figures of the rounds they fell in`,
+    );
   const errors = watches.flatMap((watch) => watch.errors);
   if (errors.length) notes.push(`Parley subscription errors: ${errors.length} (first: ${JSON.stringify(errors[0]).slice(0, 200)})`);
   const beside = `(${PARLEY_STORAGE}; LangGraph in memory)`;
@@ -639,7 +660,9 @@ const run: Row['run'] = async () => {
     what: `Parley (PostgreSQL + Redis) and LangGraph's JS agent server (in memory) side by side, same harness${QUICK ? ' — quick mode (BENCH_C2_QUICK=1)' : ''}`,
     metrics: [
       compare('turn start p50', 'ms', parley.turnStart, peer.turnStart),
-      compare(`chunk lateness p99, ${STREAMS} streams × 30 chunks/s`, 'ms', parley.lateP99, peer.lateP99),
+      // Lateness "at 100 streams" only counts where Parley had (nearly) all of them delivering at once.
+      { ...compare(`chunk lateness p99, ${STREAMS} streams × 30 chunks/s`, 'ms', parley.lateP99, peer.lateP99), ...(Math.min(...parley.peakStreams) < 0.9 * STREAMS ? { pass: false } : {}) },
+      { ...compare(`streams delivering at once (of ${STREAMS} started together)`, 'streams', parley.peakStreams, peer.peakStreams, null), budget: `≥ ${0.9 * STREAMS} for the lateness to count` },
       compare('server CPU per turn', 'ms', parley.cpuPerTurn, peer.cpuPerTurn),
       compare('RSS per idle streaming client', 'KB', parley.idleKb, peer.idleKb, null),
       count('Parley reconnect: chunks lost', parley.reconnectLost, '0'),
@@ -673,7 +696,8 @@ SDK yields the event (the peer). Figures, each Parley ÷ LangGraph:
 one client, each turn to its end, median of 10 per round; (b) *chunk lateness*: 100 threads each start
 \`/tokens 300 over 10\` at once (30 chunks/s); a chunk's lateness is its arrival − i·interval − the stream's start, the start
 fitted to the stream's earliest chunk (so a late start is turn start, not lateness), p99 over all chunks of the round,
-chunks never received counted as lost; (c) *server CPU per turn*: 20 loops of one-chunk turns, the server process's
+chunks never received counted as lost; the most streams delivering at once (first to last chunk at the client) is
+reported beside it, and the lateness passes only where Parley had ≥ 90 of the 100 at once; (c) *server CPU per turn*: 20 loops of one-chunk turns, the server process's
 utime + stime from /proc/<pid>/stat before and after ÷ turns (Parley's PostgreSQL and Redis are not counted; the peer's
 storage is in its process); (d) *RSS per idle streaming client*: 500 clients each streaming a reply that is running
 but idle (its second chunk 120 s away), growth of the server's VmRSS (median of 5 readings after 2.5 s) ÷ clients
