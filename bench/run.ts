@@ -22,6 +22,7 @@ import { stalledReaderMemory } from './rows/stalled-reader-memory.ts';
 import { costAsDataGrows } from './rows/cost-as-data-grows.ts';
 import { turnThroughput } from './rows/turn-throughput.ts';
 import { scaleOut } from './rows/scale-out.ts';
+import { peersSideBySide } from './rows/peers-side-by-side.ts';
 
 const ROWS: Row[] = [
   crossInstanceChunkLatency,
@@ -36,6 +37,7 @@ const ROWS: Row[] = [
   costAsDataGrows,
   turnThroughput,
   scaleOut,
+  peersSideBySide,
 ];
 
 const args = process.argv.slice(2);
