@@ -33,24 +33,24 @@ async function measure(backend: 'postgres' | 'pglite', profileDir: string | unde
   const floor: number[] = [];
   try {
     const [thread] = await host.call<BenchThread[]>('setupThreads', { count: 1 });
-    const started = new Map<string, number>();
+    // Turns run one after the other: the turn's ExecutionStarted is the first one after its send.
+    const started: number[] = [];
     let finished = 0;
     const subscription = await openSubscription(host.wsUrl, thread!.token, TURN_EVENTS, { threadId: thread!.threadId }, (at, data) => {
       const event = data.runEvents;
-      if (event.__typename === 'ExecutionStarted') started.set(event.acceptedText, at);
+      if (event.__typename === 'ExecutionStarted') started.push(at);
       if (event.__typename === 'ExecutionFinished') finished++;
     });
     await sleep(300);
-    let turn = 0;
     const turnStart = async () => {
-      const text = `/tokens 1 turn${turn++}`;
       const before = finished;
+      const startedBefore = started.length;
       const sentAt = nowMs();
-      await sendMessage(host.url, thread!.token, thread!.threadId, text);
+      await sendMessage(host.url, thread!.token, thread!.threadId, '/tokens 1');
       const deadline = Date.now() + 30_000;
-      while ((!started.has(text) || finished === before) && Date.now() < deadline) await sleep(2);
-      if (!started.has(text)) throw new Error(`no ExecutionStarted for ${text}`);
-      return started.get(text)! - sentAt;
+      while ((started.length === startedBefore || finished === before) && Date.now() < deadline) await sleep(2);
+      if (started.length === startedBefore) throw new Error('no ExecutionStarted for a /tokens 1 turn');
+      return started[startedBefore]! - sentAt;
     };
     for (let i = 0; i < 3; i++) await turnStart();
     await floorOf.sequential(10);
@@ -89,7 +89,7 @@ export const turnStartLatency: Row = {
   name: 'turn-start-latency',
   run,
   method: `Turn start. One host with its consumer running (PostgreSQL + Redis; then PGlite), one thread, one
-client subscribed to \`runEvents\`. A turn: note the time, send \`sendMessage('/tokens 1 turnN')\`, take the
+client subscribed to \`runEvents\`. A turn: note the time, send \`sendMessage('/tokens 1')\`, take the
 receive time of that turn's ExecutionStarted on the subscription (the time is taken first thing in the
 socket's message handler), wait for its ExecutionFinished. 3 warm-up turns, then 3 rounds of 10 turns
 (median per round). *Floor:* 10 sequential \`BEGIN; INSERT; COMMIT\` (bench/lib/floor.ts) after each round.`,
