@@ -69,7 +69,7 @@ async function diagnose(env: NodeJS.ProcessEnv): Promise<CheckResult[]> {
 function describeConfig(config: Config): string {
   const database = config.DATABASE_URL ? `PostgreSQL at ${safeLocation(config.DATABASE_URL)}` : `embedded database in ${config.PARLEY_DATA_DIR}`;
   const pubsub = config.REDIS_URL ? `Redis at ${safeLocation(config.REDIS_URL)}` : 'in-process pub/sub';
-  return `${database}; ${pubsub}`;
+  return `${database}; ${pubsub}; role ${config.PARLEY_ROLE}`;
 }
 
 /** Host, port and path of a URL, never its user or password. */
