@@ -21,6 +21,8 @@ import { turnStartLatency } from './rows/turn-start-latency.ts';
 import { stalledReaderMemory } from './rows/stalled-reader-memory.ts';
 import { costAsDataGrows } from './rows/cost-as-data-grows.ts';
 import { turnThroughput } from './rows/turn-throughput.ts';
+import { concurrentReplies } from './rows/concurrent-replies.ts';
+import { fastProvider } from './rows/fast-provider.ts';
 
 const ROWS: Row[] = [
   crossInstanceChunkLatency,
@@ -34,6 +36,8 @@ const ROWS: Row[] = [
   stalledReaderMemory,
   costAsDataGrows,
   turnThroughput,
+  concurrentReplies,
+  fastProvider,
 ];
 
 const args = process.argv.slice(2);
