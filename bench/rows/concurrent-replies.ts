@@ -7,11 +7,11 @@
  * the same schedule (echo-floor.ts `schedule`).
  * BENCH_C1_QUICK=1 runs a short ladder of short replies (a check that the row works, not its figure).
  */
-import { readFileSync } from 'node:fs';
 import { benchDatabaseUrl, forkChild, REDIS_URL, startHost, type BenchThread, type Child } from '../lib/hosts.ts';
 import { inPool, openSubscription, sendMessage, type WsSubscription } from '../lib/clients.ts';
 import { percentile, round, sleep, spread } from '../lib/stats.ts';
 import { log } from '../lib/log.ts';
+import { measured } from '../lib/process-usage.ts';
 import type { Row, RowResult } from '../lib/types.ts';
 
 const QUICK = process.env.BENCH_C1_QUICK === '1';
@@ -23,8 +23,8 @@ const MIN_OVERLAP_MS = QUICK ? 2_500 : 20_000;
 const ROUNDS = Number(process.env.BENCH_C1_ROUNDS ?? (QUICK ? 1 : 2));
 const P99_LIMIT_MS = 100;
 /** Wall-clock budgets of the two ladders; a ladder stops climbing (keeping the steps done) once spent. */
-const PARLEY_BUDGET_MS = Number(process.env.BENCH_C1_PARLEY_BUDGET_MS ?? (QUICK ? 120_000 : 420_000));
-const FLOOR_BUDGET_MS = Number(process.env.BENCH_C1_FLOOR_BUDGET_MS ?? (QUICK ? 60_000 : 300_000));
+const PARLEY_BUDGET_MS = Number(process.env.BENCH_C1_PARLEY_BUDGET_MS ?? (QUICK ? 120_000 : 300_000));
+const FLOOR_BUDGET_MS = Number(process.env.BENCH_C1_FLOOR_BUDGET_MS ?? (QUICK ? 60_000 : 280_000));
 const THREADS_PER_USER = 50;
 
 const RUN_EVENTS = /* GraphQL */ `
@@ -46,6 +46,8 @@ interface Step {
   p99All: number;
   lost: number;
   unfinished: number;
+  /** Sends the server refused (each a reply not delivered). */
+  refused: number;
   snapshots: number;
   overlapMs: number;
   /** From the first message sent to the last reply's first chunk. */
@@ -54,36 +56,6 @@ interface Step {
   cpuCores: number;
   rssMb: number;
   ok: boolean;
-}
-
-/** CPU time (ms) and RSS (MB) of a process, from /proc: the same reading for Parley and the floor. */
-function processUsage(pid: number): { cpuMs: number; rssMb: number } {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const ticks = Number(fields[11]) + Number(fields[12]);
-  const rss = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-  return { cpuMs: ticks * 10, rssMb: Number(rss ?? 0) / 1024 };
-}
-
-/** Samples a process's RSS every second while `work` runs; its CPU over the whole of it. */
-async function measured<T>(pid: number, work: () => Promise<T>): Promise<{ result: T; cpuCores: number; rssMb: number }> {
-  const before = processUsage(pid);
-  const started = Date.now();
-  let peak = before.rssMb;
-  const timer = setInterval(() => {
-    try {
-      peak = Math.max(peak, processUsage(pid).rssMb);
-    } catch {
-      // the process ended
-    }
-  }, 1_000);
-  try {
-    const result = await work();
-    const after = processUsage(pid);
-    return { result, cpuCores: (after.cpuMs - before.cpuMs) / Math.max(1, Date.now() - started), rssMb: Math.max(peak, after.rssMb) };
-  } finally {
-    clearInterval(timer);
-  }
 }
 
 /** Receives of one stream: [offset, length, arrival] of each delta, in arrival order. */
@@ -151,7 +123,7 @@ const nextStart = (steps: Step[]) => {
   return Math.max(0, (lastOk ? LADDER.indexOf(lastOk.n) : 0) - 1);
 };
 const holds = (step: Omit<Step, 'ok'>) =>
-  step.lost === 0 && step.unfinished === 0 && step.snapshots === 0 && step.p99 <= P99_LIMIT_MS && step.overlapMs >= MIN_OVERLAP_MS;
+  step.lost === 0 && step.unfinished === 0 && step.refused === 0 && step.snapshots === 0 && step.p99 <= P99_LIMIT_MS && step.overlapMs >= MIN_OVERLAP_MS;
 
 async function parleyLadder(profileDir: string | undefined, notes: string[]): Promise<Step[][]> {
   const top = Math.max(...LADDER);
@@ -159,6 +131,8 @@ async function parleyLadder(profileDir: string | undefined, notes: string[]): Pr
     {
       DATABASE_URL: benchDatabaseUrl('c1'),
       REDIS_URL,
+      // The product's flush interval, not the bench default's: the row sizes a real deployment.
+      PARLEY_TEXT_FLUSH_MS: '1000',
       // The row's own caps: every reply of a step runs at once, and each user's sockets all connect.
       PARLEY_MAX_CONCURRENT_RUNS: String(top * 2),
       PARLEY_MAX_CONCURRENT_RUNS_PER_USER: String(THREADS_PER_USER * 2),
@@ -207,11 +181,21 @@ async function parleyLadder(profileDir: string | undefined, notes: string[]): Pr
       await host.call('emitsByTag');
       const sendStarted = Date.now();
       let sentMs = 0;
+      const refusals: string[] = [];
       const { result, cpuCores, rssMb } = await measured(host.pid, async () => {
-        await inPool(n, 32, (i) => sendMessage(host.url, threads[i]!.token, threads[i]!.threadId, `/tokens ${CHUNKS} over ${SECONDS}`));
+        const sent = await inPool(n, 32, (i) =>
+          sendMessage(host.url, threads[i]!.token, threads[i]!.threadId, `/tokens ${CHUNKS} over ${SECONDS}`).then(
+            () => true,
+            (error: Error) => {
+              // A refused send (the server out of pooled connections, say) is a reply not delivered: the step does not hold.
+              refusals.push(error.message.slice(0, 200));
+              return false;
+            },
+          ),
+        );
         sentMs = Date.now() - sendStarted;
         const deadline = Date.now() + SECONDS * 1000 + 90_000;
-        while (Date.now() < deadline && finished.slice(0, n).some((done) => !done)) await sleep(100);
+        while (Date.now() < deadline && finished.slice(0, n).some((done, i) => sent[i] && !done)) await sleep(100);
         return finished.slice(0, n).filter((done) => !done).length;
       });
       await sleep(300);
@@ -225,7 +209,7 @@ async function parleyLadder(profileDir: string | undefined, notes: string[]): Pr
         return joined;
       });
       const { inside, all, overlapMs, lastFirstEmit } = windowed(streams);
-      log(`C1 parley step ${name}: ${n} replies sent in ${sentMs} ms`);
+      log(`C1 parley step ${name}: ${n} replies sent in ${sentMs} ms${refusals.length ? `, ${refusals.length} refused (first: ${refusals[0]})` : ''}`);
       const step = {
         n,
         p50: percentile(inside, 50),
@@ -233,6 +217,7 @@ async function parleyLadder(profileDir: string | undefined, notes: string[]): Pr
         p99All: percentile(all, 99),
         lost,
         unfinished: result,
+        refused: refusals.length,
         snapshots: snapshots.count,
         overlapMs,
         startSpreadMs: lastFirstEmit - sendStarted,
@@ -317,6 +302,7 @@ async function floorLadder(): Promise<Step[][]> {
         p99All: percentile(all, 99),
         lost,
         unfinished: 0,
+        refused: 0,
         snapshots: 0,
         overlapMs,
         startSpreadMs: lastFirstEmit - started,
@@ -362,7 +348,7 @@ const run: Row['run'] = async ({ profileDir }): Promise<RowResult> => {
       notes.push(
         `${label} round ${r + 1}: ` +
           steps
-            .map((s) => `N=${s.n} p99 ${s.p99.toFixed(0)} ms, lost ${s.lost}, overlap ${(s.overlapMs / 1000).toFixed(1)} s, CPU ${s.cpuCores.toFixed(2)} cores, RSS ${s.rssMb.toFixed(0)} MB → ${s.ok ? 'held' : 'not held'}`)
+            .map((s) => `N=${s.n} p99 ${s.p99.toFixed(0)} ms, lost ${s.lost}${s.refused ? `, sends refused ${s.refused}` : ''}, overlap ${(s.overlapMs / 1000).toFixed(1)} s, CPU ${s.cpuCores.toFixed(2)} cores, RSS ${s.rssMb.toFixed(0)} MB → ${s.ok ? 'held' : 'not held'}`)
             .join('; '),
       ),
     );
@@ -399,7 +385,8 @@ export const concurrentReplies: Row = {
 at once (30 chunks/s each; chunk i due at the run's start plus i·30/900 s, so a busy server shows as lateness),
 one WebSocket subscriber per thread in the bench process, ${THREADS_PER_USER} threads per user. The row raises
 \`PARLEY_MAX_CONCURRENT_RUNS\` (and the per-user and per-project caps) to twice the top of the ladder and
-\`PARLEY_WS_MAX_SOCKETS_PER_USER\` to ${THREADS_PER_USER * 2}. N ramps ${LADDER.join(', ')}; the N messages of a step are sent
+\`PARLEY_WS_MAX_SOCKETS_PER_USER\` to ${THREADS_PER_USER * 2}; text is recorded at the product's default interval
+(\`PARLEY_TEXT_FLUSH_MS=1000\`, not the bench's 250), the pool at its default (\`PARLEY_DB_POOL_SIZE=10\`). N ramps ${LADDER.join(', ')}; the N messages of a step are sent
 at once (32 in flight). Each thread has an agent of its own whose system prompt carries the emit recorder's
 tag (host.ts), so each chunk's emit time (when it left the runtime) is joined with its arrival; a chunk
 arrives with the first delta covering its offset (deltas within \`PARLEY_DELTA_WINDOW_MS\` go out joined).
