@@ -14,20 +14,22 @@ export function processUsage(pid: number): { cpuMs: number; rssMb: number } {
 export async function measured<T>(pid: number, work: () => Promise<T>): Promise<{ result: T; cpuCores: number; rssMb: number }> {
   const before = processUsage(pid);
   const started = Date.now();
+  let last = before;
   let peak = before.rssMb;
-  const timer = setInterval(() => {
+  const sample = () => {
     try {
-      peak = Math.max(peak, processUsage(pid).rssMb);
+      last = processUsage(pid);
+      peak = Math.max(peak, last.rssMb);
     } catch {
-      // the process ended
+      // The process ended: its last reading stands.
     }
-  }, 1_000);
+  };
+  const timer = setInterval(sample, 1_000);
   try {
     const result = await work();
-    const after = processUsage(pid);
-    return { result, cpuCores: (after.cpuMs - before.cpuMs) / Math.max(1, Date.now() - started), rssMb: Math.max(peak, after.rssMb) };
+    sample();
+    return { result, cpuCores: (last.cpuMs - before.cpuMs) / Math.max(1, Date.now() - started), rssMb: peak };
   } finally {
     clearInterval(timer);
   }
 }
-
