@@ -23,6 +23,8 @@ import { costAsDataGrows } from './rows/cost-as-data-grows.ts';
 import { turnThroughput } from './rows/turn-throughput.ts';
 import { scaleOut } from './rows/scale-out.ts';
 import { peersSideBySide } from './rows/peers-side-by-side.ts';
+import { concurrentReplies } from './rows/concurrent-replies.ts';
+import { fastProvider } from './rows/fast-provider.ts';
 
 const ROWS: Row[] = [
   crossInstanceChunkLatency,
@@ -38,6 +40,8 @@ const ROWS: Row[] = [
   turnThroughput,
   scaleOut,
   peersSideBySide,
+  concurrentReplies,
+  fastProvider,
 ];
 
 const args = process.argv.slice(2);

@@ -3,7 +3,7 @@ import { jwtSettings, jwtSettingsProblems, rateLimitSettings } from './auth/sett
 import { databaseSettings } from './db/settings.ts';
 import { directorySettings } from './directory/settings.ts';
 import { liveBusSettings, liveBusSettingsProblems } from './events/settings.ts';
-import { executionSettings } from './execution/settings.ts';
+import { executionSettings, roleSettingsProblems } from './execution/settings.ts';
 import { modelSettings, type ModelSettings } from './models/settings.ts';
 import { observabilitySettings } from './observability/settings.ts';
 import { queueSettings } from './queue/settings.ts';
@@ -44,7 +44,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   if (!parsed.success) {
     throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
   }
-  const problems = [...jwtSettingsProblems(parsed.data), ...liveBusSettingsProblems(parsed.data)];
+  const problems = [...jwtSettingsProblems(parsed.data), ...liveBusSettingsProblems(parsed.data), ...roleSettingsProblems(parsed.data)];
   if (problems.length) throw new ConfigError(problems);
   const demo = parsed.data.PARLEY_DEMO ?? !parsed.data.DATABASE_URL;
   return { ...parsed.data, PARLEY_DEMO: demo, ...overrides };

@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
+import type { ModelMessage } from 'ai';
 import type { Logger } from 'pino';
 import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { AccessPolicy } from './auth/access.ts';
@@ -24,6 +25,8 @@ import { ExecutionEngine, type ExecutionEngineDeps } from './execution/engine.ts
 import type { QueueConsumer } from './execution/queue-consumer.ts';
 import type { RunningExecutions } from './execution/running-executions.ts';
 import { SuspensionService } from './execution/suspensions.ts';
+import { runsTurns, type InstanceRole } from './execution/settings.ts';
+import type { AdmittedRun } from './execution/admission.ts';
 import { Lifecycle } from './lifecycle/module.ts';
 import { ModelRegistry } from './models/registry.ts';
 import { providerSettingsFrom } from './models/settings.ts';
@@ -41,6 +44,8 @@ export interface Parley {
   config: Config;
   logger: Logger;
   instanceId: string;
+  /** PARLEY_ROLE: whether this instance serves clients, runs turns, or both. */
+  role: InstanceRole;
   db: Database;
   bus: LiveBus;
   models: ModelRegistry;
@@ -101,9 +106,10 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
   const tools = toolsModule.servers;
   const engine = new ExecutionEngine({ settings: config, prisma, bus, models, logger, instanceId, embedded, runtime, tools, ...observability.runObservers(models) });
   const { running, consumer, kick } = engine;
-  const suspensions = new SuspensionService(prisma, access, bus, running, instanceId, config.PARLEY_MAX_MESSAGE_CHARS, (run, messages) =>
-    consumer.launch(run, messages),
-  );
+  const role = config.PARLEY_ROLE;
+  // An instance that runs no turns records a resolution and kicks the thread: a worker resumes it.
+  const resume = runsTurns(role) ? { run: (run: AdmittedRun, messages: ModelMessage[]) => consumer.launch(run, messages) } : { handOff: kick };
+  const suspensions = new SuspensionService(prisma, access, bus, running, instanceId, config.PARLEY_MAX_MESSAGE_CHARS, resume);
   const queueState = new QueueStateReader(prisma, logger);
   metrics.observe({
     runningExecutions: () => running.all().length,
@@ -131,7 +137,9 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
     branches: new BranchService(prisma, bus, access, kick, queueLimits(config), refuseOverLimit),
     threadLife: new ThreadLife(prisma, bus, access),
     outagePatience: engine.outagePatience,
-    startWork: () => work.start(engine.recovery, engine.consuming),
+    role,
+    // An api instance neither claims turns nor sweeps dead instances' runs: it holds no lease.
+    startWork: () => (runsTurns(role) ? work.start(engine.recovery, engine.consuming) : Promise.resolve()),
     stopWork: () => work.stop(),
     async close() {
       await work.stop();

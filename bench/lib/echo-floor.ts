@@ -91,10 +91,42 @@ async function run(args: { topics: number; rate: number; seconds: number; round:
   );
 }
 
+/**
+ * C1's schedule: `topics` streams of `chunks` chunks over `seconds`, chunk i of each due at the
+ * start plus i·seconds/chunks (not one interval after the previous one), like `/tokens n over s`.
+ */
+async function schedule(args: { topics: number; chunks: number; seconds: number; round: string }) {
+  const interval = (args.seconds * 1000) / args.chunks;
+  const start = performance.now();
+  await Promise.all(
+    Array.from({ length: args.topics }, (_, topic) => {
+      let offset = 0;
+      return new Promise<void>((resolve) => {
+        const tick = (index: number) => {
+          const text = `t${index + 1} `;
+          pubsub.publish('echo', `t${topic}`, {
+            tag: `${args.round}s${topic}`,
+            text,
+            offset,
+            emittedAt: nowMs(),
+            executionId: 'RXhlY3V0aW9uOjExMTExMTExLTExMTEtNDExMS04MTExLTExMTExMTExMTExMQ==',
+            cursor: '12.3',
+          });
+          offset += text.length;
+          if (index + 1 >= args.chunks) return resolve();
+          setTimeout(() => tick(index + 1), Math.max(0, start + (index + 1) * interval - performance.now()));
+        };
+        tick(0);
+      });
+    }),
+  );
+}
+
 process.on('message', async (message: { id: number; cmd: string; args: never }) => {
   try {
     let result: unknown = true;
     if (message.cmd === 'run') await run(message.args);
+    else if (message.cmd === 'schedule') await schedule(message.args);
     else if (message.cmd === 'stop') {
       for (const client of wsServer.clients) client.terminate();
       server.close();

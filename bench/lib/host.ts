@@ -66,7 +66,8 @@ const { runAgent } = await import('../../src/runtime/agent-runtime.ts');
 const recordingRuntime = (input: AgentRunInput) => {
   const lastUser = [...input.messages].reverse().find((message) => message.role === 'user');
   const text = typeof lastUser?.content === 'string' ? lastUser.content : '';
-  const tag = TAG.exec(text)?.[1];
+  // A reply whose text cannot carry a tag (`/tokens n over s`) is tagged by its agent's system prompt.
+  const tag = TAG.exec(text)?.[1] ?? TAG.exec(input.system)?.[1];
   if (!tag) return runAgent(input);
   let offset = 0;
   return runAgent({
@@ -119,9 +120,13 @@ async function pool<T>(count: number, concurrency: number, work: (index: number)
   return results;
 }
 
-/** `count` threads; one new user (member of the bench project) per `threadsPerUser` threads. */
-async function setupThreads(args: { count: number; threadsPerUser?: number }) {
-  const { projectId, agentId } = await ensureFixture();
+/**
+ * `count` threads; one new user (member of the bench project) per `threadsPerUser` threads. With
+ * `tagPrefix`, each thread gets an agent of its own whose system prompt is `TAG<tagPrefix><index>`
+ * (the emit recorder's tag for replies whose text has none); `model` is that agent's model.
+ */
+async function setupThreads(args: { count: number; threadsPerUser?: number; tagPrefix?: string; model?: string }) {
+  const { projectId, agentId: sharedAgentId } = await ensureFixture();
   const perUser = args.threadsPerUser ?? 1;
   const users = await pool(Math.ceil(args.count / perUser), 8, async () => {
     const { user, token } = await parley.directory.createUser({ email: `bench-${randomUUID().slice(0, 12)}@example.test` });
@@ -130,8 +135,13 @@ async function setupThreads(args: { count: number; threadsPerUser?: number }) {
   });
   return pool(args.count, 8, async (index) => {
     const { user, token } = users[Math.floor(index / perUser)]!;
+    const tag = args.tagPrefix === undefined ? undefined : `${args.tagPrefix}${index}`;
+    const agentId =
+      tag === undefined && args.model === undefined
+        ? sharedAgentId
+        : (await parley.directory.createAgent(null, projectId, { name: `bench agent ${tag ?? index}`, model: args.model ?? 'demo:default', systemPrompt: tag ? `TAG${tag}` : '' })).id;
     const thread = await parley.directory.createThread(user, { agentId });
-    return { threadId: thread.id, token, userId: user.id };
+    return { threadId: thread.id, token, userId: user.id, tag };
   });
 }
 
@@ -169,6 +179,14 @@ const commands: Record<string, (args: never) => unknown> = {
     const taken = emits;
     emits = [];
     return taken;
+  },
+  /** The same, grouped by tag as flat [offset, emittedAt, offset, emittedAt, …] lists (smaller for long rows). */
+  emitsByTag: () => {
+    const taken = emits;
+    emits = [];
+    const byTag: Record<string, number[]> = {};
+    for (const [tag, offset, at] of taken) (byTag[tag] ??= []).push(offset, at);
+    return byTag;
   },
   /** The process's memory, after a full collection when the host runs with --expose-gc. */
   memory: () => {

@@ -176,4 +176,6 @@ export interface BenchThread {
   threadId: string;
   token: string;
   userId: string;
+  /** The emit recorder's tag of the thread's own agent (setupThreads with `tagPrefix`). */
+  tag?: string;
 }

@@ -73,7 +73,7 @@ function describeConfig(config: Config): string {
     : config.REDIS_URL
       ? `Redis at ${safeLocation(config.REDIS_URL)}`
       : 'in-process pub/sub';
-  return `${database}; ${pubsub}`;
+  return `${database}; ${pubsub}; role ${config.PARLEY_ROLE}`;
 }
 
 /** Host, port and path of a URL, never its user or password. */

@@ -8,6 +8,7 @@ import type { ModelRegistry } from '../models/registry.ts';
 import type { ParleyTracing } from '../observability/tracing.ts';
 import type { RunListener } from '../recording/run-listener.ts';
 import { Admission } from './admission.ts';
+import { HandedOffResumes } from './handed-off-resumes.ts';
 import { QueueConsumer } from './queue-consumer.ts';
 import { InstanceLease, Interruptions } from './recovery.ts';
 import { RunLauncher, type RunLauncherDeps } from './run-launcher.ts';
@@ -89,7 +90,8 @@ export class ExecutionEngine {
       perProject: settings.PARLEY_MAX_CONCURRENT_RUNS_PER_PROJECT,
     });
     const admission = new Admission(prisma, running, instanceId);
-    const consumer = new QueueConsumer(prisma, bus, admission, launcher, running, logger, settings.PARLEY_CONSUMER_SWEEP_MS, slots, deps.onDeferred, sweepInterruptions);
+    const handedOff = new HandedOffResumes(prisma, running, instanceId);
+    const consumer = new QueueConsumer(prisma, bus, admission, launcher, running, logger, settings.PARLEY_CONSUMER_SWEEP_MS, slots, deps.onDeferred, sweepInterruptions, handedOff);
     this.consumer = consumer;
     this.recovery = {
       name: 'leases and sweeping',

@@ -5,6 +5,7 @@ import type { ModelMessage } from 'ai';
 import type { Admission, AdmittedRun } from './admission.ts';
 import { STOP_REASON } from './cancellation.ts';
 import { snapshotRecord } from '../events/run-event-stream.ts';
+import type { HandedOffResumes } from './handed-off-resumes.ts';
 import type { RunningExecution, RunningExecutions } from './running-executions.ts';
 import type { RunLauncher } from './run-launcher.ts';
 import type { RunOwner, RunSlots, SlotCap } from './run-slots.ts';
@@ -24,6 +25,8 @@ export class QueueConsumer {
    */
   private readonly waitingForSlot = new Map<string, { owner: Partial<RunOwner>; since: number; cap: SlotCap | null }>();
   private offering = false;
+  /** Threads whose handed-off resumption this consumer is claiming now. */
+  private readonly resuming = new Set<string>();
   private sweepTimer: NodeJS.Timeout | null = null;
   private kickSubscription: AsyncIterator<unknown> | null = null;
   private stopRelayListener: (() => void) | null = null;
@@ -43,6 +46,8 @@ export class QueueConsumer {
     private readonly onDeferred: (cap: SlotCap) => void = () => {},
     /** Extra periodic work (the interruption of executions whose instance died). */
     private readonly onSweep: () => Promise<void> = async () => {},
+    /** Resumptions recorded by instances that run no turns (PARLEY_ROLE=api), claimed here. */
+    private readonly handedOff: HandedOffResumes | null = null,
   ) {}
 
   start(): void {
@@ -51,7 +56,11 @@ export class QueueConsumer {
     const kicks = this.bus.queueKicks();
     this.kickSubscription = kicks[Symbol.asyncIterator]();
     void (async () => {
-      for await (const { threadId } of kicks) this.tryThread(threadId);
+      for await (const { threadId } of kicks) {
+        // Only another instance hands a resumption off, so only its kicks may bring one.
+        void this.resumeHandedOff(threadId);
+        this.tryThread(threadId);
+      }
     })().catch((error) => this.logger.error({ err: error }, 'queue kick listener stopped'));
     this.stopRelayListener = this.bus.onInstanceMessage((message) => {
       if (message.kind !== 'cancel' && message.kind !== 'snapshot') return;
@@ -149,6 +158,22 @@ export class QueueConsumer {
     this.waitingForSlot.set(threadId, { owner, since, cap });
   }
 
+  /** Claims and runs the thread's resumption that an api instance handed off, if it has one. */
+  private async resumeHandedOff(threadId: string): Promise<void> {
+    if (!this.handedOff || this.stopped || this.resuming.has(threadId)) return;
+    this.resuming.add(threadId);
+    try {
+      const claimed = await this.handedOff.claim(threadId);
+      if (!claimed) return;
+      this.bus.publishThreadEvents(claimed.events);
+      this.launch(claimed.run, claimed.messages);
+    } catch (error) {
+      if (!this.stopped) this.logger.error({ err: error, threadId }, 'resuming a handed-off execution failed; the sweep will try again');
+    } finally {
+      this.resuming.delete(threadId);
+    }
+  }
+
   /** Runs a resumed execution (after an approval or an answer): it takes a slot whatever the caps. */
   launch(run: AdmittedRun, resumeWith?: ModelMessage[]): void {
     this.slots.take(ownerOf(run));
@@ -217,6 +242,7 @@ export class QueueConsumer {
       });
       for (const { id } of requested) this.running.get(id)?.controller.abort(new Error(STOP_REASON));
       await this.onSweep();
+      if (this.handedOff) for (const threadId of await this.handedOff.threads()) void this.resumeHandedOff(threadId);
       const threads = await this.prisma.queueItem.findMany({
         where: { steeringExecutionId: null },
         distinct: ['threadId'],

@@ -20,6 +20,8 @@ export const executionSettings = z.object({
   PARLEY_MAX_CONCURRENT_RUNS_PER_PROJECT: positiveInt.default(16),
   /** How long running replies may finish at shutdown before they are aborted (see run-drain.ts). */
   PARLEY_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+  /** What this instance does: serve clients (`api`), run turns (`worker`), or both (`all`). */
+  PARLEY_ROLE: z.enum(['api', 'worker', 'all'], { message: 'must be api, worker or all' }).default('all'),
 });
 
 export type ExecutionSettings = z.infer<typeof executionSettings>;
@@ -31,4 +33,28 @@ export function retryPolicyFrom(settings: ExecutionSettings): RetryPolicy {
     maxDelayS: settings.PARLEY_RETRY_MAX_DELAY_S,
     deadlineS: settings.PARLEY_RETRY_DEADLINE_S,
   };
+}
+
+export type InstanceRole = ExecutionSettings['PARLEY_ROLE'];
+
+/** Whether an instance of this role claims and runs turns (the queue consumer, the recovery sweep). */
+export function runsTurns(role: InstanceRole): boolean {
+  return role !== 'api';
+}
+
+/** Whether an instance of this role serves clients (GraphQL, WebSocket, SSE, the web chat). */
+export function servesClients(role: InstanceRole): boolean {
+  return role !== 'worker';
+}
+
+/**
+ * A split role needs instances that share the database and the live bus: an api instance's
+ * subscribers hear a worker's runs only over Redis, and the embedded database admits one process.
+ */
+export function roleSettingsProblems(settings: { PARLEY_ROLE: InstanceRole; DATABASE_URL?: string; REDIS_URL?: string; REDIS_CLUSTER_NODES?: string }): string[] {
+  const { PARLEY_ROLE: role } = settings;
+  if (role === 'all') return [];
+  const missing = [!settings.DATABASE_URL && 'DATABASE_URL (PostgreSQL; the embedded database admits one process)', !settings.REDIS_URL && !settings.REDIS_CLUSTER_NODES && 'REDIS_URL (or REDIS_CLUSTER_NODES)'].filter(Boolean);
+  if (missing.length === 0) return [];
+  return [`PARLEY_ROLE: "${role}" splits turns between instances and needs ${missing.join(' and ')}; use PARLEY_ROLE=all (the default) for one instance.`];
 }

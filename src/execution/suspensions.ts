@@ -1,11 +1,11 @@
 import type { ModelMessage } from 'ai';
-import type { PrismaClient, Suspension, User } from '../generated/prisma/client.ts';
-import { withSessionLock } from '../db/session-lock.ts';
+import type { Agent, PrismaClient, Suspension, User } from '../generated/prisma/client.ts';
+import { withSessionLock, type Tx } from '../db/session-lock.ts';
 import type { AccessPolicy } from '../auth/access.ts';
 import { ConflictError, InvalidInputError, NotFoundError } from '../domain/errors.ts';
 import { appendThreadEvents } from '../events/event-log.ts';
 import type { LiveBus } from '../events/live-bus.ts';
-import type { ThreadEvent } from '../events/thread-event.ts';
+import type { NewThreadEvent, ThreadEvent } from '../events/thread-event.ts';
 import type { AdmittedRun } from './admission.ts';
 import type { Checkpoint } from './checkpoint.ts';
 import type { RunningExecutions } from './running-executions.ts';
@@ -25,7 +25,11 @@ export class SuspensionService {
     private readonly running: RunningExecutions,
     private readonly instanceId: string,
     private readonly maxAnswerChars: number,
-    private readonly resume: (run: AdmittedRun, messages: ModelMessage[]) => void,
+    /**
+     * Where a resolved suspension's run goes on: here (`run`), or, on an instance that runs no turns
+     * (PARLEY_ROLE=api), to whichever instance claims it after `handOff` kicks the thread.
+     */
+    private readonly resume: { run: (run: AdmittedRun, messages: ModelMessage[]) => void } | { handOff: (threadId: string) => void },
   ) {}
 
   async resolve(user: User, suspensionId: string, resolution: Resolution): Promise<ThreadEvent> {
@@ -93,34 +97,55 @@ export class SuspensionService {
           where: { id: suspension.id },
           data: { status: 'RESOLVED', resolution: resolutionJson, resolvedAt: new Date() },
         });
-        const execution = await tx.execution.update({
-          where: { id: suspension.executionId },
-          data: { status: 'RUNNING', ownerInstanceId: this.instanceId, acceptsSteering: true },
-        });
-        const handle = this.running.register(execution.id, threadId);
-        registeredId = execution.id;
-        const events = await appendThreadEvents(tx, threadId, [
-          {
-            executionId: execution.id,
-            payload: { type: 'SuspensionResolved', suspensionId: suspension.id, resolution: resolutionJson },
-          },
-          { executionId: execution.id, payload: { type: 'ExecutionUpdated', status: 'RUNNING' } },
-        ]);
-        const checkpoint = suspension.checkpoint as unknown as Checkpoint;
-        return {
-          events,
-          run: { execution, agent: suspension.execution.agent, user: suspension.execution.user, handle },
-          messages: [...checkpoint.messages, resolutionMessage(checkpoint, resolution)],
-        };
+        const resolved = { executionId: suspension.executionId, payload: { type: 'SuspensionResolved' as const, suspensionId: suspension.id, resolution: resolutionJson } };
+        // Left SUSPENDED with no open card: a consumer elsewhere claims it (HandedOffResumes).
+        if ('handOff' in this.resume) return { events: await appendThreadEvents(tx, threadId, [resolved]), run: null, messages: [] };
+        const claimed = await claimResumption(tx, this.running, this.instanceId, suspension, resolution);
+        registeredId = claimed.run.execution.id;
+        const events = await appendThreadEvents(tx, threadId, [resolved, ...claimed.events]);
+        return { events, run: claimed.run, messages: claimed.messages };
       });
       this.bus.publishThreadEvents(outcome.events);
-      this.resume(outcome.run, outcome.messages);
+      if ('handOff' in this.resume) this.resume.handOff(threadId);
+      else if (outcome.run) this.resume.run(outcome.run, outcome.messages);
       return outcome.events[0]!;
     } catch (error) {
       if (registeredId) this.running.unregister(registeredId);
       throw error;
     }
   }
+}
+
+/**
+ * Under the thread's session lock: a suspended execution whose card was resolved becomes RUNNING
+ * on this instance, its cancellation handle registered before the lock is released; the run goes
+ * on from its checkpoint plus the message that resolves it.
+ */
+export async function claimResumption(
+  tx: Tx,
+  running: RunningExecutions,
+  instanceId: string,
+  suspension: Suspension & { execution: { agent: Agent; user: User } },
+  resolution: Resolution,
+): Promise<{ run: AdmittedRun; messages: ModelMessage[]; events: NewThreadEvent[] }> {
+  const execution = await tx.execution.update({
+    where: { id: suspension.executionId },
+    data: { status: 'RUNNING', ownerInstanceId: instanceId, acceptsSteering: true },
+  });
+  const handle = running.register(execution.id, execution.threadId);
+  const checkpoint = suspension.checkpoint as unknown as Checkpoint;
+  return {
+    run: { execution, agent: suspension.execution.agent, user: suspension.execution.user, handle },
+    messages: [...checkpoint.messages, resolutionMessage(checkpoint, resolution)],
+    events: [{ executionId: execution.id, payload: { type: 'ExecutionUpdated', status: 'RUNNING' } }],
+  };
+}
+
+/** The resolution as recorded on the suspension. */
+export function recordedResolution(json: unknown): Resolution {
+  const recorded = json as { decision?: 'APPROVE' | 'DENY'; allowInThread?: boolean; answer?: string };
+  if (recorded.decision) return { decision: recorded.decision, allowInThread: recorded.allowInThread };
+  return { answer: recorded.answer ?? '' };
 }
 
 function resolutionMessage(checkpoint: Checkpoint, resolution: Resolution): ModelMessage {

@@ -10,6 +10,20 @@ import { inRequestScope, REQUEST_ID_HEADER, requestIdFrom } from '../observabili
 import { limitRequestBody } from './request-body-limit.ts';
 import { LimitReporter, limitConnections } from './connection-limits.ts';
 import { createParleyYoga, maxMultipartBytes, slowReaderDropped } from './yoga.ts';
+import { METRICS_PATH } from './plugins/use-metrics.ts';
+import { servesClients } from '../execution/settings.ts';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+const WORKER_PATHS = new Set(['/health', '/ready', METRICS_PATH]);
+
+/** Answers 404 on a worker for anything but its probes and metrics; true when it answered. */
+function refuseOnWorker(req: IncomingMessage, res: ServerResponse): boolean {
+  const path = new URL(req.url ?? '/', 'http://worker').pathname;
+  if (WORKER_PATHS.has(path)) return false;
+  res.writeHead(404, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ error: `this instance has PARLEY_ROLE=worker: it serves only ${[...WORKER_PATHS].join(', ')}; clients use an api instance` }));
+  return true;
+}
 
 export interface App {
   /** Listens on config.PORT (0 = a free port) and starts this instance's queue consumer. */
@@ -34,6 +48,8 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   const demo = options.bootstrapDemo ? await bootstrapDemo(parley) : null;
 
   let accepting = true;
+  // A worker (PARLEY_ROLE=worker) serves its probes and metrics only; clients go to api instances.
+  const clients = servesClients(parley.role);
   const limitReporter = new LimitReporter(parley.metrics, logger);
   const yoga = createParleyYoga({ parley, config, logger, isAccepting: () => accepting, limits: limitReporter });
   const bodyLimits = { maxBytes: config.PARLEY_MAX_REQUEST_BYTES, maxMultipartBytes: maxMultipartBytes(config) };
@@ -45,6 +61,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     const requestId = requestIdFrom(req.headers[REQUEST_ID_HEADER]);
     res.setHeader(REQUEST_ID_HEADER, requestId);
     startBodyDeadline(req, res);
+    if (!clients && refuseOnWorker(req, res)) return;
     if (limitRequestBody(req, res, bodyLimits)) inRequestScope(requestId, () => void yoga.handle(req, res));
   });
   const startBodyDeadline = limitConnections(
@@ -60,7 +77,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     limitReporter,
     parley.metrics,
   );
-  const webSocket = serveGraphQLOverWebSocket(server, yoga, {
+  const webSocket = !clients ? { close: async () => {} } : serveGraphQLOverWebSocket(server, yoga, {
     maxPayloadBytes: config.PARLEY_MAX_REQUEST_BYTES,
     initTimeoutMs: config.PARLEY_WS_INIT_TIMEOUT_MS,
     maxOperationsPerSocket: config.PARLEY_WS_MAX_SUBSCRIPTIONS,
@@ -88,7 +105,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
       });
       const port = (server.address() as AddressInfo).port;
       const url = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}/graphql`;
-      logger.info({ url, instanceId: parley.instanceId, database: parley.db.kind, pubsub: parley.bus.kind }, 'Parley is listening');
+      logger.info({ url, instanceId: parley.instanceId, role: parley.role, database: parley.db.kind, pubsub: parley.bus.kind }, 'Parley is listening');
       return { url, port };
     },
     stop() {

@@ -93,7 +93,7 @@ export function createParleyYoga({ parley, config, logger, isAccepting, limits }
       // Authorization is one: every signed-in client sends it.
       useCSRFPrevention({ requestHeaders: CSRF_HEADERS }),
       useUploadAuthentication({ identify: (authorization) => parley.authenticator.identify(authorization) }),
-      useReadiness({ probes: { database: () => parley.db.ping(), redis: () => parley.bus.ping() }, isAccepting }),
+      useReadiness({ probes: { database: () => parley.db.ping(), redis: () => parley.bus.ping() }, isAccepting, role: parley.role }),
       useSchemaDisclosure({ introspection: config.PARLEY_INTROSPECTION }),
       useDocumentLimits({
         maxTokens: config.PARLEY_MAX_TOKENS,

@@ -66,10 +66,24 @@ describe('parley doctor', { timeout: 120_000 }, () => {
     expect(result.code).toBe(1);
     const table = rows(result.stdout);
     expect(table.get('configuration')).toMatchObject({ result: 'PASS' });
+    expect(table.get('configuration')?.detail).toMatch(/; role all$/);
     expect(table.get('database')).toEqual({ result: 'FAIL', detail: `connect ECONNREFUSED 127.0.0.1:${port}` });
     expect(table.get('redis')).toEqual({ result: 'FAIL', detail: `connect ECONNREFUSED 127.0.0.1:${port}` });
     expect(result.stdout).toMatch(/2 checks failed\.\n$/);
     expect(result.stdout).not.toContain('secret-password');
+  });
+
+  it('shows a split role, and refuses one on the embedded database, naming PARLEY_ROLE', async () => {
+    const port = await closedPort();
+    const worker = await runCli(['doctor'], {
+      PARLEY_ROLE: 'worker',
+      DATABASE_URL: `postgresql://parley@127.0.0.1:${port}/parley`,
+      REDIS_URL: `redis://127.0.0.1:${port}`,
+    });
+    expect(rows(worker.stdout).get('configuration')).toMatchObject({ result: 'PASS', detail: expect.stringMatching(/; role worker$/) });
+    const embedded = await runCli(['doctor'], { PARLEY_ROLE: 'api', PARLEY_DATA_DIR: dataDir });
+    expect(embedded.code).toBe(1);
+    expect(rows(embedded.stdout).get('configuration')).toMatchObject({ result: 'FAIL', detail: expect.stringMatching(/^PARLEY_ROLE: "api" splits turns between instances and needs DATABASE_URL/) });
   });
 
   it('fails on a bad configuration, naming the variable', async () => {

@@ -50,7 +50,14 @@ export interface FakeToolCall {
 
 export type FakeBehaviour =
   /** A normal reply; `chunks` are streamed as separate text deltas. */
-  | { kind: 'reply'; chunks: string[]; chunkDelayMs?: number; headers?: Record<string, string> }
+  | {
+      kind: 'reply';
+      chunks: string[];
+      chunkDelayMs?: number;
+      /** Paced instead: chunk i is written at the stream's start plus i/rate seconds (several per timer tick when due). */
+      chunksPerSecond?: number;
+      headers?: Record<string, string>;
+    }
   /** The model calls tools (finish reason tool-calls / tool_use), optionally after some text. */
   | { kind: 'tool-calls'; calls: FakeToolCall[]; textBefore?: string[]; headers?: Record<string, string> }
   /**
@@ -278,7 +285,7 @@ async function respond(session: Session, behaviour: FakeBehaviour): Promise<void
       return;
     case 'reply':
       if (!session.streaming) return sendJson(session, 200, completeReply(session, behaviour.chunks.join(''), []), behaviour.headers);
-      await streamText(session, behaviour.chunks, behaviour.chunkDelayMs ?? 0, behaviour.headers ?? {});
+      await streamText(session, behaviour.chunks, behaviour.chunkDelayMs ?? 0, behaviour.headers ?? {}, { chunksPerSecond: behaviour.chunksPerSecond });
       if (session.res.destroyed) return;
       closeTextBlock(session, behaviour.chunks.join(''));
       writeStreamEnd(session, 'stop', behaviour.chunks.length);
@@ -394,7 +401,7 @@ async function streamText(
   chunks: string[],
   delayMs: number,
   headers: Record<string, string>,
-  { keepTextOpen = true }: { keepTextOpen?: boolean } = {},
+  { keepTextOpen = true, chunksPerSecond }: { keepTextOpen?: boolean; chunksPerSecond?: number } = {},
 ): Promise<void> {
   startStream(session, headers);
   const id = session.id;
@@ -440,8 +447,13 @@ async function streamText(
       break;
   }
 
-  for (const chunk of chunks) {
+  const started = performance.now();
+  for (const [index, chunk] of chunks.entries()) {
     if (delayMs > 0) await sleep(delayMs);
+    else if (chunksPerSecond) {
+      const wait = started + (index * 1000) / chunksPerSecond - performance.now();
+      if (wait >= 1) await sleep(wait);
+    }
     if (session.res.destroyed) return;
     switch (session.protocol) {
       case 'openai-chat':
