@@ -7,33 +7,11 @@ import { listenerSet } from './listener-set.ts';
 import { RepublishBuffer } from './republish-buffer.ts';
 import { ThreadListeners } from './thread-listeners.ts';
 import type { ThreadEvent } from './thread-event.ts';
+import { confirmation, HEARD_TIMEOUT_MS, messageRouter, within } from './redis-channels.ts';
 
 const THREAD_CHANNEL = 'thread:';
 const QUEUE_KICK_CHANNEL = 'queue-kick';
 const INSTANCE_CHANNEL = 'instance:all';
-
-/** How long a check that this instance heard every announcement may take before the caller stops trusting its cache. */
-const HEARD_TIMEOUT_MS = 1_000;
-
-/** Settles like `promise`, or rejects with `timedOut()` after `ms`. */
-async function within<T>(promise: Promise<T>, ms: number, timedOut: () => Error): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(timedOut()), ms);
-  });
-  try {
-    return await Promise.race([promise, deadline]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** A promise with its resolver, for a channel that waits for its SUBSCRIBE to be confirmed. */
-function confirmation() {
-  let resolve!: () => void;
-  const promise = new Promise<void>((done) => (resolve = done));
-  return { promise, resolve, confirmed: false };
-}
 
 /**
  * Instances sharing a Redis: one channel per thread with listeners here (`thread:<id>`), and two for
@@ -143,28 +121,10 @@ export function createRedisLiveBus(redisUrl: string, logger: Logger): LiveBus {
   const topics = createPubSub<InstanceTopics>();
   openChannel(QUEUE_KICK_CHANNEL);
   openChannel(INSTANCE_CHANNEL);
-  /** Decoded once for all of the channel's listeners on this instance; undefined when unreadable. */
-  const decode = (channel: string, message: string): unknown => {
-    try {
-      return JSON.parse(message);
-    } catch (error) {
-      logger.warn({ err: error, channel }, 'an unreadable message on a live channel was ignored');
-      return undefined;
-    }
-  };
-  subscriber.on('message', (channel: string, message: string) => {
-    if (channel.startsWith(THREAD_CHANNEL)) {
-      const threadId = channel.slice(THREAD_CHANNEL.length);
-      if (!threads.has(threadId)) return;
-      const event = decode(channel, message);
-      if (event !== undefined) threads.deliver(threadId, event as ThreadEvent);
-      return;
-    }
-    const decoded = decode(channel, message);
-    if (decoded === undefined) return;
-    if (channel === QUEUE_KICK_CHANNEL) topics.publish('queue-kick', decoded as { threadId: string });
-    else if (channel === INSTANCE_CHANNEL) instanceMessages.fire(decoded as InstanceMessage);
-  });
+  subscriber.on(
+    'message',
+    messageRouter({ threadPrefix: THREAD_CHANNEL, queueKick: QUEUE_KICK_CHANNEL, instance: INSTANCE_CHANNEL }, { threads, kicks: topics, instanceMessages }, logger),
+  );
 
   return {
     kind: 'redis',

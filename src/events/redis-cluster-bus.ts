@@ -8,6 +8,7 @@ import { listenerSet } from './listener-set.ts';
 import { RepublishBuffer } from './republish-buffer.ts';
 import { ThreadListeners } from './thread-listeners.ts';
 import type { ThreadEvent } from './thread-event.ts';
+import { confirmation, HEARD_TIMEOUT_MS, messageRouter, within } from './redis-channels.ts';
 
 // Every channel is a sharded one (SSUBSCRIBE/SPUBLISH): a thread's events stay inside the shard that
 // owns its channel's slot, so the cluster's pub/sub work grows with its shards, not with every node.
@@ -19,8 +20,6 @@ const THREAD_CHANNEL = 'thread:';
 const QUEUE_KICK_CHANNEL = '{parley}:queue-kick';
 const INSTANCE_CHANNEL = '{parley}:instance:all';
 
-/** How long a check that this instance heard every announcement may take before the caller stops trusting its cache. */
-const HEARD_TIMEOUT_MS = 1_000;
 /** Longest any command waits: a stalled cluster (its processes stopped, connections open) must not hold callers. */
 const COMMAND_TIMEOUT_MS = 2_000;
 /** Longest one round of subscribing every channel again may take before it is tried afresh. */
@@ -30,24 +29,6 @@ const RECOVERY_BACKOFF_MS = [50, 100, 200, 400, 800, 1_000];
 
 /** The cluster slot of a channel, as ioredis routes it. */
 const slotOf = (channel: string) => new Command('ssubscribe', [channel]).getSlot()!;
-
-async function within<T>(promise: Promise<T>, ms: number, timedOut: () => Error): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(timedOut()), ms);
-  });
-  try {
-    return await Promise.race([promise, deadline]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-function confirmation() {
-  let resolve!: () => void;
-  const promise = new Promise<void>((done) => (resolve = done));
-  return { promise, resolve, confirmed: false };
-}
 
 /** The cluster's own view: whether its state is ok and how many of its nodes answer. */
 export async function clusterState(client: Cluster): Promise<{ state: string; nodes: number; reachable: number }> {
@@ -259,27 +240,11 @@ export function createRedisClusterLiveBus(seeds: ClusterSeeds, logger: Logger): 
     (threadId) => releaseChannel(THREAD_CHANNEL + threadId),
   );
   const topics = createPubSub<InstanceTopics>();
-  const decode = (channel: string, message: string): unknown => {
-    try {
-      return JSON.parse(message);
-    } catch (error) {
-      logger.warn({ err: error, channel }, 'an unreadable message on a live channel was ignored');
-      return undefined;
-    }
-  };
-  const receive = (channel: string, message: string) => {
-    if (channel.startsWith(THREAD_CHANNEL)) {
-      const threadId = channel.slice(THREAD_CHANNEL.length);
-      if (!threads.has(threadId)) return;
-      const event = decode(channel, message);
-      if (event !== undefined) threads.deliver(threadId, event as ThreadEvent);
-      return;
-    }
-    const decoded = decode(channel, message);
-    if (decoded === undefined) return;
-    if (channel === QUEUE_KICK_CHANNEL) topics.publish('queue-kick', decoded as { threadId: string });
-    else if (channel === INSTANCE_CHANNEL) instanceMessages.fire(decoded as InstanceMessage);
-  };
+  const receive = messageRouter(
+    { threadPrefix: THREAD_CHANNEL, queueKick: QUEUE_KICK_CHANNEL, instance: INSTANCE_CHANNEL },
+    { threads, kicks: topics, instanceMessages },
+    logger,
+  );
 
   channels.set(QUEUE_KICK_CHANNEL, confirmation());
   channels.set(INSTANCE_CHANNEL, confirmation());

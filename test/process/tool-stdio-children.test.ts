@@ -53,7 +53,9 @@ describe('stdio tool server processes', { timeout: 240_000 }, () => {
     const [child] = await eventually(() => started().length === 1 && started(), 60_000, 'the first child');
     expect(alive(child!)).toBe(true);
     await first.stop();
-    expect(alive(child!)).toBe(false);
+    // The module ends the child as the instance stops (stdin closed, then SIGTERM, then SIGKILL, a
+    // couple of seconds apart); on a loaded machine the last step may land just after the instance exits.
+    await eventually(() => !alive(child!), 15_000, 'the child of the stopped instance to end');
 
     const second = await serve();
     const next = await eventually(() => started().length === 2 && started()[1], 60_000, 'the second child');

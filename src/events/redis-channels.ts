@@ -1,0 +1,75 @@
+import type { createPubSub } from '@graphql-yoga/subscription';
+import type { Logger } from 'pino';
+import type { InstanceMessage, InstanceTopics } from './live-bus-contract.ts';
+import type { listenerSet } from './listener-set.ts';
+import type { ThreadListeners } from './thread-listeners.ts';
+import type { ThreadEvent } from './thread-event.ts';
+
+/** What the Redis buses (one node, or a cluster) share: bounded waits, and how a received message reaches this instance's listeners. */
+
+/** How long a check that this instance heard every announcement may take before the caller stops trusting its cache. */
+export const HEARD_TIMEOUT_MS = 1_000;
+
+/** Settles like `promise`, or rejects with `timedOut()` after `ms`. */
+export async function within<T>(promise: Promise<T>, ms: number, timedOut: () => Error): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(timedOut()), ms);
+  });
+  try {
+    return await Promise.race([promise, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A promise with its resolver, for a channel that waits for its SUBSCRIBE to be confirmed. */
+export function confirmation() {
+  let resolve!: () => void;
+  const promise = new Promise<void>((done) => (resolve = done));
+  return { promise, resolve, confirmed: false };
+}
+
+/** The channel names of a Redis bus: a thread's channel is the prefix and its id. */
+export interface ChannelNames {
+  threadPrefix: string;
+  queueKick: string;
+  instance: string;
+}
+
+/**
+ * Hands each message a Redis connection receives to this instance's listeners: a thread's events
+ * decoded once for all of the thread's listeners (dropped when no one here listens any more),
+ * queue kicks and instance messages to theirs; an unreadable message is logged and ignored.
+ */
+export function messageRouter(
+  names: ChannelNames,
+  targets: {
+    threads: ThreadListeners;
+    kicks: ReturnType<typeof createPubSub<InstanceTopics>>;
+    instanceMessages: ReturnType<typeof listenerSet<InstanceMessage>>;
+  },
+  logger: Logger,
+): (channel: string, message: string) => void {
+  const decode = (channel: string, message: string): unknown => {
+    try {
+      return JSON.parse(message);
+    } catch (error) {
+      logger.warn({ err: error, channel }, 'an unreadable message on a live channel was ignored');
+      return undefined;
+    }
+  };
+  return (channel, message) => {
+    if (channel.startsWith(names.threadPrefix)) {
+      const threadId = channel.slice(names.threadPrefix.length);
+      if (!targets.threads.has(threadId)) return;
+      const event = decode(channel, message);
+      if (event !== undefined) targets.threads.deliver(threadId, event as ThreadEvent);
+      return;
+    }
+    const decoded = decode(channel, message);
+    if (decoded === undefined) return;
+    if (channel === names.queueKick) targets.kicks.publish('queue-kick', decoded as { threadId: string });
+    else if (channel === names.instance) targets.instanceMessages.fire(decoded as InstanceMessage);
+  };
+}
