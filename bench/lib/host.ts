@@ -42,16 +42,24 @@ if (process.env.BENCH_COUNT_SQL === '1') {
   };
 }
 
-// ---- pub/sub messages this process published to Redis and Redis delivered to it (classic and sharded) ----
-const redisMessages = { published: 0, received: 0 };
+// ---- pub/sub messages this process published to Redis and Redis delivered to it (classic and sharded),
+// thread channels apart from the control channels every instance hears (queue kicks, instance messages) ----
+const redisMessages = { published: 0, received: 0, controlPublished: 0, controlReceived: 0 };
+const isThreadChannel = (channel: unknown) => String(channel).startsWith('thread:');
 const emitOfRedis = Redis.prototype.emit;
 Redis.prototype.emit = function (this: Redis, event: string | symbol, ...args: unknown[]) {
-  if (event === 'message' || event === 'smessage') redisMessages.received++;
+  if (event === 'message' || event === 'smessage') {
+    if (isThreadChannel(args[0])) redisMessages.received++;
+    else redisMessages.controlReceived++;
+  }
   return emitOfRedis.call(this, event, ...args);
 };
 const sendCommandOfRedis = Redis.prototype.sendCommand;
 Redis.prototype.sendCommand = function (this: Redis, command: Parameters<Redis['sendCommand']>[0], ...rest: unknown[]) {
-  if (command.name === 'publish' || command.name === 'spublish') redisMessages.published++;
+  if (command.name === 'publish' || command.name === 'spublish') {
+    if (isThreadChannel(command.args[0])) redisMessages.published++;
+    else redisMessages.controlPublished++;
+  }
   return (sendCommandOfRedis as (...args: unknown[]) => unknown).call(this, command, ...rest);
 } as Redis['sendCommand'];
 

@@ -24,14 +24,20 @@ const ROUND_TIMEOUT_MS = 90_000;
 interface RedisCounts {
   published: number;
   received: number;
+  controlPublished: number;
+  controlReceived: number;
 }
 
 interface Round {
   instances: number;
   /** Redis pub/sub messages received per instance per second of the round (mean over instances). */
   redisPerInstancePerS: number;
-  /** Messages Redis delivered to all instances ÷ messages they published: 1.0 = each reaches one instance, the one whose subscriber waits for it. */
+  /** Thread-channel messages Redis delivered to all instances ÷ those they published: 1.0 = each reaches one instance, the one whose subscriber waits for it. */
   amplification: number;
+  /** Control messages (queue kicks, instance messages: every instance hears each) received per instance per second. */
+  controlPerInstancePerS: number;
+  /** Control messages received ÷ published: the instance count when every instance hears each. */
+  controlFanOut: number;
   /** The busiest instance's received messages ÷ the mean: 1.0 = the traffic is spread evenly. */
   imbalance: number;
   redisTotalPerS: number;
@@ -84,10 +90,14 @@ async function measureInstances(count: number, profileDir: string | undefined): 
       const receivedBy = redisAfter.map((after, h) => after.received - redisBefore[h]!.received);
       const redisTotal = receivedBy.reduce((sum, n) => sum + n, 0);
       const published = redisAfter.reduce((sum, after, h) => sum + after.published - redisBefore[h]!.published, 0);
+      const controlReceived = redisAfter.reduce((sum, after, h) => sum + after.controlReceived - redisBefore[h]!.controlReceived, 0);
+      const controlPublished = redisAfter.reduce((sum, after, h) => sum + after.controlPublished - redisBefore[h]!.controlPublished, 0);
       rounds.push({
         instances: count,
         redisPerInstancePerS: redisTotal / count / elapsedS,
         amplification: redisTotal / published,
+        controlPerInstancePerS: controlReceived / count / elapsedS,
+        controlFanOut: controlReceived / controlPublished,
         imbalance: Math.max(...receivedBy) / (redisTotal / count),
         redisTotalPerS: redisTotal / elapsedS,
         deliveredEvents: fleet.deliveredEvents - receivedBefore,
@@ -174,11 +184,18 @@ const run: Row['run'] = async ({ profileDir }) => {
       pass: null,
     });
     metrics.push({
-      name: `${count} instance(s): messages Redis delivered ÷ messages published`,
+      name: `${count} instance(s): thread-channel messages Redis delivered ÷ published`,
       unit: '',
       measured: amplification,
       budget: '≤ 1.05 (no instance hears another instance’s threads)',
       pass: amplification.max <= 1.05,
+    });
+    metrics.push({
+      name: `${count} instance(s): control messages (queue kicks, instance messages) received per instance`,
+      unit: 'msgs/s',
+      measured: spread(rounds.map((r) => r.controlPerInstancePerS)),
+      budget: `report (each is heard by every instance: fan-out ${rounds.map((r) => r.controlFanOut.toFixed(1)).join(' / ')})`,
+      pass: null,
     });
     // Floor of CPU per event and lateness: the same figure with one instance, in the same run.
     const against = (figure: Spread, baselineFigure: Spread, perRound: (r: Round) => number) => ({
@@ -196,7 +213,7 @@ const run: Row['run'] = async ({ profileDir }) => {
     );
   }
   notes.push(`${ROUNDS} round(s) per instance count of ${REPLIES} replies × ${SECONDS} s × ${RATE} chunks/s (demo \`/slow\`), every instance on one 2-core machine with PostgreSQL and Redis${QUICK ? '; quick mode (BENCH_S1_QUICK=1)' : ''}`);
-  const details = Object.fromEntries([...byCount].map(([count, rounds]) => [count, rounds.map((r) => ({ ...r, p50: round(r.p50), p99: round(r.p99), redisPerInstancePerS: round(r.redisPerInstancePerS, 1), redisTotalPerS: round(r.redisTotalPerS, 1), amplification: round(r.amplification, 3), imbalance: round(r.imbalance, 2) }))]));
+  const details = Object.fromEntries([...byCount].map(([count, rounds]) => [count, rounds.map((r) => ({ ...r, p50: round(r.p50), p99: round(r.p99), redisPerInstancePerS: round(r.redisPerInstancePerS, 1), redisTotalPerS: round(r.redisTotalPerS, 1), amplification: round(r.amplification, 3), controlPerInstancePerS: round(r.controlPerInstancePerS, 1), controlFanOut: round(r.controlFanOut, 2), imbalance: round(r.imbalance, 2) }))]));
   const result: RowResult = { id: 'S1', what: 'scale-out: instances sharing one PostgreSQL and one Redis, subscribers spread over them', metrics, notes, details };
   return result;
 };
@@ -211,10 +228,12 @@ that instance). ${THREADS.toLocaleString('en')} threads each get one WebSocket \
 instance *i mod n*; ${REPLIES} of them receive a message (sent to the instance their subscriber is on, so the
 reply runs wherever the queue puts it) and stream a demo reply of ${SECONDS} s at ${RATE} chunks/s, all at once.
 Per instance count, over each round: the pub/sub messages Redis delivered to each instance (counted in
-the host at ioredis' \`message\`/\`smessage\` events) ÷ the round's length; the messages Redis delivered to
-all instances ÷ the messages they published (PUBLISH/SPUBLISH commands counted in the host): 1.0 when
-every message reaches only the instance whose subscriber waits for it, n when every instance hears
-everything (as classic pub/sub on a Redis Cluster would, on every node); server CPU (every instance's user + system time) per delivered event (every \`runEvents\`
+the host at ioredis' \`message\`/\`smessage\` events) ÷ the round's length; the thread-channel messages
+Redis delivered to all instances ÷ those they published (PUBLISH/SPUBLISH commands counted in the host):
+1.0 when every message reaches only the instance whose subscriber waits for it, n when every instance
+hears everything (as classic pub/sub on a Redis Cluster would, on every node); the control messages
+(queue kicks and instance messages, which every instance hears by design) per instance and their
+fan-out; server CPU (every instance's user + system time) per delivered event (every \`runEvents\`
 message the subscribers received); and the p99 lateness of a chunk (arrival at its subscriber minus
 the moment the running instance's runtime emitted it, coalesced deltas covering their chunks).
 Two floors are measured first in the same run, for docs/scale.md: what one Redis node delivers at
