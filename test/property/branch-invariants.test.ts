@@ -151,7 +151,16 @@ describeEachBackend('branch invariants under random sends, edits, regenerations,
     let counter = 0;
     const pick = <T>(items: T[], index: number): T | undefined => (items.length === 0 ? undefined : items[index % items.length]);
 
-    for (const command of commands) {
+    for (const [step, command] of commands.entries()) {
+      try {
+        await runCommand(command);
+      } catch (error) {
+        // A failing property is rare and seeded; what the database held is the evidence to keep.
+        throw new Error(`step ${step} (${JSON.stringify(command)}) failed; the thread held ${await storedState(threadId)}`, { cause: error });
+      }
+    }
+
+    async function runCommand(command: Command): Promise<void> {
       switch (command.kind) {
         case 'send': {
           const text = command.history ? '/history' : `t${++counter}`;
@@ -201,6 +210,19 @@ describeEachBackend('branch invariants under random sends, edits, regenerations,
       }
       await check(threadId, model);
     }
+  }
+
+  async function storedState(threadId: string): Promise<string> {
+    const id = decodeId('threadId', threadId, 'Thread');
+    const [thread, messages] = await Promise.all([
+      server.parley.db.prisma.thread.findUnique({ where: { id }, select: { activeLeafMessageId: true, lastEventSeq: true } }),
+      server.parley.db.prisma.message.findMany({
+        where: { threadId: id },
+        orderBy: { seq: 'asc' },
+        select: { id: true, seq: true, role: true, parentId: true, parts: true, updatedAt: true, execution: { select: { status: true, finishedAt: true } } },
+      }),
+    ]);
+    return JSON.stringify({ thread, messages });
   }
 
   it('conversation is the root-to-leaf path, /history its user texts, and no message is lost or duplicated', { timeout: 600_000 }, async () => {
