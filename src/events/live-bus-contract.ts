@@ -11,7 +11,7 @@ export type InstanceMessage =
   | { kind: 'token-revoked'; tokenId: string }
   | { kind: 'user-disabled' | 'user-enabled'; userId: string };
 
-/** The queue kicks every instance hears, as each implementation fans them out on this instance. */
+/** The queue kicks every consuming instance hears, as each implementation fans them out on this instance. */
 export type InstanceTopics = {
   /** A thread may have a claimable queue head: consumers on every instance try it. */
   'queue-kick': [payload: { threadId: string }];
@@ -43,7 +43,11 @@ export interface LiveBus {
   threadChannelReady(threadId: string, timeoutMs: number): Promise<void>;
   /** Tells the consumers of the other instances, if there are any, that a thread may have a claimable head. */
   kickOtherInstances(threadId: string): void;
-  /** The kicks other instances send (`kickOtherInstances`); `return()` stops listening. */
+  /**
+   * The kicks other instances send (`kickOtherInstances`); `return()` stops listening. With Redis
+   * the kick channel is subscribed at the first call, so an instance that never consumes
+   * (`PARLEY_ROLE=api`) never receives kicks.
+   */
   queueKicks(): AsyncIterableIterator<{ threadId: string }>;
   /**
    * Publishes to every instance (this one included) and resolves once the message is sent: with

@@ -14,8 +14,9 @@ const QUEUE_KICK_CHANNEL = 'queue-kick';
 const INSTANCE_CHANNEL = 'instance:all';
 
 /**
- * Instances sharing a Redis: one channel per thread with listeners here (`thread:<id>`), and two for
- * every instance (`queue-kick`, `instance:all`), each SUBSCRIBE sent and confirmed by this bus itself.
+ * Instances sharing a Redis: one channel per thread with listeners here (`thread:<id>`), one for
+ * every instance (`instance:all`) and one for every instance that consumes the queue (`queue-kick`),
+ * each SUBSCRIBE sent and confirmed by this bus itself.
  */
 export function createRedisLiveBus(redisUrl: string, logger: Logger): LiveBus {
   const outages = listenerSet();
@@ -118,8 +119,8 @@ export function createRedisLiveBus(redisUrl: string, logger: Logger): LiveBus {
     (threadId) => releaseChannel(THREAD_CHANNEL + threadId),
   );
   // Kicks and control messages are fanned out on this instance as they arrive, for as long as it runs.
+  // Kicks only from the first consumer on: an instance that runs no turns never hears them.
   const topics = createPubSub<InstanceTopics>();
-  openChannel(QUEUE_KICK_CHANNEL);
   openChannel(INSTANCE_CHANNEL);
   subscriber.on(
     'message',
@@ -137,7 +138,10 @@ export function createRedisLiveBus(redisUrl: string, logger: Logger): LiveBus {
       await within(entry.promise, timeoutMs, () => new ServiceUnavailableError('live delivery', 1));
     },
     kickOtherInstances: (threadId) => void publish(QUEUE_KICK_CHANNEL, JSON.stringify({ threadId })),
-    queueKicks: () => topics.subscribe('queue-kick'),
+    queueKicks: () => {
+      if (!channels.has(QUEUE_KICK_CHANNEL)) openChannel(QUEUE_KICK_CHANNEL);
+      return topics.subscribe('queue-kick');
+    },
     announceToInstances: async (message) => {
       await publisher.publish(INSTANCE_CHANNEL, JSON.stringify(message));
     },

@@ -12,8 +12,9 @@ import { confirmation, HEARD_TIMEOUT_MS, messageRouter, within } from './redis-c
 
 // Every channel is a sharded one (SSUBSCRIBE/SPUBLISH): a thread's events stay inside the shard that
 // owns its channel's slot, so the cluster's pub/sub work grows with its shards, not with every node.
-// The two channels every instance listens to share one slot (the hash tag), so one connection
-// receives both, and a PING on it is answered after every instance message published before it:
+// The control channels (instance messages for every instance, queue kicks for every consuming one)
+// share one slot (the hash tag), so one connection receives both, and a PING on it is answered after
+// every instance message published before it:
 // a classic PUBLISH would be answered by one node and forwarded to the others over the cluster bus
 // later, which would make `instanceMessagesHeard` a guess. They are low-rate; one shard carries them.
 const THREAD_CHANNEL = 'thread:';
@@ -246,7 +247,7 @@ export function createRedisClusterLiveBus(seeds: ClusterSeeds, logger: Logger): 
     logger,
   );
 
-  channels.set(QUEUE_KICK_CHANNEL, confirmation());
+  // Queue kicks are subscribed by the first consumer (`queueKicks`): an instance that runs no turns never hears them.
   channels.set(INSTANCE_CHANNEL, confirmation());
   recover();
 
@@ -261,7 +262,10 @@ export function createRedisClusterLiveBus(seeds: ClusterSeeds, logger: Logger): 
       await within(entry.promise, timeoutMs, () => new ServiceUnavailableError('live delivery', 1));
     },
     kickOtherInstances: (threadId) => void publish(QUEUE_KICK_CHANNEL, JSON.stringify({ threadId })).catch(() => {}),
-    queueKicks: () => topics.subscribe('queue-kick'),
+    queueKicks: () => {
+      if (!channels.has(QUEUE_KICK_CHANNEL)) openChannel(QUEUE_KICK_CHANNEL);
+      return topics.subscribe('queue-kick');
+    },
     announceToInstances: async (message) => {
       await commands.spublish(INSTANCE_CHANNEL, JSON.stringify(message));
     },

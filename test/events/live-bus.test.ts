@@ -220,4 +220,34 @@ describeWithServices('the Redis live bus', () => {
     proxy.cut();
     expect(await bus.instanceMessagesHeard()).toBe(false);
   });
+
+  it('subscribes to queue kicks only once this instance consumes them, and then hears them', async () => {
+    const { bus, proxy } = await busBehindProxy();
+    proxy.release();
+    await eventually(() => bus.instanceMessagesHeard(), 10_000, 'the instance channel to be confirmed');
+    expect(proxy.sent('queue-kick')).toBe(0);
+
+    const kicks = bus.queueKicks();
+    cleanup.push(async () => {
+      await kicks.return?.();
+    });
+    // Other suites' servers kick on the machine's Redis too: only this test's thread counts.
+    const threadId = `kicked-${Date.now()}-${Math.random()}`;
+    const heard: string[] = [];
+    void (async () => {
+      for await (const kick of kicks) if (kick.threadId === threadId) heard.push(kick.threadId);
+    })();
+    const publisher = new Redis(TEST_REDIS_URL!);
+    cleanup.push(() => publisher.disconnect());
+    // A kick published before the SUBSCRIBE is confirmed is not heard, so it is sent until one is.
+    await eventually(
+      async () => {
+        await publisher.publish('queue-kick', JSON.stringify({ threadId }));
+        return heard.length > 0;
+      },
+      10_000,
+      'a kick to be heard',
+    );
+    expect(proxy.sent('queue-kick', 'subscribe')).toBe(1);
+  });
 });

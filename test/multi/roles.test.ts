@@ -11,6 +11,7 @@ import { checkStream, finishedOf, is, ofKind, replyTexts } from '../support/run-
 import { newThread as createThread, setUpAgent } from '../support/scenario.ts';
 import { describeWithServices } from '../support/backends.ts';
 import { dropSchema, eventually, isolatedEnv, requestData } from '../support/server.ts';
+import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
 
 const BASE_ENV = {
   PARLEY_LEASE_MS: '2000',
@@ -45,7 +46,13 @@ describeWithServices('an api instance and a worker on one PostgreSQL and Redis',
   let worker: Instance | null = null;
   const followers: Follower[] = [];
 
-  const startRole = (role: 'api' | 'worker') => startInstance({ ...env, ...BASE_ENV, PARLEY_ROLE: role, PARLEY_INSTANCE_ID: ids[role] });
+  // Each role reaches Redis through a proxy of its own, so a test can read what each one sent there.
+  const redisOf: Partial<Record<'api' | 'worker', TcpProxy>> = {};
+  const startRole = async (role: 'api' | 'worker') => {
+    const redis = new URL(env.REDIS_URL!);
+    redisOf[role] = await startTcpProxy({ host: redis.hostname, port: Number(redis.port || 6379) });
+    return startInstance({ ...env, ...BASE_ENV, REDIS_URL: redisOf[role].url('redis:'), PARLEY_ROLE: role, PARLEY_INSTANCE_ID: ids[role] });
+  };
   const newThread = () => createThread(api, token, agentId);
   const followOnApi = (threadId: string) => {
     const follower = follow(api, token, threadId, undefined, { resume: true });
@@ -66,6 +73,7 @@ describeWithServices('an api instance and a worker on one PostgreSQL and Redis',
     await Promise.all(followers.map((follower) => follower.close()));
     await Promise.all([api, worker].filter((instance) => instance !== null).map((instance) => instance!.stop()));
     await stopAllChildren();
+    await Promise.all(Object.values(redisOf).map((proxy) => proxy.close()));
     await db?.close();
     if (env) await dropSchema(env.DATABASE_URL);
   }, 30_000);
@@ -104,6 +112,10 @@ describeWithServices('an api instance and a worker on one PostgreSQL and Redis',
     const [apiMetrics, workerMetrics] = await Promise.all([api, worker!].map(async (instance) => (await fetch(new URL('/metrics', instance.url))).text()));
     expect(turnsCompleted(workerMetrics)).toBeGreaterThanOrEqual(2);
     expect(turnsCompleted(apiMetrics)).toBe(0);
+    // Queue kicks reach only the instances that consume: the api instance publishes them, never subscribes.
+    expect(redisOf.api!.sent('queue-kick', 'publish')).toBe(1);
+    expect(redisOf.api!.sent('queue-kick', 'subscribe')).toBe(0);
+    expect(redisOf.worker!.sent('queue-kick', 'subscribe')).toBe(1);
   }, 60_000);
 
   it('hands an approval answered on the api instance to the worker, which resumes the run', async () => {

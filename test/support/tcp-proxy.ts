@@ -18,8 +18,8 @@ export interface TcpProxy {
   accept(): void;
   /** How many connections of a role are open. */
   open(role?: ConnectionRole): number;
-  /** How many open connections have sent this (lower case, e.g. `setinfo`). */
-  sent(text: string): number;
+  /** How many open connections (of a role, or of all) have sent this (lower case, e.g. `setinfo`). */
+  sent(text: string, role?: ConnectionRole): number;
   close(): Promise<void>;
 }
 
@@ -95,7 +95,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       refusing = false;
     },
     open: (role) => matching(role).length,
-    sent: (text) => [...links].filter((link) => link.sent.includes(text)).length,
+    sent: (text, role) => matching(role).filter((link) => link.sent.includes(text)).length,
     close: async () => {
       for (const link of links) {
         link.client.destroy();
