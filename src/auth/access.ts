@@ -85,8 +85,16 @@ export class AccessPolicy {
         return prisma.queueItem.findFirst({ where: { id, thread: visibleThreadsWhere(userId) } });
       case 'Suspension':
         return prisma.suspension.findFirst({ where: { id, thread: visibleThreadsWhere(userId) } });
-      case 'ToolServer':
-        return prisma.toolServer.findFirst({ where: { id, project: member } });
+      case 'ToolServer': {
+        // A project's own server, or one the operator declares for a project of the user's
+        // (PARLEY_TOOL_SERVERS_FILE names projects by id or name, or "*" for all of them).
+        const projects = await prisma.project.findMany({ where: member, select: { id: true, name: true } });
+        if (projects.length === 0) return null;
+        const declaredFor = ['*', ...projects.flatMap((project) => [project.id, project.name])];
+        return prisma.toolServer.findFirst({
+          where: { id, OR: [{ project: member }, { projectId: null, transport: 'STDIO', projects: { hasSome: declaredFor } }] },
+        });
+      }
     }
   }
 

@@ -59,6 +59,7 @@ const ADD = `mutation($projectId: ID!, $name: String!, $url: String!) {
 const UPDATE = `mutation($id: ID!, $url: String, $name: String) {
   updateToolServer(toolServerId: $id, url: $url, name: $name) { __typename ... on Error { message } }
 }`;
+const NODE = `query($id: ID!) { node(id: $id) { __typename id } }`;
 const REMOVE = `mutation($id: ID!) { removeToolServer(toolServerId: $id) { __typename ... on Error { message } } }`;
 const REFRESH = `mutation($id: ID!) { refreshToolServer(toolServerId: $id) { __typename ... on ToolServer { ${SERVER_FIELDS} } ... on Error { message } } }`;
 const UPDATE_AGENT = `mutation($agentId: ID!, $tools: [String!], $toolApprovals: [ToolApprovalInput!]) {
@@ -211,8 +212,12 @@ describeEachBackend('stdio tool servers the operator declares', (backend) => {
     const refreshed = (await gql(server, REFRESH, { id }, token)).refreshToolServer;
     expect(refreshed).toMatchObject({ __typename: 'ToolServer', name: 'stdio', transport: 'STDIO', status: 'CONNECTED' });
 
+    // node(id) finds it for a member of a project it names, like the project's own servers.
+    expect((await gql(server, NODE, { id }, token)).node).toEqual({ __typename: 'ToolServer', id });
+
     // Users of projects the file does not name get the usual not-found answer.
     const stranger = await setUpAgent(server, { project: 'Stranger' });
+    await expect(gql(server, NODE, { id }, stranger.token)).rejects.toThrow(/"code":"NOT_FOUND"/);
     expect((await gql(server, REFRESH, { id }, stranger.token)).refreshToolServer.__typename).toBe('NotFoundError');
     expect((await gql(server, REMOVE, { id }, stranger.token)).removeToolServer.__typename).toBe('NotFoundError');
   });
