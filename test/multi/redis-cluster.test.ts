@@ -239,6 +239,22 @@ describeWithServices('two Parley instances on PostgreSQL and a Redis Cluster of 
     }, { resyncs: 'some' });
   }, 60_000);
 
+  it('loses nothing and repeats nothing when the whole cluster is killed mid-stream and started again', async () => {
+    await streamThrough('cluster killed and restarted', async () => {
+      await cluster.killAll();
+      try {
+        for (const instance of instances) {
+          await eventually(async () => (await fetch(new URL('/ready', instance.url))).status === 503, 10_000, '/ready 503');
+        }
+      } finally {
+        await cluster.restartAll();
+      }
+      for (const instance of instances) {
+        await eventually(async () => (await fetch(new URL('/ready', instance.url))).status === 200, 20_000, '/ready 200 again');
+      }
+    }, { resyncs: 'some' });
+  }, 90_000);
+
   it('loses nothing and repeats nothing when the whole cluster stops answering for a while mid-stream', async () => {
     await streamThrough('cluster paused', async ({ executionId }) => {
       const before = await recordedTextLength(executionId);

@@ -46,6 +46,14 @@ export interface RedisCluster {
   promoteReplicaOf(master: ClusterNode): Promise<ClusterNode>;
   /** Moves `slot` to `target` as `redis-cli --cluster reshard` does (IMPORTING/MIGRATING, MIGRATE, SETSLOT NODE). */
   migrateSlot(slot: number, target: ClusterNode): Promise<void>;
+  /** SIGKILLs every running node and waits for their exits: connections are refused, nothing is kept but each node's cluster config. */
+  killAll(): Promise<void>;
+  /**
+   * Starts every node that is not running on its port again, with its cluster config (so it rejoins
+   * with its id, slots and epoch; persistence is off, so no key survives), and resolves once every
+   * node says `cluster_state:ok` with one slot map.
+   */
+  restartAll(): Promise<void>;
   /** SIGSTOPs every running node: connections stay open, nothing answers. */
   pause(): void;
   /** SIGCONTs them, and resolves once every running node says `cluster_state:ok` again. */
@@ -178,6 +186,11 @@ export async function startRedisCluster(): Promise<RedisCluster> {
     if (!node) throw new Error('redis cluster: no node is running');
     return node;
   };
+  const killNode = async (node: ClusterNode) => {
+    const done = exited(node.process);
+    node.process.kill('SIGKILL');
+    await done;
+  };
   const masterOf = async (slot: number) => {
     const port = (await slotMap(anyRunning().port)).get(slot);
     if (port === undefined) throw new Error(`redis cluster: nobody owns slot ${slot}`);
@@ -189,11 +202,7 @@ export async function startRedisCluster(): Promise<RedisCluster> {
     nodes,
     masterOf,
     slotOf: async (key) => Number(await ask(anyRunning().port, 'CLUSTER', 'KEYSLOT', key)),
-    async kill(node) {
-      const done = exited(node.process);
-      node.process.kill('SIGKILL');
-      await done;
-    },
+    kill: killNode,
     async promoteReplicaOf(master) {
       const nodesLine = String(await ask(anyRunning().port, 'CLUSTER', 'NODES'));
       const replicaLine = nodesLine.split('\n').find((line) => line.split(' ')[3] === master.id);
@@ -232,6 +241,13 @@ export async function startRedisCluster(): Promise<RedisCluster> {
       }
       await poll(async () => (await Promise.all(nodes.filter(alive).map((node) => slotMap(node.port)))).every((map) => map.get(slot) === target.port), 10_000, `slot ${slot} on ${target.port}`);
       await settled();
+    },
+    async killAll() {
+      await Promise.all(nodes.filter(alive).map(killNode));
+    },
+    async restartAll() {
+      for (const node of nodes.filter((candidate) => !alive(candidate))) node.process = await startNode(dir, node.port);
+      await settled(30_000);
     },
     pause() {
       for (const node of nodes.filter(alive)) node.process.kill('SIGSTOP');
