@@ -66,6 +66,11 @@ describeWithServices('two Parley instances on PostgreSQL and a Redis Cluster of 
     const text = await (await fetch(new URL('/metrics', instance.url))).text();
     return Number(/^parley_redis_reconnects_total (\d+)/m.exec(text)?.[1] ?? Number.NaN);
   };
+  const everyInstanceReady = async (status: 200 | 503, timeoutMs: number) => {
+    for (const instance of instances) {
+      await eventually(async () => (await fetch(new URL('/ready', instance.url))).status === status, timeoutMs, `/ready ${status} on ${instance.id}`);
+    }
+  };
   const diagnostics = () => instances.map((instance) => `--- ${instance.id}\n${instance.stderr().slice(-3_000)}`).join('\n');
 
   /**
@@ -243,15 +248,11 @@ describeWithServices('two Parley instances on PostgreSQL and a Redis Cluster of 
     await streamThrough('cluster killed and restarted', async () => {
       await cluster.killAll();
       try {
-        for (const instance of instances) {
-          await eventually(async () => (await fetch(new URL('/ready', instance.url))).status === 503, 10_000, '/ready 503');
-        }
+        await everyInstanceReady(503, 10_000);
       } finally {
         await cluster.restartAll();
       }
-      for (const instance of instances) {
-        await eventually(async () => (await fetch(new URL('/ready', instance.url))).status === 200, 20_000, '/ready 200 again');
-      }
+      await everyInstanceReady(200, 20_000);
     }, { resyncs: 'some' });
   }, 90_000);
 
@@ -262,15 +263,11 @@ describeWithServices('two Parley instances on PostgreSQL and a Redis Cluster of 
       try {
         // The reply goes on recording while nothing in the cluster answers: about four more chunks.
         await eventually(async () => (await recordedTextLength(executionId)) >= before + 10, 15_000, 'the reply to record on');
-        for (const instance of instances) {
-          await eventually(async () => (await fetch(new URL('/ready', instance.url))).status === 503, 10_000, '/ready 503');
-        }
+        await everyInstanceReady(503, 10_000);
       } finally {
         await cluster.resume();
       }
-      for (const instance of instances) {
-        await eventually(async () => (await fetch(new URL('/ready', instance.url))).status === 200, 15_000, '/ready 200 again');
-      }
+      await everyInstanceReady(200, 15_000);
       // Open connections deliver what the cluster buffered; should the nodes, waking, elect a new
       // master meanwhile, that is a failover as above, with a resync.
     }, { resyncs: 'any' });
