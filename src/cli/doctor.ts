@@ -69,7 +69,7 @@ async function diagnose(env: NodeJS.ProcessEnv): Promise<CheckResult[]> {
 function describeConfig(config: Config): string {
   const database = config.DATABASE_URL ? `PostgreSQL at ${safeLocation(config.DATABASE_URL)}` : `embedded database in ${config.PARLEY_DATA_DIR}`;
   const pubsub = config.REDIS_CLUSTER_NODES
-    ? `Redis Cluster (seeds ${config.REDIS_CLUSTER_NODES}), sharded pub/sub`
+    ? `Redis Cluster (seeds ${config.REDIS_CLUSTER_NODES}${config.REDIS_CLUSTER_PASSWORD ? `, signed in as ${config.REDIS_CLUSTER_USERNAME ?? 'default'}` : ''}), sharded pub/sub`
     : config.REDIS_URL
       ? `Redis at ${safeLocation(config.REDIS_URL)}`
       : 'in-process pub/sub';
@@ -160,7 +160,7 @@ async function checkToolServers(config: Config): Promise<CheckResult[]> {
 }
 
 async function checkRedis(config: Config): Promise<Omit<CheckResult, 'check'>> {
-  if (config.REDIS_CLUSTER_NODES) return checkRedisCluster(config.REDIS_CLUSTER_NODES);
+  if (config.REDIS_CLUSTER_NODES) return checkRedisCluster(config);
   if (!config.REDIS_URL) return { status: 'skip', detail: 'REDIS_URL is not set: in-process pub/sub (one instance)' };
   const { Redis } = await import('ioredis');
   const options = { lazyConnect: true, connectTimeout: CHECK_TIMEOUT_MS, maxRetriesPerRequest: 0, retryStrategy: () => null };
@@ -200,16 +200,17 @@ async function checkRedis(config: Config): Promise<Omit<CheckResult, 'check'>> {
  * A Redis Cluster: every node the cluster names answers and says `cluster_state:ok`, and a message
  * SPUBLISHed on a sharded channel comes back on a connection to the master that owns its slot.
  */
-async function checkRedisCluster(nodes: string): Promise<Omit<CheckResult, 'check'>> {
-  const [{ Cluster, Command, Redis }, { clusterState }, { parseClusterNodes }] = await Promise.all([
+async function checkRedisCluster(config: Config): Promise<Omit<CheckResult, 'check'>> {
+  const [{ Cluster, Command, Redis }, { clusterState }, { clusterAuthOf, parseClusterNodes }] = await Promise.all([
     import('ioredis'),
     import('../events/redis-cluster-bus.ts'),
     import('../events/settings.ts'),
   ]);
-  const cluster = new Cluster(parseClusterNodes(nodes), {
+  const auth = clusterAuthOf(config);
+  const cluster = new Cluster(parseClusterNodes(config.REDIS_CLUSTER_NODES!), {
     lazyConnect: true,
     clusterRetryStrategy: () => null,
-    redisOptions: { connectTimeout: CHECK_TIMEOUT_MS, maxRetriesPerRequest: 0 },
+    redisOptions: { ...auth, connectTimeout: CHECK_TIMEOUT_MS, maxRetriesPerRequest: 0 },
   });
   let connectionError: unknown = null;
   cluster.on('error', (error: unknown) => {
@@ -220,7 +221,9 @@ async function checkRedisCluster(nodes: string): Promise<Omit<CheckResult, 'chec
     try {
       await cluster.connect();
     } catch (error) {
-      throw connectionError ?? error;
+      // "Failed to refresh slots cache" says nothing; the last node's refusal (WRONGPASS, NOAUTH) does.
+      const failure = (connectionError ?? error) as { lastNodeError?: unknown };
+      throw failure.lastNodeError ?? failure;
     }
     const { state, nodes: known, reachable } = await clusterState(cluster);
     const masters = cluster.nodes('master').length;
@@ -230,7 +233,7 @@ async function checkRedisCluster(nodes: string): Promise<Omit<CheckResult, 'chec
     const owner = cluster.slots[new Command('ssubscribe', [channel]).getSlot()!]?.[0];
     if (!owner) return { status: 'fail', detail: `${summary}; no master owns the slot of a test channel` };
     const separator = owner.lastIndexOf(':');
-    subscriber = new Redis({ host: owner.slice(0, separator), port: Number(owner.slice(separator + 1)), lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    subscriber = new Redis({ ...auth, host: owner.slice(0, separator), port: Number(owner.slice(separator + 1)), lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
     subscriber.on('error', () => {});
     await subscriber.connect();
     const received = new Promise<void>((resolve) => {

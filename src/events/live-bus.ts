@@ -3,7 +3,7 @@ import type { LiveBus } from './live-bus-contract.ts';
 import { MemoryLiveBus } from './memory-bus.ts';
 import { createRedisLiveBus } from './redis-bus.ts';
 import { createRedisClusterLiveBus } from './redis-cluster-bus.ts';
-import { parseClusterNodes, type RedisTarget } from './settings.ts';
+import { clusterAuthOf, parseClusterNodes, type RedisTarget } from './settings.ts';
 
 export type { InstanceMessage, LiveBus, ThreadListener } from './live-bus-contract.ts';
 
@@ -13,6 +13,6 @@ export type { InstanceMessage, LiveBus, ThreadListener } from './live-bus-contra
  */
 export function createLiveBus(given: RedisTarget | string | undefined, logger: Logger): LiveBus {
   const target: RedisTarget = typeof given === 'object' ? given : { REDIS_URL: given };
-  if (target.REDIS_CLUSTER_NODES) return createRedisClusterLiveBus(parseClusterNodes(target.REDIS_CLUSTER_NODES), logger);
+  if (target.REDIS_CLUSTER_NODES) return createRedisClusterLiveBus(parseClusterNodes(target.REDIS_CLUSTER_NODES), logger, clusterAuthOf(target));
   return target.REDIS_URL ? createRedisLiveBus(target.REDIS_URL, logger) : new MemoryLiveBus();
 }

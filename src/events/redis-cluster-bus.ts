@@ -3,7 +3,7 @@ import { Cluster, Command, Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { ServiceUnavailableError } from '../domain/errors.ts';
 import type { InstanceMessage, InstanceTopics, LiveBus } from './live-bus-contract.ts';
-import type { ClusterSeeds } from './settings.ts';
+import type { ClusterAuth, ClusterSeeds } from './settings.ts';
 import { listenerSet } from './listener-set.ts';
 import { RepublishBuffer } from './republish-buffer.ts';
 import { ThreadListeners } from './thread-listeners.ts';
@@ -58,12 +58,13 @@ export async function clusterState(client: Cluster): Promise<{ state: string; no
  * and once all are confirmed, subscribers catch up from the event log (`onResync`) as after a
  * one-node Redis outage.
  */
-export function createRedisClusterLiveBus(seeds: ClusterSeeds, logger: Logger): LiveBus {
+export function createRedisClusterLiveBus(seeds: ClusterSeeds, logger: Logger, auth: ClusterAuth = {}): LiveBus {
   const outages = listenerSet();
   const resyncs = listenerSet();
   const instanceMessages = listenerSet<InstanceMessage>();
   const commands = new Cluster(seeds, {
-    redisOptions: { maxRetriesPerRequest: 1, commandTimeout: COMMAND_TIMEOUT_MS },
+    // The shards' subscribing connections copy these options, sign-in included.
+    redisOptions: { ...auth, maxRetriesPerRequest: 1, commandTimeout: COMMAND_TIMEOUT_MS },
     clusterRetryStrategy: (times: number) => Math.min(50 * 2 ** times, 2_000),
     retryDelayOnFailover: 100,
     retryDelayOnClusterDown: 100,

@@ -28,20 +28,41 @@ export const liveBusSettings = z.object({
         context.addIssue({ code: 'custom', message: `must be comma-separated host:port seeds of a Redis Cluster: ${(error as Error).message}` });
       }
     }),
+  // ACL user and password of every node of the cluster (AUTH); secrets, never logged or printed.
+  REDIS_CLUSTER_USERNAME: z.string().min(1).optional(),
+  REDIS_CLUSTER_PASSWORD: z.string().min(1).optional(),
   PARLEY_LIVE_CHANNEL_TIMEOUT_MS: positiveInt.default(10_000),
 });
 
 export type LiveBusSettings = z.infer<typeof liveBusSettings>;
 
 /** Where the live bus is: one Redis, a Redis Cluster, or this process. */
-export type RedisTarget = Pick<LiveBusSettings, 'REDIS_URL' | 'REDIS_CLUSTER_NODES'>;
+export type RedisTarget = Pick<LiveBusSettings, 'REDIS_URL' | 'REDIS_CLUSTER_NODES'> &
+  Partial<Pick<LiveBusSettings, 'REDIS_CLUSTER_USERNAME' | 'REDIS_CLUSTER_PASSWORD'>>;
+
+/** How to sign in to every node of a Redis Cluster (ioredis' `username`/`password`); empty without a password. */
+export type ClusterAuth = { username?: string; password?: string };
+
+export function clusterAuthOf(settings: RedisTarget): ClusterAuth {
+  if (settings.REDIS_CLUSTER_PASSWORD === undefined) return {};
+  return { username: settings.REDIS_CLUSTER_USERNAME, password: settings.REDIS_CLUSTER_PASSWORD };
+}
 
 /** Problems of the settings together, which the schema of each cannot see. */
 export function liveBusSettingsProblems(settings: RedisTarget): string[] {
   if (settings.REDIS_URL !== undefined && settings.REDIS_CLUSTER_NODES !== undefined) {
     return ['REDIS_CLUSTER_NODES: set either REDIS_URL (one Redis) or REDIS_CLUSTER_NODES (a Redis Cluster), not both'];
   }
-  return [];
+  const problems: string[] = [];
+  for (const name of ['REDIS_CLUSTER_USERNAME', 'REDIS_CLUSTER_PASSWORD'] as const) {
+    if (settings[name] !== undefined && settings.REDIS_CLUSTER_NODES === undefined) {
+      problems.push(`${name}: needs REDIS_CLUSTER_NODES (for one Redis, put the user and password in REDIS_URL)`);
+    }
+  }
+  if (settings.REDIS_CLUSTER_USERNAME !== undefined && settings.REDIS_CLUSTER_PASSWORD === undefined) {
+    problems.push('REDIS_CLUSTER_USERNAME: needs REDIS_CLUSTER_PASSWORD (the ACL user signs in with it)');
+  }
+  return problems;
 }
 
 /** Whether instances share a Redis (one node or a cluster), so that live delivery reaches them all. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.ts';
-import { parseClusterNodes } from '../../src/events/settings.ts';
+import { clusterAuthOf, parseClusterNodes } from '../../src/events/settings.ts';
 
 function configProblems(env: Record<string, string>): string[] {
   try {
@@ -33,6 +33,19 @@ describe('REDIS_CLUSTER_NODES', () => {
   it('refuses REDIS_URL and REDIS_CLUSTER_NODES together', () => {
     expect(configProblems({ REDIS_URL: 'redis://127.0.0.1:6379', REDIS_CLUSTER_NODES: '127.0.0.1:7001' })).toEqual([
       'REDIS_CLUSTER_NODES: set either REDIS_URL (one Redis) or REDIS_CLUSTER_NODES (a Redis Cluster), not both',
+    ]);
+  });
+
+  it('signs in with REDIS_CLUSTER_PASSWORD (and REDIS_CLUSTER_USERNAME), which need the cluster and each other', () => {
+    const nodes = { REDIS_CLUSTER_NODES: '127.0.0.1:7001' };
+    expect(clusterAuthOf(loadConfig({ ...nodes, REDIS_CLUSTER_PASSWORD: 'pw' }))).toEqual({ username: undefined, password: 'pw' });
+    expect(clusterAuthOf(loadConfig({ ...nodes, REDIS_CLUSTER_USERNAME: 'parley', REDIS_CLUSTER_PASSWORD: 'pw' }))).toEqual({ username: 'parley', password: 'pw' });
+    expect(clusterAuthOf(loadConfig(nodes))).toEqual({});
+    expect(configProblems({ REDIS_CLUSTER_PASSWORD: 'pw' })).toEqual([
+      'REDIS_CLUSTER_PASSWORD: needs REDIS_CLUSTER_NODES (for one Redis, put the user and password in REDIS_URL)',
+    ]);
+    expect(configProblems({ ...nodes, REDIS_CLUSTER_USERNAME: 'parley' })).toEqual([
+      'REDIS_CLUSTER_USERNAME: needs REDIS_CLUSTER_PASSWORD (the ACL user signs in with it)',
     ]);
   });
 });

@@ -13,6 +13,8 @@ import { freePort } from './instances.ts';
 const run = promisify(execFile);
 const started = new Set<ChildProcess>();
 const folders = new Set<string>();
+/** The password of each node of a cluster started with one (`requirepass`), by port. */
+const passwords = new Map<number, string>();
 process.once('exit', () => {
   for (const child of started) child.kill('SIGKILL');
   for (const folder of folders) rmSync(folder, { recursive: true, force: true });
@@ -90,7 +92,7 @@ async function poll<T>(probe: () => Promise<T | null | undefined | false>, timeo
 
 /** One command on a fresh connection to `port`, bounded: a paused or dead node must not hang the suite. */
 async function ask(port: number, ...args: (string | number)[]): Promise<unknown> {
-  const connection = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, commandTimeout: 1_000 });
+  const connection = new Redis({ port, host: '127.0.0.1', password: passwords.get(port), lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, commandTimeout: 1_000 });
   connection.on('error', () => {});
   try {
     await connection.connect();
@@ -107,6 +109,8 @@ function startNode(dir: string, port: number): Promise<ChildProcess> {
       '--port', String(port), '--bind', '127.0.0.1', '--cluster-enabled', 'yes',
       '--cluster-config-file', path.join(dir, `nodes-${port}.conf`), '--cluster-node-timeout', String(NODE_TIMEOUT_MS),
       '--appendonly', 'no', '--save', '', '--dir', dir, '--daemonize', 'no',
+      // A node of a cluster with a password asks it of clients and gives it to its master as a replica.
+      ...(passwords.has(port) ? ['--requirepass', passwords.get(port)!, '--masterauth', passwords.get(port)!] : []),
     ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
@@ -144,8 +148,11 @@ async function slotMap(port: number): Promise<Map<number, number>> {
 
 const clusterOk = async (port: number) => String(await ask(port, 'CLUSTER', 'INFO')).includes('cluster_state:ok');
 
-/** Three masters and three replicas, created with `redis-cli --cluster create … --cluster-replicas 1`. */
-export async function startRedisCluster(): Promise<RedisCluster> {
+/**
+ * Three masters and three replicas, created with `redis-cli --cluster create … --cluster-replicas 1`;
+ * with `password`, every node requires it (`requirepass`, `masterauth`).
+ */
+export async function startRedisCluster(options: { password?: string } = {}): Promise<RedisCluster> {
   const dir = mkdtempSync(path.join(tmpdir(), 'parley-redis-cluster-'));
   folders.add(dir);
   const ports: number[] = [];
@@ -153,11 +160,13 @@ export async function startRedisCluster(): Promise<RedisCluster> {
     const port = await freePort();
     if (!ports.includes(port)) ports.push(port);
   }
+  if (options.password) for (const port of ports) passwords.set(port, options.password);
   const nodes: ClusterNode[] = await Promise.all(
     ports.map(async (port) => ({ port, id: '', process: await startNode(dir, port) })),
   );
   for (const node of nodes) node.id = String(await ask(node.port, 'CLUSTER', 'MYID'));
-  await run('redis-cli', ['--cluster', 'create', ...ports.map((port) => `127.0.0.1:${port}`), '--cluster-replicas', '1', '--cluster-yes']);
+  const signIn = options.password ? ['-a', options.password, '--no-auth-warning'] : [];
+  await run('redis-cli', [...signIn, '--cluster', 'create', ...ports.map((port) => `127.0.0.1:${port}`), '--cluster-replicas', '1', '--cluster-yes']);
   const byPort = (port: number) => {
     const node = nodes.find((candidate) => candidate.port === port);
     if (!node) throw new Error(`redis cluster: no node on ${port}`);
@@ -256,7 +265,7 @@ export async function startRedisCluster(): Promise<RedisCluster> {
       for (const node of nodes.filter(alive)) node.process.kill('SIGCONT');
       await settled();
     },
-    connect: (node) => new Redis({ port: node.port, host: '127.0.0.1' }),
+    connect: (node) => new Redis({ port: node.port, host: '127.0.0.1', password: passwords.get(node.port) }),
     settled,
     async stop() {
       await Promise.all(
@@ -267,6 +276,7 @@ export async function startRedisCluster(): Promise<RedisCluster> {
           await done;
         }),
       );
+      for (const port of ports) passwords.delete(port);
       folders.delete(dir);
       rmSync(dir, { recursive: true, force: true });
     },
