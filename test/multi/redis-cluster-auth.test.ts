@@ -70,7 +70,8 @@ describeWithServices('a Redis Cluster of our own that requires a password (REDIS
     const env = { DATABASE_URL: databaseUrl, REDIS_CLUSTER_NODES: cluster.seeds };
     const signedIn = await runCli(['doctor'], { ...env, REDIS_CLUSTER_PASSWORD: password });
     const line = signedIn.stdout.split('\n').find((row) => row.startsWith('redis '));
-    expect(line, signedIn.stdout + signedIn.stderr).toMatch(/PASS\s+cluster_state:ok; 6\/6 nodes reachable, 3 masters; sharded pub\/sub round trip in \d+ ms/);
+    // Every node it knows of answers; a replica still syncing with its master may not be listed yet.
+    expect(line, signedIn.stdout + signedIn.stderr).toMatch(/PASS\s+cluster_state:ok; (\d)\/\1 nodes reachable, 3 masters; sharded pub\/sub round trip in \d+ ms/);
     expect(signedIn.stdout).toContain(`Redis Cluster (seeds ${cluster.seeds}, signed in as default)`);
     expect(signedIn.stdout + signedIn.stderr).not.toContain(password);
 
