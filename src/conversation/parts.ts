@@ -14,6 +14,27 @@ export const TOOL_CALL_STATES = [
 export const OPEN_TOOL_CALL_STATES: ReadonlySet<ToolCallState> = new Set(['CALLED', 'AWAITING_APPROVAL']);
 export type ToolCallState = (typeof TOOL_CALL_STATES)[number];
 
+/** A stored file a part names; `/attachments/<attachmentId>` serves it. */
+export interface AttachmentRef {
+  attachmentId: string;
+  filename: string;
+  mediaType: string;
+  size: number;
+}
+
+/** Where the server serves a stored file (GET, with the reader's Authorization header). */
+export function downloadPathOf(attachmentId: string): string {
+  return `/attachments/${attachmentId}`;
+}
+
+/** What a tool server's call answers, as its part's `output` keeps it. */
+export interface ToolServerOutput {
+  text: string;
+  truncated: boolean;
+  /** The files of its result kept as attachments of the reply (absent when there were none). */
+  attachments?: (AttachmentRef & { downloadPath: string })[];
+}
+
 /** The typed parts of a Message, stored as JSON on `message.parts`. */
 /** A tool call as the runtime reports it and the reply records it: one shape for both. */
 export interface ToolCallPart {
@@ -44,7 +65,7 @@ export type MessagePart =
       error: RecordedFailure | null;
     }
   | ({ type: 'error' } & RecordedFailure)
-  | { type: 'attachment'; attachmentId: string; filename: string; mediaType: string; size: number }
+  | ({ type: 'attachment' } & AttachmentRef)
   | { type: 'steered-input'; queueId: string; text: string };
 
 export function textOf(parts: readonly MessagePart[]): string {

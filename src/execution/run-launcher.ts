@@ -43,7 +43,14 @@ export interface RunLauncherDeps {
   runtime?: typeof runAgent;
   tracing: ParleyTracing;
   /** The agent's tools from tool servers, for a run in a thread; none without it. */
-  tools?: { toolsForRun(agent: Agent, threadId: string): Promise<{ tools: ToolSet; labels: Map<string, ToolLabel> }> };
+  tools?: {
+    /** `owner`: whose quota the files of tool results count against, and the reply they are kept with. */
+    toolsForRun(
+      agent: Agent,
+      threadId: string,
+      owner: { userId: string; replyMessageId(): string | null },
+    ): Promise<{ tools: ToolSet; labels: Map<string, ToolLabel> }>;
+  };
   /** Observers of each run (its metrics), after the listeners that record it; `queuedAt` only for a fresh turn. */
   runListeners?: (model: string, queuedAt?: Date) => RunListener[];
   /** Deltas within this window go out to subscribers as one (PARLEY_DELTA_WINDOW_MS). */
@@ -167,7 +174,7 @@ export class RunLauncher {
 
   private async runtimeInput(setup: RunSetup): Promise<Parameters<typeof runAgent>[0]> {
     const { recording, agent, signal } = setup;
-    const external = this.deps.tools ? await this.deps.tools.toolsForRun(agent, setup.threadId) : { tools: {}, labels: new Map<string, ToolLabel>() };
+    const external = this.deps.tools ? await this.deps.tools.toolsForRun(agent, setup.threadId, { userId: setup.user.id, replyMessageId: () => recording.run.assistantMessageId }) : { tools: {}, labels: new Map<string, ToolLabel>() };
     const builtIn = buildTools(setup.root ? agent.tools : agent.tools.filter((name) => !ROOT_ONLY_TOOLS.has(name)), {
       canDelegate: setup.delegationLog !== null,
       delegate: (message, toolCallId, toolSignal) => this.delegate(setup, setup.delegationLog!, message, toolCallId, toolSignal ?? signal),

@@ -8,6 +8,21 @@ import type { NewAttachment, QueueLimits } from './message-input.ts';
 import { titleFromText } from './thread-title.ts';
 
 /**
+ * The bytes of every file a user has stored: sent and queued with their messages, and kept from
+ * tool results in the replies of their turns (PARLEY_MAX_ATTACHMENT_BYTES_PER_USER bounds it).
+ */
+export async function storedAttachmentBytes(db: Pick<PrismaClient, '$queryRaw'>, userId: string): Promise<number> {
+  const [row] = await db.$queryRaw<{ bytes: number }[]>`
+    SELECT COALESCE(sum(f."size"), 0)::float8 AS "bytes"
+    FROM "attachment" f
+    LEFT JOIN "queue_item" q ON q."id" = f."queueItemId"
+    LEFT JOIN "message" m ON m."id" = f."messageId"
+    LEFT JOIN "execution" e ON e."id" = m."executionId"
+    WHERE q."userId" = ${userId} OR e."userId" = ${userId}`;
+  return Number(row?.bytes ?? 0);
+}
+
+/**
  * How an item enters a thread's queue: the attachment quota checked before, the one statement that
  * inserts it, and the answer to a resend of a key sent before. The changes to pending items are
  * QueueService's.
@@ -23,15 +38,8 @@ export class QueueInsert {
   /** Sends at the same moment may each pass it by their own files: the bound is checked before the enqueue. */
   async checkAttachmentQuota(userId: string, attachments: readonly NewAttachment[]): Promise<void> {
     const limit = this.limits.maxAttachmentBytesPerUser;
-    const [row] = await this.prisma.$queryRaw<{ bytes: number }[]>`
-      SELECT COALESCE(sum(f."size"), 0)::float8 AS "bytes"
-      FROM "attachment" f
-      LEFT JOIN "queue_item" q ON q."id" = f."queueItemId"
-      LEFT JOIN "message" m ON m."id" = f."messageId"
-      LEFT JOIN "execution" e ON e."id" = m."executionId"
-      WHERE q."userId" = ${userId} OR e."userId" = ${userId}`;
     const adding = attachments.reduce((sum, attachment) => sum + attachment.data.byteLength, 0);
-    const stored = Number(row?.bytes ?? 0);
+    const stored = await storedAttachmentBytes(this.prisma, userId);
     if (stored + adding > limit) {
       this.onLimitExceeded(
         new LimitExceededError(

@@ -1,11 +1,12 @@
 import { SpanStatusCode, type Tracer } from '@opentelemetry/api';
 import { stepCountIs, streamText, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
+import { downloadPathOf, type ToolServerOutput } from '../conversation/parts.ts';
 import { classify } from '../errors/classify.ts';
 import { nextRetryDelayS, sleepCancellable, type RetryPolicy } from '../errors/retry-policy.ts';
 import { ApplicationError, type ClassifiedFailure } from '../errors/taxonomy.ts';
 import type { RunUsage, RuntimeEvent } from './runtime-event.ts';
 import type { TokenMeter } from './token-meter.ts';
-import { isToolOutcome, type ToolLabel } from './tools.ts';
+import { isToolOutcome, type ToolLabel, type ToolOutcome } from './tools.ts';
 
 export interface AgentRunInput {
   model: LanguageModel;
@@ -244,7 +245,7 @@ async function runStep(
           toolName: shownName(part.toolName),
           input: part.input,
           state: outcome && !outcome.ok ? 'FAILED' : 'SUCCEEDED',
-          output: outcome ? (outcome.ok ? { text: outcome.text, truncated: outcome.truncated } : null) : (part.output ?? null),
+          output: outcome ? toolServerOutput(outcome) : (part.output ?? null),
           error: outcome?.error ?? null,
           durationMs: durationOf(part.toolCallId),
         });
@@ -297,4 +298,11 @@ async function runStep(
     if (toolCallId && call) pending = { kind: 'QUESTION', toolCallId, ...call, approvalId: null };
   }
   return { responseMessages: response.messages, finishReason, pending };
+}
+
+/** A tool server's answer as the part keeps it: its text, and the files it returned that were kept. */
+function toolServerOutput(outcome: ToolOutcome): ToolServerOutput | null {
+  if (!outcome.ok) return null;
+  const attachments = outcome.attachments.map((file) => ({ ...file, downloadPath: downloadPathOf(file.attachmentId) }));
+  return { text: outcome.text, truncated: outcome.truncated, ...(attachments.length > 0 ? { attachments } : {}) };
 }

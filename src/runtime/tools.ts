@@ -1,4 +1,5 @@
 import { jsonSchema, tool, type Tool, type ToolSet } from 'ai';
+import type { AttachmentRef } from '../conversation/parts.ts';
 import { ApplicationError } from '../errors/taxonomy.ts';
 
 export type DelegationResult = { ok: true; text: string } | { ok: false; error: string };
@@ -112,6 +113,8 @@ export interface ToolOutcome {
   text: string;
   truncated: boolean;
   error: string | null;
+  /** The result's files kept as attachments of the reply. */
+  attachments: AttachmentRef[];
 }
 
 export function isToolOutcome(value: unknown): value is ToolOutcome {

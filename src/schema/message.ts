@@ -1,4 +1,4 @@
-import { TOOL_CALL_STATES, type MessagePart } from '../conversation/parts.ts';
+import { downloadPathOf, TOOL_CALL_STATES, type MessagePart } from '../conversation/parts.ts';
 import { ExecutionStatus, MessageRole } from '../generated/prisma/enums.ts';
 import { builder } from './builder.ts';
 import { ExecutionErrorRef, failureFields } from './failure.ts';
@@ -25,7 +25,14 @@ const ToolCallPart = builder.objectRef<PartOf<'tool-call'>>('ToolCallPart').impl
     toolName: t.exposeString('toolName'),
     state: t.field({ type: ToolCallStateEnum, resolve: (part) => part.state }),
     input: t.field({ type: 'JSON', nullable: true, resolve: (part) => part.input }),
-    output: t.field({ type: 'JSON', nullable: true, resolve: (part) => part.output }),
+    output: t.field({
+      type: 'JSON',
+      nullable: true,
+      description:
+        'A tool server’s call: `{ text, truncated }`, with `attachments` (`attachmentId`, `filename`, `mediaType`, `size`, ' +
+        '`downloadPath`) when files of its result were kept as attachments of the reply.',
+      resolve: (part) => part.output,
+    }),
     error: t.string({ nullable: true, description: 'Why a FAILED call failed, as the model was told.', resolve: (part) => part.error ?? null }),
     durationMs: t.int({ nullable: true, resolve: (part) => part.durationMs ?? null }),
   }),
@@ -56,7 +63,7 @@ const AttachmentPart = builder.objectRef<PartOf<'attachment'>>('AttachmentPart')
       description:
         'GET it on this server with the same Authorization header; it is always served as a download ' +
         '(Content-Disposition: attachment, X-Content-Type-Options: nosniff).',
-      resolve: (part) => `/attachments/${part.attachmentId}`,
+      resolve: (part) => downloadPathOf(part.attachmentId),
     }),
   }),
 });

@@ -1,19 +1,23 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
-/** A tool's result as Parley keeps it: text, bounded, with images and resources named but not kept. */
-export function boundedOutput(result: CallToolResult, maxBytes: number): { text: string; truncated: boolean } {
+/**
+ * A tool's result as Parley keeps it: text, bounded. A file in it (an image, audio, a binary
+ * resource) reads as its note from `fileNotes` (by content index: kept as which attachment, or why
+ * not).
+ */
+export function boundedOutput(result: CallToolResult, maxBytes: number, fileNotes: ReadonlyMap<number, string> = new Map()): { text: string; truncated: boolean } {
   const pieces: string[] = [];
-  for (const item of result.content ?? []) {
+  for (const [index, item] of (result.content ?? []).entries()) {
     switch (item.type) {
       case 'text':
         pieces.push(item.text);
         break;
       case 'image':
       case 'audio':
-        pieces.push(`[${item.type} ${item.mimeType}, ${Math.floor((item.data.length * 3) / 4)} bytes, not kept]`);
+        pieces.push(fileNotes.get(index) ?? `[${item.type} ${item.mimeType}, ${Math.floor((item.data.length * 3) / 4)} bytes, not kept]`);
         break;
       case 'resource':
-        pieces.push('text' in item.resource ? String(item.resource.text) : `[resource ${item.resource.uri}, not kept]`);
+        pieces.push('text' in item.resource ? String(item.resource.text) : (fileNotes.get(index) ?? `[resource ${item.resource.uri}, not kept]`));
         break;
       case 'resource_link':
         pieces.push(`[resource ${item.uri}]`);

@@ -1,3 +1,4 @@
+import { trace } from '@opentelemetry/api';
 import { jsonSchema, tool, type ModelMessage, type ToolSet } from 'ai';
 import type { Logger } from 'pino';
 import type { AccessPolicy } from '../auth/access.ts';
@@ -7,10 +8,12 @@ import { modelToolName, type ToolLabel, type ToolOutcome } from '../runtime/tool
 import { approvalOf, parseApprovals } from './approvals.ts';
 import { ToolServerConnection, ToolServerFailure, type ConnectionState, type ServerEndpoint } from './connections.ts';
 import { declaredServerId, readDeclaredServers, stdioUrl, type DeclaredServer } from './declared-servers.ts';
+import type { QueueLimits } from '../queue/message-input.ts';
 import type { SecretBox } from './secrets.ts';
 import { allowedHostsFrom, type ToolSettings } from './settings.ts';
 import { qualifiedToolName, safeToRepeat, SERVER_NAME, splitToolName, type ToolInfo } from './tool-catalog.ts';
 import { declaredFor, projectServers, unknownToolNames } from './tool-names.ts';
+import { filesOf, ToolFiles, type ToolFileOwner } from './tool-files.ts';
 import { boundedOutput } from './tool-output.ts';
 import { RefusedUrl, UrlGuard } from './url-guard.ts';
 
@@ -55,6 +58,7 @@ export class ToolServers {
   /** The stdio servers this instance's PARLEY_TOOL_SERVERS_FILE declares, by name (read at start). */
   private declared: Map<string, DeclaredServer> | null = null;
   readonly guard: UrlGuard;
+  private readonly files: ToolFiles;
 
   constructor(
     private readonly prisma: PrismaClient,
@@ -62,8 +66,10 @@ export class ToolServers {
     private readonly settings: ToolSettings,
     private readonly secrets: SecretBox,
     private readonly logger: Logger,
+    fileLimits: QueueLimits,
     private readonly observeCall: ToolCallObserver = () => {},
   ) {
+    this.files = new ToolFiles(prisma, fileLimits, logger);
     this.guard = new UrlGuard({
       allowedHosts: allowedHostsFrom(settings),
       maxRequestBytes: MAX_REQUEST_BYTES,
@@ -134,9 +140,10 @@ export class ToolServers {
 
   /**
    * The agent's tool-server tools for a run in `threadId`: each asks for approval unless the
-   * agent's policy says NEVER or the thread's user allowed it in this thread.
+   * agent's policy says NEVER or the thread's user allowed it in this thread. The files their
+   * results carry are kept for `owner` (as attachments of the run's reply).
    */
-  async toolsForRun(agent: Agent, threadId: string): Promise<RunTools> {
+  async toolsForRun(agent: Agent, threadId: string, owner?: ToolFileOwner): Promise<RunTools> {
     const run: RunTools = { tools: {}, labels: new Map() };
     const wanted = agent.tools.map(splitToolName).filter((entry) => entry !== null);
     if (wanted.length === 0) return run;
@@ -164,7 +171,7 @@ export class ToolServers {
           // A call asked about before keeps needing its approval, so the one given is honoured (the
           // SDK treats an approval of a call that no longer needs one as a denial).
           needsApproval: (_input, { toolCallId, messages }) => needsApproval || askedBefore(messages, toolCallId),
-          execute: (input, { abortSignal }) => this.call(server, info.name, input ?? {}, abortSignal),
+          execute: (input, { abortSignal }) => this.call(server, info.name, input ?? {}, abortSignal, owner),
           toModelOutput: ({ output }) =>
             output.ok ? { type: 'text', value: output.text } : { type: 'error-text', value: output.error ?? 'the tool failed.' },
         });
@@ -247,21 +254,35 @@ export class ToolServers {
     await Promise.all(connections.map((connection) => connection.close()));
   }
 
-  private async call(server: ToolServer, toolName: string, input: Record<string, unknown>, signal: AbortSignal | undefined): Promise<ToolOutcome> {
+  private async call(
+    server: ToolServer,
+    toolName: string,
+    input: Record<string, unknown>,
+    signal: AbortSignal | undefined,
+    owner: ToolFileOwner | undefined,
+  ): Promise<ToolOutcome> {
     const startedAt = performance.now();
-    const done = (outcome: 'SUCCEEDED' | 'FAILED' | 'CANCELLED') =>
+    // The AI SDK's span of this call (ai.toolCall) is the active one: it learns which server and
+    // tool answered and how, never the input or the output.
+    const span = trace.getActiveSpan();
+    span?.setAttributes({ 'parley.tool.server': server.name, 'parley.tool.name': toolName });
+    const done = (outcome: 'SUCCEEDED' | 'FAILED' | 'CANCELLED') => {
+      span?.setAttribute('parley.tool.outcome', outcome);
       this.observeCall({ server: server.name, tool: toolName, outcome, durationMs: performance.now() - startedAt });
+    };
     const failed = (error: string): ToolOutcome => {
       done('FAILED');
-      return { toolOutcome: true, ok: false, text: '', truncated: false, error };
+      return { toolOutcome: true, ok: false, text: '', truncated: false, error, attachments: [] };
     };
     const timeoutMs = server.timeoutMs ?? this.settings.PARLEY_TOOL_TIMEOUT_MS;
     try {
       const result = await this.connection(server).call(toolName, input, { signal: signal ?? new AbortController().signal, timeoutMs });
-      const output = boundedOutput(result, this.settings.PARLEY_TOOL_OUTPUT_MAX_BYTES);
-      if (result.isError) return failed(output.text || 'the tool reported an error without a message.');
+      const maxBytes = this.settings.PARLEY_TOOL_OUTPUT_MAX_BYTES;
+      if (result.isError) return failed(boundedOutput(result, maxBytes).text || 'the tool reported an error without a message.');
+      const { kept, notes } = await this.files.keep(filesOf(result, toolName), owner);
+      const output = boundedOutput(result, maxBytes, notes);
       done('SUCCEEDED');
-      return { toolOutcome: true, ok: true, text: output.text, truncated: output.truncated, error: null };
+      return { toolOutcome: true, ok: true, text: output.text, truncated: output.truncated, error: null, attachments: kept };
     } catch (error) {
       if (signal?.aborted) {
         done('CANCELLED');

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { AccessPolicy } from '../auth/access.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
+import { queueLimits, type QueueSettings } from '../queue/settings.ts';
 import type { Module } from '../lifecycle/module.ts';
 import { SecretBox, secretKeyFor } from './secrets.ts';
 import type { ToolSettings } from './settings.ts';
@@ -14,13 +15,13 @@ export class ToolsModule implements Module {
   constructor(
     prisma: PrismaClient,
     access: AccessPolicy,
-    settings: ToolSettings & { PARLEY_DATA_DIR: string },
+    settings: ToolSettings & QueueSettings & { PARLEY_DATA_DIR: string },
     embedded: boolean,
     logger: Logger,
     observeCall?: ToolCallObserver,
   ) {
     const where = !embedded ? null : settings.PARLEY_DATA_DIR === 'memory://' ? 'memory' : { dataDir: settings.PARLEY_DATA_DIR };
-    this.servers = new ToolServers(prisma, access, settings, new SecretBox(secretKeyFor(settings, where)), logger, observeCall);
+    this.servers = new ToolServers(prisma, access, settings, new SecretBox(secretKeyFor(settings, where)), logger, queueLimits(settings), observeCall);
   }
 
   async start(): Promise<void> {

@@ -1,9 +1,12 @@
+import pino from 'pino';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { storedAttachmentBytes } from '../../src/queue/queue-insert.ts';
+import { filesOf, ToolFiles } from '../../src/tools/tool-files.ts';
 import { describeEachBackend, describeWithServices } from '../support/backends.ts';
 import { cancel, conversation, messagesOf, send, textOf } from '../support/client.ts';
 import { ResolveSuspensionDocument } from '../support/documents.ts';
 import { follow, type Follower } from '../support/follower.ts';
-import { startMcpServer, type TestMcpServer } from '../support/mcp-server.ts';
+import { PDF, pngOf, startMcpServer, type TestMcpServer } from '../support/mcp-server.ts';
 import { finishedOf, is, ofKind } from '../support/run-events.ts';
 import { newThread, setUpAgent } from '../support/scenario.ts';
 import { eventually, requestData, startTestServer, type TestServer } from '../support/server.ts';
@@ -61,7 +64,7 @@ describeEachBackend('tools from MCP servers', (backend) => {
     mcp = await startMcpServer();
     server = await startTestServer({
       backend,
-      env: { PARLEY_TOOL_ALLOWED_HOSTS: '127.0.0.1', PARLEY_SECRET_KEY: 'a'.repeat(64), PARLEY_TOOL_TIMEOUT_MS: '1500', PARLEY_METRICS: 'true' },
+      env: { PARLEY_TOOL_ALLOWED_HOSTS: '127.0.0.1', PARLEY_SECRET_KEY: 'a'.repeat(64), PARLEY_TOOL_TIMEOUT_MS: '1500', PARLEY_METRICS: 'true', PARLEY_MAX_ATTACHMENT_BYTES: '4096' },
     });
     ({ token, agentId, projectId } = await setUpAgent(server, { project: 'Tools' }));
     const { encodeId } = await import('../../src/schema/ids.ts');
@@ -101,7 +104,7 @@ describeEachBackend('tools from MCP servers', (backend) => {
     expect(added.__typename).toBe('ToolServer');
     expect(added).toMatchObject({ name: 'tools', transport: 'HTTP', status: 'CONNECTED', lastError: null, headerNames: ['X-Api-Key'] });
     const names = added.tools.map((tool: { name: string }) => tool.name).sort();
-    expect(names).toEqual(['tools/big', 'tools/echo', 'tools/fail', 'tools/slow']);
+    expect(names).toEqual(['tools/big', 'tools/echo', 'tools/fail', 'tools/picture', 'tools/slow']);
     expect(added.tools.find((tool: { name: string }) => tool.name === 'tools/echo')).toMatchObject({
       description: 'Echoes the text back.',
       annotations: { readOnlyHint: true },
@@ -154,6 +157,76 @@ describeEachBackend('tools from MCP servers', (backend) => {
     const bigCall = messagesOf(await conversation(server, token, big.threadId))[1]!.parts.find((part) => part.__typename === 'ToolCallPart');
     expect(bigCall).toMatchObject({ state: 'SUCCEEDED', output: { truncated: true } });
     expect((bigCall as { output: { text: string } }).output.text).toContain('[output cut: 70000 bytes, the first 65536 kept]');
+  });
+
+  it("a result's images and binary resources become attachments of the reply within the attachment limits; other files a note", async () => {
+    // The agent has tools/* without approval (the test before).
+    const { threadId, follower } = await run('/tool tools/picture {"bytes":100}');
+    expect((await finished(follower)).status).toBe('COMPLETED');
+    const reply = messagesOf(await conversation(server, token, threadId))[1]!;
+    const call = reply.parts.find((part) => part.__typename === 'ToolCallPart') as Extract<(typeof reply.parts)[number], { __typename: 'ToolCallPart' }>;
+    expect(call.state).toBe('SUCCEEDED');
+    const filesOfCall = (part: typeof call) => (part.output as { attachments: { attachmentId: string; filename: string; downloadPath: string }[] }).attachments;
+    const [pngFile, pdfFile] = filesOfCall(call);
+    expect(filesOfCall(call)).toEqual([
+      { attachmentId: expect.any(String), filename: 'picture-1.png', mediaType: 'image/png', size: 100, downloadPath: `/attachments/${pngFile!.attachmentId}` },
+      { attachmentId: expect.any(String), filename: 'q3.pdf', mediaType: 'application/pdf', size: PDF.byteLength, downloadPath: `/attachments/${pdfFile!.attachmentId}` },
+    ]);
+    // The model is told what became of each file; a type attachments do not accept is named, not kept.
+    const told = [
+      'Here is the chart.',
+      '[image image/png, 100 bytes, kept as the attachment picture-1.png]',
+      `[resource application/pdf, ${PDF.byteLength} bytes, kept as the attachment q3.pdf]`,
+      expect.stringMatching(/^\[audio audio\/wav, 16 bytes, not kept: .*media type audio\/wav is not accepted/),
+    ];
+    expect((call.output as { text: string }).text.split('\n')).toEqual(told);
+    expect(textOf(reply)).toBe(`Tool tools/picture returned: ${(call.output as { text: string }).text}`);
+
+    const download = (path: string, as: string) => fetch(new URL(path, server.url), { headers: { authorization: `Bearer ${as}` } });
+    const png = await download(pngFile!.downloadPath, token);
+    expect(png.status).toBe(200);
+    expect(png.headers.get('content-disposition')).toContain('attachment');
+    expect(Buffer.from(await png.arrayBuffer()).equals(pngOf(100))).toBe(true);
+    const stranger = await server.createUser();
+    expect((await download(pngFile!.downloadPath, stranger.token)).status).toBe(404);
+
+    // Over PARLEY_MAX_ATTACHMENT_BYTES the image is a note; the rest of the result still stands.
+    const big = await run('/tool tools/picture {"bytes":5000}');
+    expect((await finished(big.follower)).status).toBe('COMPLETED');
+    const bigCall = messagesOf(await conversation(server, token, big.threadId))[1]!.parts.find((part) => part.__typename === 'ToolCallPart') as typeof call;
+    expect(filesOfCall(bigCall).map((file) => file.filename)).toEqual(['q3.pdf']);
+    expect((bigCall.output as { text: string }).text).toContain('[image image/png, 5000 bytes, not kept: larger than 4096 bytes (PARLEY_MAX_ATTACHMENT_BYTES)]');
+    const ids = [...filesOfCall(call), ...filesOfCall(bigCall)].map((file) => file.attachmentId);
+    expect(await server.parley.db.prisma.attachment.count({ where: { id: { in: ids } } })).toBe(3);
+  });
+
+  it('tool files are kept within the per-call count and the user’s quota; without a reply they are a note', async () => {
+    const reply = await server.parley.db.prisma.message.findFirstOrThrow({ where: { role: 'ASSISTANT', execution: { agentId } }, orderBy: { createdAt: 'desc' } });
+    const { userId } = await server.parley.db.prisma.execution.findUniqueOrThrow({ where: { id: reply.executionId! } });
+    const stored = await storedAttachmentBytes(server.parley.db.prisma, userId);
+    const limits = { maxMessageChars: 1, maxQueuedPerThread: 1, maxAttachments: 2, maxAttachmentBytes: 4096, maxAttachmentBytesPerUser: stored + 150 };
+    const files = new ToolFiles(server.parley.db.prisma, limits, pino({ enabled: false }));
+    const result = {
+      content: [1, 2, 3].map((n) => ({ type: 'image' as const, mimeType: 'image/png', data: pngOf(100 + n).toString('base64') })),
+    };
+    const owner = { userId, replyMessageId: () => reply.id };
+    const { kept, notes } = await files.keep(filesOf(result, 'chart'), owner);
+    // The first fits the quota; the second would pass it; the third is over the count.
+    expect(kept.map((file) => file.filename)).toEqual(['chart-1.png']);
+    expect([0, 1, 2].map((index) => notes.get(index))).toEqual([
+      '[image image/png, 101 bytes, kept as the attachment chart-1.png]',
+      '[image image/png, 102 bytes, not kept: the user’s files would exceed PARLEY_MAX_ATTACHMENT_BYTES_PER_USER]',
+      '[image image/png, 103 bytes, not kept: the user’s files would exceed PARLEY_MAX_ATTACHMENT_BYTES_PER_USER]',
+    ]);
+    expect(await storedAttachmentBytes(server.parley.db.prisma, userId)).toBe(stored + 101);
+    const roomy = new ToolFiles(server.parley.db.prisma, { ...limits, maxAttachmentBytesPerUser: stored + 10_000 }, pino({ enabled: false }));
+    expect((await roomy.keep(filesOf(result, 'chart'), owner)).notes.get(2)).toContain('not kept: at most 2 files per call (PARLEY_MAX_ATTACHMENTS)');
+    const orphan = await roomy.keep(filesOf(result, 'chart'), { userId, replyMessageId: () => null });
+    expect(orphan.kept).toEqual([]);
+    expect(orphan.notes.get(0)).toContain('not kept: the call has no reply to attach it to');
+    // A signature that does not match the declared type is refused like a user's file.
+    const fake = await roomy.keep(filesOf({ content: [{ type: 'image', mimeType: 'image/png', data: PDF.toString('base64') }] }, 'chart'), owner);
+    expect(fake.notes.get(0)).toMatch(/not kept: the content is not image\/png/);
   });
 
   it('approve, deny and "allow in this thread"', async () => {

@@ -434,8 +434,11 @@ describe.skipIf(skipBrowserSuite)('the web chat in Chromium', () => {
       const owner = await server.parley.directory.findUser(admin.userId);
       await server.parley.tools.add(owner, user.projectId, { name: 'tools', url: mcp.url });
       const agentId = await addAgent(server, user.projectId, {
-        tools: ['tools/echo', 'tools/fail'],
-        toolApprovals: [{ tool: 'tools/fail', approval: 'NEVER' }],
+        tools: ['tools/echo', 'tools/fail', 'tools/picture'],
+        toolApprovals: [
+          { tool: 'tools/fail', approval: 'NEVER' },
+          { tool: 'tools/picture', approval: 'NEVER' },
+        ],
       });
       const threadId = await newThread(server, user.token, agentId, 'Tools');
       const page = await openChat('tools', { threadId });
@@ -464,6 +467,14 @@ describe.skipIf(skipBrowserSuite)('the web chat in Chromium', () => {
       const failed = replies(page).last().getByRole('article', { name: 'Tool: tools/fail' });
       expect(await failed.getAttribute('data-state')).toBe('FAILED');
       expect(await failed.getByRole('alert').innerText()).toBe('the database said no');
+
+      // A result's image and PDF are files of the reply, named on the card (live, then after a reload).
+      await type(page, '/tool tools/picture {"bytes":600}');
+      const pictured = replies(page).last().getByRole('article', { name: 'Tool: tools/picture' });
+      const filesOnCard = () => pictured.locator('.attachment').allInnerTexts();
+      await expect.poll(filesOnCard, WAIT).toEqual(['📎 picture-1.png (1 KB)', '📎 q3.pdf (1 KB)']);
+      await page.reload();
+      await expect.poll(filesOnCard, WAIT).toEqual(['📎 picture-1.png (1 KB)', '📎 q3.pdf (1 KB)']);
       await shot(page, 'tool-cards');
       await page.close();
     } finally {

@@ -7,6 +7,7 @@ import { createLogger } from '../../src/observability/logging.ts';
 import { buildApp } from '../../src/server/app.ts';
 import { ofKind } from '../support/run-events.ts';
 import { follow } from '../support/follower.ts';
+import { startMcpServer, type TestMcpServer } from '../support/mcp-server.ts';
 import { newThread, setUpAgent } from '../support/scenario.ts';
 import { eventually, startTestServer, type TestServer } from '../support/server.ts';
 
@@ -19,18 +20,21 @@ const traceOf = (span: ReadableSpan) => span.spanContext().traceId;
 describe('traces (OpenTelemetry, in-memory exporter)', () => {
   const exporter = new InMemorySpanExporter();
   let server: TestServer;
+  let mcp: TestMcpServer;
   let token: string;
   let agentId: string;
 
   beforeAll(async () => {
+    mcp = await startMcpServer();
     server = await startTestServer({
-      env: { PARLEY_RETRY_MAX_ATTEMPTS: '2', PARLEY_RETRY_DEADLINE_S: '60' },
+      env: { PARLEY_RETRY_MAX_ATTEMPTS: '2', PARLEY_RETRY_DEADLINE_S: '60', PARLEY_TOOL_ALLOWED_HOSTS: '127.0.0.1', PARLEY_SECRET_KEY: 'b'.repeat(64) },
       overrides: { spanExporter: exporter },
     });
     ({ token, agentId } = await setUpAgent(server));
   });
   afterAll(async () => {
     await server?.stop();
+    await mcp?.stop();
   });
 
   /** Sends `text` with a request id of our own and waits for its turn to finish; returns its spans. */
@@ -102,6 +106,25 @@ describe('traces (OpenTelemetry, in-memory exporter)', () => {
     const childCalls = inTurn.filter((span) => span.name === 'ai.streamText' && toolCalls.map(idOf).includes(parentOf(span)!));
     expect(childCalls).toHaveLength(1);
     expect(inTurn.filter((span) => span.name === 'parley.turn').map(idOf)).toEqual([idOf(turn)]);
+  });
+
+  it("a tool server's call is one span that names the server, the tool and how it ended, never its input, output or headers", async () => {
+    const { projectId } = await server.parley.db.prisma.agent.findUniqueOrThrow({ where: { id: agentId } });
+    const user = await server.parley.directory.findUser((await server.parley.db.prisma.membership.findFirstOrThrow({ where: { projectId } })).userId);
+    await server.parley.tools.add(user, projectId, { name: 'tools', url: mcp.url, headers: [{ name: 'X-Api-Key', value: 'header-secret-9' }] });
+    await server.parley.directory.updateAgent(user, agentId, { tools: ['tools/echo', 'tools/fail'], toolApprovals: [{ tool: 'tools/*', approval: 'NEVER' }] });
+
+    const succeeded = await turnOf('/tool tools/echo {"text":"classified-input"}', 'COMPLETED');
+    const [call] = succeeded.inTurn.filter((span) => span.name === 'ai.toolCall');
+    expect(succeeded.inTurn.filter((span) => span.name === 'ai.toolCall')).toHaveLength(1);
+    expect(call!.attributes).toMatchObject({ 'parley.tool.server': 'tools', 'parley.tool.name': 'echo', 'parley.tool.outcome': 'SUCCEEDED' });
+    const recorded = JSON.stringify(succeeded.inTurn.map((span) => [span.attributes, span.events]));
+    for (const secret of ['classified-input', 'header-secret-9']) expect(recorded).not.toContain(secret);
+
+    const failed = await turnOf('/tool tools/fail {}', 'COMPLETED');
+    const failedCalls = failed.inTurn.filter((span) => span.name === 'ai.toolCall');
+    expect(failedCalls.map((span) => span.attributes['parley.tool.outcome'])).toEqual(['FAILED']);
+    expect(JSON.stringify(failed.inTurn.map((span) => span.attributes))).not.toContain('the database said no');
   });
 });
 

@@ -5,6 +5,13 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { z } from 'zod';
 
+/** The bytes the `picture` tool answers: a PNG signature padded to `bytes`, and a small PDF. */
+export function pngOf(bytes: number): Buffer {
+  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  return Buffer.concat([signature, Buffer.alloc(Math.max(bytes - signature.length, 0), 7)]);
+}
+export const PDF = Buffer.from('%PDF-1.4\n% a report\n');
+
 /**
  * A real MCP server (the SDK's, over streamable HTTP) on a free loopback port, with tools that
  * succeed, fail, wait and count, so tests can watch what Parley did at the server's end.
@@ -51,6 +58,21 @@ export async function startMcpServer(options: { requiredAuthorization?: string; 
       async ({ bytes }) => {
         count('big');
         return { content: [{ type: 'text', text: 'x'.repeat(bytes) }] };
+      },
+    );
+    server.registerTool(
+      'picture',
+      { description: 'Draws a chart: a PNG of `bytes` bytes, a PDF report and a sound.', inputSchema: { bytes: z.number() }, annotations: { readOnlyHint: true } },
+      async ({ bytes }) => {
+        count('picture');
+        return {
+          content: [
+            { type: 'text', text: 'Here is the chart.' },
+            { type: 'image', mimeType: 'image/png', data: pngOf(bytes).toString('base64') },
+            { type: 'resource', resource: { uri: 'file:///reports/q3.pdf', mimeType: 'application/pdf', blob: PDF.toString('base64') } },
+            { type: 'audio', mimeType: 'audio/wav', data: Buffer.from('RIFF0000WAVEfmt ').toString('base64') },
+          ],
+        };
       },
     );
     server.registerTool(

@@ -223,6 +223,9 @@ function Part({ part, actions }: { part: MessagePart; actions?: ErrorActions }) 
               <pre>{outputText(part.output)}</pre>
             </details>
           )}
+          {keptFiles(part.output).map((file) => (
+            <AttachedFile key={file.attachmentId} file={file} />
+          ))}
         </article>
       );
     case 'DelegationPart':
@@ -238,11 +241,7 @@ function Part({ part, actions }: { part: MessagePart; actions?: ErrorActions }) 
     case 'ErrorPart':
       return <ErrorCard failure={part} actions={actions} />;
     case 'AttachmentPart':
-      return (
-        <p className="attachment">
-          📎 {part.filename} ({Math.ceil(part.size / 1024)} KB)
-        </p>
-      );
+      return <AttachedFile file={part} />;
     case 'SteeredInputPart':
       return (
         <p className="steered">
@@ -250,6 +249,15 @@ function Part({ part, actions }: { part: MessagePart; actions?: ErrorActions }) 
         </p>
       );
   }
+}
+
+/** A stored file of a message or of a tool's result. */
+function AttachedFile({ file }: { file: { filename: string; size: number } }) {
+  return (
+    <p className="attachment">
+      📎 {file.filename} ({Math.ceil(file.size / 1024)} KB)
+    </p>
+  );
 }
 
 function RetryNotices({ state }: { state: ThreadState }) {
@@ -260,10 +268,16 @@ function RetryNotices({ state }: { state: ThreadState }) {
   return <p className="hint">{t.retrying(seconds)}</p>;
 }
 
-/** A tool server's result is `{ text, truncated }`; other tools' outputs are shown as JSON. */
+/** A tool server's result is `{ text, truncated, attachments? }`; other tools' outputs are shown as JSON. */
 function outputText(output: unknown): string {
   const text = (output as { text?: unknown } | null)?.text;
   return typeof text === 'string' ? text : JSON.stringify(output, null, 2);
+}
+
+/** The files a tool server's result left as attachments of the reply (`output.attachments`). */
+function keptFiles(output: unknown): { attachmentId: string; filename: string; size: number }[] {
+  const attachments = (output as { attachments?: unknown } | null)?.attachments;
+  return Array.isArray(attachments) ? attachments : [];
 }
 
 function payloadText(card: Suspension, key: 'question' | 'action'): string {

@@ -1067,6 +1067,7 @@ export type ToolCallPart = {
   /** Why a FAILED call failed, as the model was told. */
   error?: Maybe<Scalars['String']['output']>;
   input?: Maybe<Scalars['JSON']['output']>;
+  /** A tool server’s call: `{ text, truncated }`, with `attachments` (`attachmentId`, `filename`, `mediaType`, `size`, `downloadPath`) when files of its result were kept as attachments of the reply. */
   output?: Maybe<Scalars['JSON']['output']>;
   state: ToolCallState;
   toolCallId: Scalars['String']['output'];
