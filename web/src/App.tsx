@@ -12,7 +12,9 @@ import { ParleyProvider, useAction, useParleyClient, useParleyQuery } from '@par
 import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react';
 import { Chat } from './Chat.tsx';
 import { localeOf, MESSAGES, MessagesProvider, useMessages } from './i18n.ts';
+import { ProjectSettings } from './ProjectSettings.tsx';
 import { forgetToken, refreshingToken, showThreadInLocation, storedToken, storeToken, threadInLocation, tokenUrl } from './token.ts';
+import { ProjectRolesDocument } from './toolServers.ts';
 
 type Agent = AppViewerQuery['viewer']['projects'][number]['agents'][number];
 
@@ -92,6 +94,10 @@ function Workspace({ onSignOut }: { onSignOut: (refused: boolean) => void }) {
   const viewer = viewerQuery.data?.viewer ?? null;
   const refused = Boolean(viewerQuery.error?.code && REFUSED_CODES.has(viewerQuery.error.code));
   const [threadId, setThreadId] = useState(threadInLocation);
+  // The project whose settings are open instead of the thread (its admins only).
+  const [settingsOf, setSettingsOf] = useState<string | null>(null);
+  const roles = useParleyQuery(ProjectRolesDocument, {}, { skip: !viewer });
+  const administered = roles.data?.viewer.projects.filter((project) => project.viewerRole === 'ADMIN') ?? [];
   const locale = localeOf(viewer?.locale ?? navigator.language);
   const t = MESSAGES[locale];
 
@@ -105,7 +111,10 @@ function Workspace({ onSignOut }: { onSignOut: (refused: boolean) => void }) {
 
   // Back, forward and links to `#thread=…` switch the thread too.
   useEffect(() => {
-    const follow = () => setThreadId(threadInLocation());
+    const follow = () => {
+      setThreadId(threadInLocation());
+      setSettingsOf(null);
+    };
     window.addEventListener('hashchange', follow);
     return () => window.removeEventListener('hashchange', follow);
   }, []);
@@ -113,6 +122,7 @@ function Workspace({ onSignOut }: { onSignOut: (refused: boolean) => void }) {
   const open = useCallback((id: string | null) => {
     showThreadInLocation(id);
     setThreadId(id);
+    setSettingsOf(null);
   }, []);
   const agents = viewer?.projects.flatMap((project) => project.agents) ?? [];
 
@@ -131,9 +141,29 @@ function Workspace({ onSignOut }: { onSignOut: (refused: boolean) => void }) {
           {agents.map((agent) => (
             <AgentThreads key={agent.id} agent={agent} threadId={threadId} locale={locale} onOpen={open} />
           ))}
+          {administered.length > 0 && (
+            <section className="project-settings">
+              <h2>{t.projectSettings}</h2>
+              <ul>
+                {administered.map((project) => (
+                  <li key={project.id}>
+                    <button type="button" aria-current={project.id === settingsOf ? 'page' : undefined} onClick={() => setSettingsOf(project.id)}>
+                      {t.toolServersOf(project.name)}
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            </section>
+          )}
         </nav>
         <main className="conversation">
-          {threadId ? <OpenThread key={threadId} threadId={threadId} onOpen={open} /> : <p className="hint">{t.pickThread}</p>}
+          {settingsOf ? (
+            <ProjectSettings key={settingsOf} projectId={settingsOf} onClose={() => setSettingsOf(null)} />
+          ) : threadId ? (
+            <OpenThread key={threadId} threadId={threadId} onOpen={open} />
+          ) : (
+            <p className="hint">{t.pickThread}</p>
+          )}
         </main>
       </div>
     </MessagesProvider>
