@@ -14,7 +14,6 @@ import { Chat } from './Chat.tsx';
 import { localeOf, MESSAGES, MessagesProvider, useMessages } from './i18n.ts';
 import { ProjectSettings } from './ProjectSettings.tsx';
 import { forgetToken, refreshingToken, showThreadInLocation, storedToken, storeToken, threadInLocation, tokenUrl } from './token.ts';
-import { ProjectRolesDocument } from './toolServers.ts';
 
 type Agent = AppViewerQuery['viewer']['projects'][number]['agents'][number];
 
@@ -96,8 +95,7 @@ function Workspace({ onSignOut }: { onSignOut: (refused: boolean) => void }) {
   const [threadId, setThreadId] = useState(threadInLocation);
   // The project whose settings are open instead of the thread (its admins only).
   const [settingsOf, setSettingsOf] = useState<string | null>(null);
-  const roles = useParleyQuery(ProjectRolesDocument, {}, { skip: !viewer });
-  const administered = roles.data?.viewer.projects.filter((project) => project.viewerRole === 'ADMIN') ?? [];
+  const administered = viewer?.projects.filter((project) => project.viewerRole === 'ADMIN') ?? [];
   const locale = localeOf(viewer?.locale ?? navigator.language);
   const t = MESSAGES[locale];
 

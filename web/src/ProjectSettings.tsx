@@ -1,14 +1,14 @@
-import { useAction, useParleyClient, useParleyQuery } from '@parley/client/react';
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { useMessages } from './i18n.ts';
 import {
   AddToolServerDocument,
   ProjectToolServersDocument,
   RefreshToolServerDocument,
   RemoveToolServerDocument,
-  type ToolServer,
-  type ToolServerHeader,
-} from './toolServers.ts';
+  type ClientToolServerFieldsFragment as ToolServer,
+  type ToolServerHeaderInput as ToolServerHeader,
+} from '@parley/client';
+import { useAction, useParleyClient, useParleyQuery } from '@parley/client/react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useMessages } from './i18n.ts';
 
 /**
  * A project's settings: its tool servers with their status, last error, header names (the API never

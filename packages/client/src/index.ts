@@ -41,19 +41,29 @@ export type {
 } from './thread-state.ts';
 export * as documents from './documents.ts';
 export {
+  AddToolServerDocument,
   AgentThreadsDocument,
   AppViewerDocument,
   DeleteThreadForGoodDocument,
+  ProjectToolServersDocument,
+  RefreshToolServerDocument,
+  RemoveToolServerDocument,
   RenameThreadTitleDocument,
   StartThreadDocument,
   ThreadSummaryDocument,
 } from './documents.ts';
 export type {
+  AddToolServerMutation,
   AgentThreadsQuery,
   AppViewerQuery,
+  ClientToolServerFieldsFragment,
   DeleteThreadForGoodMutation,
   ErrorReason,
+  ProjectToolServersQuery,
+  RefreshToolServerMutation,
+  RemoveToolServerMutation,
   RenameThreadTitleMutation,
   StartThreadMutation,
   ThreadSummaryQuery,
+  ToolServerHeaderInput,
 } from './gql/graphql.ts';

@@ -34,10 +34,15 @@ type Documents = {
     "\n  mutation SwitchThreadBranch($messageId: ID!, $threadId: ID) {\n    switchBranch(messageId: $messageId, threadId: $threadId) {\n      __typename\n      ... on Conversation { threadId eventCursor }\n      ...ClientErrorFields\n    }\n  }\n": typeof types.SwitchThreadBranchDocument,
     "\n  mutation RenameThreadTitle($threadId: ID!, $title: String!) {\n    renameThread(threadId: $threadId, title: $title) {\n      __typename\n      ... on Thread { id title lastActivityAt }\n      ...ClientErrorFields\n    }\n  }\n": typeof types.RenameThreadTitleDocument,
     "\n  mutation DeleteThreadForGood($threadId: ID!) {\n    deleteThread(threadId: $threadId) {\n      __typename\n      ... on ThreadDeleted { threadId }\n      ...ClientErrorFields\n    }\n  }\n": typeof types.DeleteThreadForGoodDocument,
-    "\n  query AppViewer {\n    viewer {\n      id email locale\n      projects { id name agents { id name model } }\n    }\n  }\n": typeof types.AppViewerDocument,
+    "\n  query AppViewer {\n    viewer {\n      id email locale\n      projects { id name viewerRole agents { id name model } }\n    }\n  }\n": typeof types.AppViewerDocument,
     "\n  query AgentThreads($agentId: ID!) {\n    agent(id: $agentId) {\n      id\n      threads(first: 30) { edges { node { id title createdAt lastActivityAt } } }\n    }\n  }\n": typeof types.AgentThreadsDocument,
     "\n  query ThreadSummary($threadId: ID!) { thread(id: $threadId) { id title createdAt agent { id } } }\n": typeof types.ThreadSummaryDocument,
     "\n  mutation StartThread($agentId: ID!, $title: String) {\n    createThread(agentId: $agentId, title: $title) {\n      __typename\n      ... on Thread { id title createdAt }\n      ...ClientErrorFields\n    }\n  }\n": typeof types.StartThreadDocument,
+    "\n  fragment ClientToolServerFields on ToolServer {\n    __typename id name url transport status lastError headerNames timeoutMs operatorDeclared\n    tools { name description }\n  }\n": typeof types.ClientToolServerFieldsFragmentDoc,
+    "\n  query ProjectToolServers($projectId: ID!) {\n    project(id: $projectId) { id name viewerRole toolServers { ...ClientToolServerFields } }\n  }\n": typeof types.ProjectToolServersDocument,
+    "\n  mutation AddToolServer($projectId: ID!, $name: String!, $url: String!, $headers: [ToolServerHeaderInput!], $timeoutMs: Int) {\n    addToolServer(projectId: $projectId, name: $name, url: $url, headers: $headers, timeoutMs: $timeoutMs) {\n      __typename\n      ...ClientToolServerFields\n      ...ClientErrorFields\n    }\n  }\n": typeof types.AddToolServerDocument,
+    "\n  mutation RefreshToolServer($toolServerId: ID!) {\n    refreshToolServer(toolServerId: $toolServerId) {\n      __typename\n      ...ClientToolServerFields\n      ...ClientErrorFields\n    }\n  }\n": typeof types.RefreshToolServerDocument,
+    "\n  mutation RemoveToolServer($toolServerId: ID!) {\n    removeToolServer(toolServerId: $toolServerId) {\n      __typename\n      ... on ToolServerRemoved { toolServerId }\n      ...ClientErrorFields\n    }\n  }\n": typeof types.RemoveToolServerDocument,
 };
 const documents: Documents = {
     "\n  fragment ClientErrorFields on Error {\n    __typename message code\n    ... on InvalidInputError { field }\n    ... on ForbiddenError { scope }\n    ... on RateLimitedError { retryAfterS }\n    ... on ServiceUnavailableError { retryAfterS }\n    ... on QueueChangedError { currentQueueIds }\n  }\n": types.ClientErrorFieldsFragmentDoc,
@@ -60,10 +65,15 @@ const documents: Documents = {
     "\n  mutation SwitchThreadBranch($messageId: ID!, $threadId: ID) {\n    switchBranch(messageId: $messageId, threadId: $threadId) {\n      __typename\n      ... on Conversation { threadId eventCursor }\n      ...ClientErrorFields\n    }\n  }\n": types.SwitchThreadBranchDocument,
     "\n  mutation RenameThreadTitle($threadId: ID!, $title: String!) {\n    renameThread(threadId: $threadId, title: $title) {\n      __typename\n      ... on Thread { id title lastActivityAt }\n      ...ClientErrorFields\n    }\n  }\n": types.RenameThreadTitleDocument,
     "\n  mutation DeleteThreadForGood($threadId: ID!) {\n    deleteThread(threadId: $threadId) {\n      __typename\n      ... on ThreadDeleted { threadId }\n      ...ClientErrorFields\n    }\n  }\n": types.DeleteThreadForGoodDocument,
-    "\n  query AppViewer {\n    viewer {\n      id email locale\n      projects { id name agents { id name model } }\n    }\n  }\n": types.AppViewerDocument,
+    "\n  query AppViewer {\n    viewer {\n      id email locale\n      projects { id name viewerRole agents { id name model } }\n    }\n  }\n": types.AppViewerDocument,
     "\n  query AgentThreads($agentId: ID!) {\n    agent(id: $agentId) {\n      id\n      threads(first: 30) { edges { node { id title createdAt lastActivityAt } } }\n    }\n  }\n": types.AgentThreadsDocument,
     "\n  query ThreadSummary($threadId: ID!) { thread(id: $threadId) { id title createdAt agent { id } } }\n": types.ThreadSummaryDocument,
     "\n  mutation StartThread($agentId: ID!, $title: String) {\n    createThread(agentId: $agentId, title: $title) {\n      __typename\n      ... on Thread { id title createdAt }\n      ...ClientErrorFields\n    }\n  }\n": types.StartThreadDocument,
+    "\n  fragment ClientToolServerFields on ToolServer {\n    __typename id name url transport status lastError headerNames timeoutMs operatorDeclared\n    tools { name description }\n  }\n": types.ClientToolServerFieldsFragmentDoc,
+    "\n  query ProjectToolServers($projectId: ID!) {\n    project(id: $projectId) { id name viewerRole toolServers { ...ClientToolServerFields } }\n  }\n": types.ProjectToolServersDocument,
+    "\n  mutation AddToolServer($projectId: ID!, $name: String!, $url: String!, $headers: [ToolServerHeaderInput!], $timeoutMs: Int) {\n    addToolServer(projectId: $projectId, name: $name, url: $url, headers: $headers, timeoutMs: $timeoutMs) {\n      __typename\n      ...ClientToolServerFields\n      ...ClientErrorFields\n    }\n  }\n": types.AddToolServerDocument,
+    "\n  mutation RefreshToolServer($toolServerId: ID!) {\n    refreshToolServer(toolServerId: $toolServerId) {\n      __typename\n      ...ClientToolServerFields\n      ...ClientErrorFields\n    }\n  }\n": types.RefreshToolServerDocument,
+    "\n  mutation RemoveToolServer($toolServerId: ID!) {\n    removeToolServer(toolServerId: $toolServerId) {\n      __typename\n      ... on ToolServerRemoved { toolServerId }\n      ...ClientErrorFields\n    }\n  }\n": types.RemoveToolServerDocument,
 };
 
 /**
@@ -163,7 +173,7 @@ export function graphql(source: "\n  mutation DeleteThreadForGood($threadId: ID!
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query AppViewer {\n    viewer {\n      id email locale\n      projects { id name agents { id name model } }\n    }\n  }\n"): (typeof documents)["\n  query AppViewer {\n    viewer {\n      id email locale\n      projects { id name agents { id name model } }\n    }\n  }\n"];
+export function graphql(source: "\n  query AppViewer {\n    viewer {\n      id email locale\n      projects { id name viewerRole agents { id name model } }\n    }\n  }\n"): (typeof documents)["\n  query AppViewer {\n    viewer {\n      id email locale\n      projects { id name viewerRole agents { id name model } }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -176,6 +186,26 @@ export function graphql(source: "\n  query ThreadSummary($threadId: ID!) { threa
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation StartThread($agentId: ID!, $title: String) {\n    createThread(agentId: $agentId, title: $title) {\n      __typename\n      ... on Thread { id title createdAt }\n      ...ClientErrorFields\n    }\n  }\n"): (typeof documents)["\n  mutation StartThread($agentId: ID!, $title: String) {\n    createThread(agentId: $agentId, title: $title) {\n      __typename\n      ... on Thread { id title createdAt }\n      ...ClientErrorFields\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment ClientToolServerFields on ToolServer {\n    __typename id name url transport status lastError headerNames timeoutMs operatorDeclared\n    tools { name description }\n  }\n"): (typeof documents)["\n  fragment ClientToolServerFields on ToolServer {\n    __typename id name url transport status lastError headerNames timeoutMs operatorDeclared\n    tools { name description }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ProjectToolServers($projectId: ID!) {\n    project(id: $projectId) { id name viewerRole toolServers { ...ClientToolServerFields } }\n  }\n"): (typeof documents)["\n  query ProjectToolServers($projectId: ID!) {\n    project(id: $projectId) { id name viewerRole toolServers { ...ClientToolServerFields } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation AddToolServer($projectId: ID!, $name: String!, $url: String!, $headers: [ToolServerHeaderInput!], $timeoutMs: Int) {\n    addToolServer(projectId: $projectId, name: $name, url: $url, headers: $headers, timeoutMs: $timeoutMs) {\n      __typename\n      ...ClientToolServerFields\n      ...ClientErrorFields\n    }\n  }\n"): (typeof documents)["\n  mutation AddToolServer($projectId: ID!, $name: String!, $url: String!, $headers: [ToolServerHeaderInput!], $timeoutMs: Int) {\n    addToolServer(projectId: $projectId, name: $name, url: $url, headers: $headers, timeoutMs: $timeoutMs) {\n      __typename\n      ...ClientToolServerFields\n      ...ClientErrorFields\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RefreshToolServer($toolServerId: ID!) {\n    refreshToolServer(toolServerId: $toolServerId) {\n      __typename\n      ...ClientToolServerFields\n      ...ClientErrorFields\n    }\n  }\n"): (typeof documents)["\n  mutation RefreshToolServer($toolServerId: ID!) {\n    refreshToolServer(toolServerId: $toolServerId) {\n      __typename\n      ...ClientToolServerFields\n      ...ClientErrorFields\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RemoveToolServer($toolServerId: ID!) {\n    removeToolServer(toolServerId: $toolServerId) {\n      __typename\n      ... on ToolServerRemoved { toolServerId }\n      ...ClientErrorFields\n    }\n  }\n"): (typeof documents)["\n  mutation RemoveToolServer($toolServerId: ID!) {\n    removeToolServer(toolServerId: $toolServerId) {\n      __typename\n      ... on ToolServerRemoved { toolServerId }\n      ...ClientErrorFields\n    }\n  }\n"];
 
 export function graphql(source: string) {
   return (documents as any)[source] ?? {};
