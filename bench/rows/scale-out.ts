@@ -20,6 +20,7 @@ const RATE = 20;
 const SECONDS = QUICK ? 3 : 6;
 const ROUNDS = QUICK ? 1 : 3;
 const ROUND_TIMEOUT_MS = 90_000;
+const IDLE_WINDOW_MS = 2_000;
 
 interface RedisCounts {
   published: number;
@@ -43,6 +44,12 @@ interface Round {
   redisTotalPerS: number;
   deliveredEvents: number;
   cpuMsTotal: number;
+  /** CPU ms per second all instances use with their subscribers connected and nothing running (timers, heartbeats, idle sockets). */
+  idleCpuMsPerS: number;
+  /** That idle CPU over the round's length. */
+  idleCpuMs: number;
+  /** Chunks the subscribers received (a coalesced delta counts each chunk it carries). */
+  deliveredChunks: number;
   p50: number;
   p99: number;
   lost: number;
@@ -72,6 +79,13 @@ async function measureInstances(count: number, profileDir: string | undefined): 
     };
     await roundOn(`s1n${count}w`, 1);
     await Promise.all(hosts.map(takeEmits));
+    // Each instance's own cost with its subscribers connected and nothing running, per second.
+    await sleep(300);
+    const idleBefore = await Promise.all(hosts.map((host) => host.call<number>('cpuMs')));
+    const idleStarted = Date.now();
+    await sleep(IDLE_WINDOW_MS);
+    const idleAfter = await Promise.all(hosts.map((host) => host.call<number>('cpuMs')));
+    const idleCpuMsPerS = idleAfter.reduce((sum, after, h) => sum + after - idleBefore[h]!, 0) / ((Date.now() - idleStarted) / 1000);
     const rounds: Round[] = [];
     for (let r = 0; r < ROUNDS; r++) {
       const cpuBefore = await Promise.all(hosts.map((host) => host.call<number>('cpuMs')));
@@ -102,6 +116,9 @@ async function measureInstances(count: number, profileDir: string | undefined): 
         redisTotalPerS: redisTotal / elapsedS,
         deliveredEvents: fleet.deliveredEvents - receivedBefore,
         cpuMsTotal: cpuAfter.reduce((sum, after, h) => sum + after - cpuBefore[h]!, 0),
+        idleCpuMsPerS,
+        idleCpuMs: idleCpuMsPerS * (elapsedS + 0.3),
+        deliveredChunks: latencies.length,
         p50: percentile(latencies, 50),
         p99: percentile(latencies, 99),
         lost,
@@ -171,6 +188,9 @@ const run: Row['run'] = async ({ profileDir }) => {
     { name: 'PostgreSQL: raw write transactions (BEGIN; INSERT; COMMIT, 20 clients, closed loop)', unit: 'commits/s', measured: spread(commitRounds), budget: 'report (the database floor of docs/scale.md)', pass: null },
   ];
   const notes: string[] = [];
+  const cpuOf = (r: Round) => (r.cpuMsTotal * 1000) / r.deliveredEvents;
+  // The same work (every chunk reaches its subscriber) whatever the coalescing, without the fixed cost of running more processes.
+  const netCpuOf = (r: Round) => ((r.cpuMsTotal - r.idleCpuMs) * 1000) / r.deliveredChunks;
   for (const [count, rounds] of byCount) {
     const perInstance = spread(rounds.map((r) => r.redisPerInstancePerS));
     const cpuPerEvent = spread(rounds.map((r) => (r.cpuMsTotal * 1000) / r.deliveredEvents));
@@ -202,8 +222,10 @@ const run: Row['run'] = async ({ profileDir }) => {
       floor: baselineFigure,
       ratio: { ...spread(rounds.map((r, i) => perRound(r) / perRound(baseline[Math.min(i, baseline.length - 1)]!))), median: figure.median / baselineFigure.median },
     });
-    const cpuOf = (r: Round) => (r.cpuMsTotal * 1000) / r.deliveredEvents;
     metrics.push({ name: `${count} instance(s): server CPU per delivered event (floor: 1 instance)`, unit: 'µs', measured: cpuPerEvent, ...against(cpuPerEvent, spread(baseline.map(cpuOf)), cpuOf), budget: 'report', pass: null });
+    const netCpu = spread(rounds.map(netCpuOf));
+    metrics.push({ name: `${count} instance(s): server CPU per delivered chunk above the instances' idle CPU (floor: 1 instance)`, unit: 'µs', measured: netCpu, ...against(netCpu, spread(baseline.map(netCpuOf)), netCpuOf), budget: 'report', pass: null });
+    metrics.push({ name: `${count} instance(s): idle CPU of all instances (subscribers connected, nothing running)`, unit: 'ms/s', measured: spread(rounds.map((r) => r.idleCpuMsPerS)), budget: 'report', pass: null });
     metrics.push({ name: `${count} instance(s): chunk lateness p99 (floor: 1 instance)`, unit: 'ms', measured: p99, ...against(p99, spread(baseline.map((r) => r.p99)), (r) => r.p99), budget: 'report', pass: null });
     const lost = rounds.reduce((sum, r) => sum + r.lost + r.unfinished, 0);
     notes.push(
@@ -211,6 +233,14 @@ const run: Row['run'] = async ({ profileDir }) => {
         `lost or unfinished chunks/replies ${lost}; RSS per instance ${rounds.map((r) => r.rssMb.toFixed(0)).join(' / ')} MB; ` +
         `Redis messages/s in all ${rounds.map((r) => r.redisTotalPerS.toFixed(0)).join(' / ')}; busiest instance ÷ mean ${rounds.map((r) => r.imbalance.toFixed(2)).join(' / ')}`,
     );
+  }
+  // How the cost per unit of work moves as instances are added: the least-squares slope of each count's median ÷ the first count's.
+  for (const [label, of] of [
+    ['server CPU per delivered event', cpuOf],
+    ["server CPU per delivered chunk above the instances' idle CPU", netCpuOf],
+  ] as const) {
+    const points = [...byCount].map(([count, rounds]) => [count, spread(rounds.map(of)).median / spread(baseline.map(of)).median] as const);
+    metrics.push({ name: `slope of ${label} per added instance (÷ the ${INSTANCE_COUNTS[0]}-instance figure)`, unit: '×/instance', measured: spread([slopeOf(points)]), budget: 'report (0 = flat)', pass: null });
   }
   notes.push(`${ROUNDS} round(s) per instance count of ${REPLIES} replies × ${SECONDS} s × ${RATE} chunks/s (demo \`/slow\`), every instance on one 2-core machine with PostgreSQL and Redis${QUICK ? '; quick mode (BENCH_S1_QUICK=1)' : ''}`);
   const details = Object.fromEntries([...byCount].map(([count, rounds]) => [count, rounds.map((r) => ({ ...r, p50: round(r.p50), p99: round(r.p99), redisPerInstancePerS: round(r.redisPerInstancePerS, 1), redisTotalPerS: round(r.redisTotalPerS, 1), amplification: round(r.amplification, 3), controlPerInstancePerS: round(r.controlPerInstancePerS, 1), controlFanOut: round(r.controlFanOut, 2), imbalance: round(r.imbalance, 2) }))]));
@@ -234,7 +264,11 @@ Redis delivered to all instances ÷ those they published (PUBLISH/SPUBLISH comma
 hears everything (as classic pub/sub on a Redis Cluster would, on every node); the control messages
 (queue kicks and instance messages, which every instance hears by design) per instance and their
 fan-out; server CPU (every instance's user + system time) per delivered event (every \`runEvents\`
-message the subscribers received); and the p99 lateness of a chunk (arrival at its subscriber minus
+message the subscribers received); the same CPU less what the instances use idle (measured for 2 s
+before the rounds, subscribers connected, nothing running) per delivered chunk (a coalesced delta
+counts each chunk it carries, so the unit of work does not depend on how much was coalesced); the
+least-squares slope of both against the instance count (each count's median ÷ the first count's,
+per added instance; 0 is flat); and the p99 lateness of a chunk (arrival at its subscriber minus
 the moment the running instance's runtime emitted it, coalesced deltas covering their chunks).
 Two floors are measured first in the same run, for docs/scale.md: what one Redis node delivers at
 most (a closed loop of pipelined raw PUBLISHes over 1,000 channels to one subscribing ioredis
@@ -245,3 +279,12 @@ contention of eight processes on two cores: they are an upper bound for a deploy
 instance. \`BENCH_S1_QUICK=1\` runs a smaller version; \`BENCH_S1_INSTANCES\`, \`BENCH_S1_THREADS\`,
 \`BENCH_S1_REPLIES\` change the shape.`,
 };
+
+/** The least-squares slope of y over x. */
+function slopeOf(points: readonly (readonly [number, number])[]): number {
+  const meanX = points.reduce((sum, [x]) => sum + x, 0) / points.length;
+  const meanY = points.reduce((sum, [, y]) => sum + y, 0) / points.length;
+  const covariance = points.reduce((sum, [x, y]) => sum + (x - meanX) * (y - meanY), 0);
+  const variance = points.reduce((sum, [x]) => sum + (x - meanX) ** 2, 0);
+  return variance === 0 ? 0 : covariance / variance;
+}

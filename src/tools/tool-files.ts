@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
+import type { AttachmentRef } from '../conversation/parts.ts';
 import { InvalidInputError } from '../domain/errors.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import { checkedMediaType, safeFilename } from '../queue/attachment-policy.ts';
@@ -15,14 +16,6 @@ export interface ToolFile {
   filename: string;
   mediaType: string;
   data: Buffer;
-}
-
-/** A kept file as the tool call's output names it; `/attachments/<attachmentId>` serves it. */
-export interface KeptToolFile {
-  attachmentId: string;
-  filename: string;
-  mediaType: string;
-  size: number;
 }
 
 /** Where a run's tool files go: the reply they belong to (null before it exists) and whose quota they count against. */
@@ -63,21 +56,20 @@ export class ToolFiles {
     private readonly logger: Logger,
   ) {}
 
-  async keep(files: readonly ToolFile[], owner: ToolFileOwner | undefined): Promise<{ kept: KeptToolFile[]; notes: Map<number, string> }> {
+  async keep(files: readonly ToolFile[], owner: ToolFileOwner | undefined): Promise<{ kept: AttachmentRef[]; notes: Map<number, string> }> {
     const notes = new Map<number, string>();
     if (files.length === 0) return { kept: [], notes };
     const messageId = owner?.replyMessageId() ?? null;
     const describe = (file: ToolFile, fate: string) => `[${file.kind} ${file.mediaType.slice(0, 80)}, ${file.data.byteLength} bytes, ${fate}]`;
-    const accepted: { file: ToolFile; attachment: KeptToolFile }[] = [];
+    const accepted: { file: ToolFile; attachment: AttachmentRef }[] = [];
     let quotaLeft = owner ? this.limits.maxAttachmentBytesPerUser - (await storedAttachmentBytes(this.prisma, owner.userId)) : 0;
     for (const file of files) {
-      const refusal = this.refusal(file, messageId, accepted.length, quotaLeft);
-      if (refusal) {
-        notes.set(file.index, describe(file, `not kept: ${refusal}`));
+      const verdict = this.verdict(file, messageId, accepted.length, quotaLeft);
+      if ('refusal' in verdict) {
+        notes.set(file.index, describe(file, `not kept: ${verdict.refusal}`));
         continue;
       }
-      const mediaType = checkedMediaType(file.filename, file.mediaType, file.data);
-      accepted.push({ file, attachment: { attachmentId: randomUUID(), filename: safeFilename(file.filename), mediaType, size: file.data.byteLength } });
+      accepted.push({ file, attachment: { attachmentId: randomUUID(), filename: safeFilename(file.filename), mediaType: verdict.mediaType, size: file.data.byteLength } });
       quotaLeft -= file.data.byteLength;
     }
     if (accepted.length === 0) return { kept: [], notes };
@@ -102,18 +94,18 @@ export class ToolFiles {
     return { kept: accepted.map(({ attachment }) => attachment), notes };
   }
 
-  private refusal(file: ToolFile, messageId: string | null, keptSoFar: number, quotaLeft: number): string | null {
-    if (messageId === null) return 'the call has no reply to attach it to';
-    if (keptSoFar >= this.limits.maxAttachments) return `at most ${this.limits.maxAttachments} files per call (PARLEY_MAX_ATTACHMENTS)`;
-    if (file.data.byteLength > this.limits.maxAttachmentBytes) return `larger than ${this.limits.maxAttachmentBytes} bytes (PARLEY_MAX_ATTACHMENT_BYTES)`;
-    if (file.data.byteLength > quotaLeft) return 'the user’s files would exceed PARLEY_MAX_ATTACHMENT_BYTES_PER_USER';
+  /** The media type to store the file as, or why it is not kept. */
+  private verdict(file: ToolFile, messageId: string | null, keptSoFar: number, quotaLeft: number): { mediaType: string } | { refusal: string } {
+    if (messageId === null) return { refusal: 'the call has no reply to attach it to' };
+    if (keptSoFar >= this.limits.maxAttachments) return { refusal: `at most ${this.limits.maxAttachments} files per call (PARLEY_MAX_ATTACHMENTS)` };
+    if (file.data.byteLength > this.limits.maxAttachmentBytes) return { refusal: `larger than ${this.limits.maxAttachmentBytes} bytes (PARLEY_MAX_ATTACHMENT_BYTES)` };
+    if (file.data.byteLength > quotaLeft) return { refusal: 'the user’s files would exceed PARLEY_MAX_ATTACHMENT_BYTES_PER_USER' };
     try {
-      checkedMediaType(file.filename, file.mediaType, file.data);
+      return { mediaType: checkedMediaType(file.filename, file.mediaType, file.data) };
     } catch (error) {
       if (!(error instanceof InvalidInputError)) throw error;
       // The message names the field and the file, which the note already says.
-      return error.message.replace(`${error.field}: `, '').replace(`${file.filename.slice(0, 80)}: `, '');
+      return { refusal: error.message.replace(`${error.field}: `, '').replace(`${file.filename.slice(0, 80)}: `, '') };
     }
-    return null;
   }
 }
