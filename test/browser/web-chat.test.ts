@@ -5,7 +5,7 @@ import { chromium, type Browser, type BrowserContext, type Locator, type Page, t
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_FAILURE_REASONS } from '../../src/models/demo/failures.ts';
 import { WEB_APP_CONTENT_SECURITY_POLICY } from '../../src/server/plugins/use-web-app.ts';
-import { announceSkip, CHROMIUM, CHROMIUM_ARGS, keepInsideOrigin, requireChromium, skipBrowserSuite } from '../support/chromium.ts';
+import { announceSkip, CHROMIUM, CHROMIUM_ARGS, keepInsideOrigin, recordPageErrors, requireChromium, skipBrowserSuite } from '../support/chromium.ts';
 import { send } from '../support/client.ts';
 import { QueueDocument } from '../support/documents.ts';
 import { startMcpServer, type TestMcpServer } from '../support/mcp-server.ts';
@@ -133,14 +133,7 @@ describe.skipIf(skipBrowserSuite)('the web chat in Chromium', () => {
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     context = await browser.newContext();
     ({ outside: outsideRequests } = await keepInsideOrigin(context, origin));
-    context.on('page', (page) => {
-      page.on('console', (message) => {
-        if (message.type() !== 'error') return;
-        if (restartedPages.has(page) && WHILE_SERVER_DOWN.test(message.text())) return;
-        consoleErrors.push({ page: pageNames.get(page) ?? page.url(), text: message.text() });
-      });
-      page.on('pageerror', (error) => consoleErrors.push({ page: pageNames.get(page) ?? page.url(), text: String(error) }));
-    });
+    recordPageErrors(context, consoleErrors, (page) => pageNames.get(page), (page, text) => restartedPages.has(page) && WHILE_SERVER_DOWN.test(text));
   }, SETUP_TIMEOUT_MS);
 
   // A test that failed half-way leaves no page behind to log the next test's server restart.

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AddToolServerDocument, AppViewerDocument, ProjectToolServersDocument, RemoveToolServerDocument } from '../../packages/client/src/documents.ts';
-import { announceSkip, CHROMIUM, CHROMIUM_ARGS, keepInsideOrigin, requireChromium, skipBrowserSuite } from '../support/chromium.ts';
+import { announceSkip, CHROMIUM, CHROMIUM_ARGS, keepInsideOrigin, recordPageErrors, requireChromium, skipBrowserSuite } from '../support/chromium.ts';
 import { startMcpServer, type TestMcpServer } from '../support/mcp-server.ts';
 import { addMember, setUpAgent, type User } from '../support/scenario.ts';
 import { requestData, startTestServer, type TestServer } from '../support/server.ts';
@@ -43,6 +43,13 @@ describe.skipIf(skipBrowserSuite)('the tool-server settings in Chromium', () => 
 
   async function shot(page: Page, step: string) {
     await page.screenshot({ path: path.join(ARTIFACTS, `${pageNames.get(page)}-${step}.png`), fullPage: true });
+  }
+
+  /** Opens the chat as the admin, then their project's settings screen. */
+  async function openSettings(name: string): Promise<Page> {
+    const page = await openChat(name, admin.token);
+    await page.getByRole('button', { name: `Tool servers of ${PROJECT}` }).click();
+    return page;
   }
 
   async function openChat(name: string, token: string): Promise<Page> {
@@ -106,12 +113,7 @@ describe.skipIf(skipBrowserSuite)('the tool-server settings in Chromium', () => 
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     context = await browser.newContext();
     ({ outside: outsideRequests } = await keepInsideOrigin(context, origin));
-    context.on('page', (page) => {
-      page.on('console', (message) => {
-        if (message.type() === 'error') consoleErrors.push({ page: pageNames.get(page) ?? page.url(), text: message.text() });
-      });
-      page.on('pageerror', (error) => consoleErrors.push({ page: pageNames.get(page) ?? page.url(), text: String(error) }));
-    });
+    recordPageErrors(context, consoleErrors, (page) => pageNames.get(page));
   }, SETUP_TIMEOUT_MS);
 
   afterEach(async () => {
@@ -125,8 +127,7 @@ describe.skipIf(skipBrowserSuite)('the tool-server settings in Chromium', () => 
   }, SETUP_TIMEOUT_MS);
 
   it('an admin adds a real MCP server and sees it connected with its tools; refused adds say why and add nothing', async () => {
-    const page = await openChat('admin-add', admin.token);
-    await page.getByRole('button', { name: `Tool servers of ${PROJECT}` }).click();
+    const page = await openSettings('admin-add');
     const heading = page.getByRole('heading', { level: 2, name: `Tool servers of ${PROJECT}` });
     await heading.waitFor(WAIT);
     await page.getByText('No tool servers yet.').waitFor(WAIT);
@@ -165,8 +166,7 @@ describe.skipIf(skipBrowserSuite)('the tool-server settings in Chromium', () => 
   }, TEST_TIMEOUT_MS);
 
   it('a header-protected server: its header name is shown, its value never reaches the page', async () => {
-    const page = await openChat('admin-header', admin.token);
-    await page.getByRole('button', { name: `Tool servers of ${PROJECT}` }).click();
+    const page = await openSettings('admin-header');
     await row(page, 'tools').waitFor(WAIT);
     const form = page.getByRole('form', { name: 'Add a tool server' });
     await form.getByRole('button', { name: 'Add a header' }).click();
@@ -207,8 +207,7 @@ describe.skipIf(skipBrowserSuite)('the tool-server settings in Chromium', () => 
   }, TEST_TIMEOUT_MS);
 
   it('refreshes a server: unavailable while its MCP server is down (with the last error), connected again after', async () => {
-    const page = await openChat('admin-refresh', admin.token);
-    await page.getByRole('button', { name: `Tool servers of ${PROJECT}` }).click();
+    const page = await openSettings('admin-refresh');
     const tools = row(page, 'tools');
     await tools.waitFor(WAIT);
     const port = Number(new URL(mcp.url).port);
@@ -242,8 +241,7 @@ describe.skipIf(skipBrowserSuite)('the tool-server settings in Chromium', () => 
   }, TEST_TIMEOUT_MS);
 
   it('removes a server after a confirmation; Cancel keeps it', async () => {
-    const page = await openChat('admin-remove', admin.token);
-    await page.getByRole('button', { name: `Tool servers of ${PROJECT}` }).click();
+    const page = await openSettings('admin-remove');
     const tools = row(page, 'tools');
     await tools.waitFor(WAIT);
 

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import type { BrowserContext } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 
 // The browser suites drive Debian's Chromium with playwright-core, never a downloaded browser, and
 // let no request leave the server's origin.
@@ -48,4 +48,23 @@ export async function keepInsideOrigin(context: BrowserContext, origin: string):
     });
   });
   return { outside, requested };
+}
+
+/**
+ * Records every console error and uncaught error of the context's pages into `errors`, under the
+ * page's name (else its URL), except those `expected` excuses (a page whose server is down on purpose).
+ */
+export function recordPageErrors(
+  context: BrowserContext,
+  errors: { page: string; text: string }[],
+  nameOf: (page: Page) => string | undefined,
+  expected: (page: Page, text: string) => boolean = () => false,
+): void {
+  context.on('page', (page) => {
+    const record = (text: string) => errors.push({ page: nameOf(page) ?? page.url(), text });
+    page.on('console', (message) => {
+      if (message.type() === 'error' && !expected(page, message.text())) record(message.text());
+    });
+    page.on('pageerror', (error) => record(String(error)));
+  });
 }
