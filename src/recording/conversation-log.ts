@@ -24,6 +24,8 @@ export class ConversationLog implements RunListener {
   /** Parts changed since the last write. */
   private dirty = false;
   private unflushedChars = 0;
+  /** Every character streamed into the reply, written or not. */
+  private streamedChars = 0;
   private timer: NodeJS.Timeout | null = null;
   private writing: Promise<void> = Promise.resolve();
   private messageId: string | null = null;
@@ -153,6 +155,7 @@ export class ConversationLog implements RunListener {
     card[field] += text.slice(0, room);
     this.dirty = true;
     this.unflushedChars += Math.min(text.length, room);
+    this.streamedChars += Math.min(text.length, room);
     this.scheduleFlush();
   }
 
@@ -175,6 +178,7 @@ export class ConversationLog implements RunListener {
     if (last && last.type === type) last.text += text;
     else this.parts.push({ type, text });
     this.unflushedChars += text.length;
+    this.streamedChars += text.length;
   }
 
   /**
@@ -191,7 +195,10 @@ export class ConversationLog implements RunListener {
   }
 
   private scheduleFlush(): void {
-    if (this.unflushedChars >= this.policy.flushChars) {
+    // Each write carries the whole reply: in a long one, a batch of a quarter of what streamed so
+    // far keeps all its writes together to a few times its length, where a fixed batch would make
+    // them grow with its square. The timer still bounds how late text is written.
+    if (this.unflushedChars >= Math.max(this.policy.flushChars, this.streamedChars / 4)) {
       this.flush().catch(this.onFlushError);
       return;
     }
@@ -282,7 +289,8 @@ export class ConversationLog implements RunListener {
     this.writing = this.writing
       .catch(() => {})
       .then(async () => {
-        await this.prisma.message.update({ where: { id: messageId }, data: { parts } });
+        // Not `update`, which would read the whole reply back.
+        await this.prisma.message.updateMany({ where: { id: messageId }, data: { parts } });
       })
       .catch((error: unknown) => {
         // Not dropped: the parts are still in memory, so the next write (a timed one at the latest) has them.

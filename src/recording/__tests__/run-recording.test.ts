@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Admission } from '../../execution/admission.ts';
 import { RunSlots } from '../../execution/run-slots.ts';
-import { rootRunRecording } from '../root-run-recording.ts';
+import { ConversationLog } from '../conversation-log.ts';
+import { rootRunRecording, runStateOf } from '../root-run-recording.ts';
 import type { RunEnd } from '../run-listener.ts';
 import { interruption } from '../run-recording.ts';
 import type { RuntimeEvent } from '../../runtime/runtime-event.ts';
@@ -64,5 +65,39 @@ describe('a run’s recording', () => {
     expect(execution.status).toBe('INTERRUPTED');
     const reply = await prisma.message.findUniqueOrThrow({ where: { id: run.assistantMessageId! } });
     expect((reply.parts as { type: string; text?: string }[]).map((part) => part.text ?? part.type)).toEqual(['Teil', 'error']);
+  });
+
+  it('writes a long reply in batches that grow with it: a few times its length in all, not its square', async () => {
+    const run = await admittedRun();
+    const prisma = server.parley.db.prisma;
+    const writtenChars: number[] = [];
+    // The real database, with each write of the reply's parts measured on its way.
+    const messages = new Proxy(prisma.message, {
+      get: (target, key) =>
+        key === 'updateMany'
+          ? (args: Parameters<typeof target.updateMany>[0]) => {
+              writtenChars.push(JSON.stringify(args.data.parts).length);
+              return target.updateMany(args);
+            }
+          : Reflect.get(target, key),
+    });
+    const measured = new Proxy(prisma, { get: (target, key) => (key === 'message' ? messages : Reflect.get(target, key)) });
+    const log = new ConversationLog(measured, { flushMs: 600_000, flushChars: 1_000 }, (error) => {
+      throw error;
+    });
+    const state = { ...runStateOf(run.execution), assistantMessageId: run.assistantMessageId ?? null };
+    await log.onEvent({ type: 'run-started' }, state);
+    const delta = 'word '.repeat(20);
+    const deltas = 10_000;
+    for (let index = 0; index < deltas; index++) await log.onEvent({ type: 'text-delta', text: delta }, state);
+    await log.drain();
+    const replyChars = delta.length * deltas;
+    const total = writtenChars.reduce((sum, chars) => sum + chars, 0);
+    const summary = JSON.stringify({ writes: writtenChars.length, total, replyChars });
+    // A fixed batch of 1,000 characters would write this reply 1,000 times, 500 times its length in all.
+    expect(total, summary).toBeLessThan(6 * replyChars);
+    expect(writtenChars.length, summary).toBeLessThan(40);
+    const stored = await prisma.message.findUniqueOrThrow({ where: { id: run.assistantMessageId! } });
+    expect((stored.parts as { text: string }[])[0]!.text.length).toBeGreaterThan(replyChars * 0.7);
   });
 });
