@@ -289,8 +289,8 @@ export class ConversationLog implements RunListener {
     this.writing = this.writing
       .catch(() => {})
       .then(async () => {
-        // Not `update`, which would read the whole reply back.
-        await this.prisma.message.updateMany({ where: { id: messageId }, data: { parts } });
+        // One statement (`updateMany` is three: its own transaction) that returns the id, not the whole reply.
+        await this.prisma.message.update({ where: { id: messageId }, data: { parts }, select: { id: true } });
       })
       .catch((error: unknown) => {
         // Not dropped: the parts are still in memory, so the next write (a timed one at the latest) has them.

@@ -74,10 +74,10 @@ describe('a run’s recording', () => {
     // The real database, with each write of the reply's parts measured on its way.
     const messages = new Proxy(prisma.message, {
       get: (target, key) =>
-        key === 'updateMany'
-          ? (args: Parameters<typeof target.updateMany>[0]) => {
+        key === 'update'
+          ? (args: Parameters<typeof target.update>[0]) => {
               writtenChars.push(JSON.stringify(args.data.parts).length);
-              return target.updateMany(args);
+              return target.update(args);
             }
           : Reflect.get(target, key),
     });
