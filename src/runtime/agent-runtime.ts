@@ -192,9 +192,7 @@ async function runStep(
   let pending: PendingToolCall | null = null;
   // A call of a tool that has no `execute` (ask_user) gets no result: the user gives it.
   const unanswered = new Map<string, { toolName: string; input: unknown }>();
-  const parts = result.fullStream;
-  releaseUnreadCopy(result);
-  for await (const part of parts) {
+  for await (const part of result.fullStream) {
     // Parts the SDK had buffered before an abort (a Stop, a spent budget) never reach the user.
     if (input.signal.aborted) throw input.signal.reason ?? new Error('aborted');
     switch (part.type) {
@@ -307,17 +305,6 @@ async function runStep(
     if (toolCallId && call) pending = { kind: 'QUESTION', toolCallId, ...call, approvalId: null };
   }
   return { responseMessages: stepMessages, finishReason, pending };
-}
-
-/**
- * Every stream a `streamText` result hands out is split off a copy the result keeps for its next
- * reader, and that copy holds each chunk until it is read: the reply's whole length in memory while
- * it streams (and GC work for it). The run reads one stream and nothing else, so the copy goes at
- * once. The SDK offers no option for this; where it no longer keeps the copy there, nothing happens.
- */
-function releaseUnreadCopy(result: object): void {
-  const copy = (result as { baseStream?: unknown }).baseStream;
-  if (copy instanceof ReadableStream && !copy.locked) copy.cancel().catch(() => {});
 }
 
 /** A tool server's answer as the part keeps it: its text, and the files it returned that were kept. */

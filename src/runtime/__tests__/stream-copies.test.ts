@@ -5,16 +5,15 @@ import { runAgent } from '../agent-runtime.ts';
 /**
  * Every copy the AI SDK splits off a model's stream (`tee`) keeps each chunk until it is read; one
  * read only at the end (what awaiting `result.response` does) costs a long reply's length in
- * memory and its square in time. The run reads the stream once and lets the SDK's copy go.
+ * memory and its square in time. The run reads the stream once.
  */
 describe('a run reads the model’s stream once', () => {
-  it('splits one copy off the model’s stream for a step, reads it, and releases the copy the SDK kept', async () => {
+  it('splits one copy off the model’s stream for a step, the one it reads', async () => {
     const original = ReadableStream.prototype.tee;
-    const kept: ReadableStream[] = [];
+    let copies = 0;
     ReadableStream.prototype.tee = function (this: ReadableStream) {
-      const branches = original.call(this);
-      kept.push(branches[1]);
-      return branches;
+      copies += 1;
+      return original.call(this);
     } as typeof original;
     try {
       let chunks = 0;
@@ -33,11 +32,9 @@ describe('a run reads the model’s stream once', () => {
       });
       expect(result.outcome).toBe('COMPLETED');
       expect(chunks).toBe(50);
-      expect(kept).toHaveLength(1);
+      expect(copies).toBe(1);
     } finally {
       ReadableStream.prototype.tee = original;
     }
-    // Released, it holds none of the reply's chunks: it reads as ended at once.
-    expect(await kept[0]!.getReader().read()).toEqual({ done: true, value: undefined });
   });
 });
