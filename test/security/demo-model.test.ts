@@ -10,7 +10,7 @@ import { eventually, startTestServer, type TestServer } from '../support/server.
 
 // Enough for the reply to outlast many slices of the loop; /tokens allows more, but on a loaded
 // machine a longer reply only makes the suite slower, not the check stronger.
-const CHUNKS = 20_000;
+const CHUNKS = 50_000;
 
 // A connection of its own per probe: PGlite runs in this process, and its settlement of the long reply
 // may hold the event loop for longer than the keep-alive timeout, which would reset a reused socket
