@@ -1,5 +1,5 @@
 import { SpanStatusCode, type Tracer } from '@opentelemetry/api';
-import { stepCountIs, streamText, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
+import { NoOutputGeneratedError, stepCountIs, streamText, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
 import { downloadPathOf, type ToolServerOutput } from '../conversation/parts.ts';
 import { classify } from '../errors/classify.ts';
 import { nextRetryDelayS, sleepCancellable, type RetryPolicy } from '../errors/retry-policy.ts';
@@ -166,6 +166,10 @@ async function runStep(
     streamed.chunks += 1;
     input.meter?.add(1);
   };
+  // The step's messages come with its finish, not from `result.response`: that promise reads a
+  // second copy of the stream, which the SDK buffers from the first chunk on and then drains one
+  // shift at a time (quadratic in a long reply's chunks).
+  let stepMessages: ModelMessage[] | null = null;
   const result = streamText({
     model: input.model,
     system: input.system || undefined,
@@ -174,6 +178,9 @@ async function runStep(
     maxRetries: 0,
     abortSignal: input.signal,
     stopWhen: stepCountIs(1),
+    onStepFinish: (step) => {
+      stepMessages = step.response.messages;
+    },
     // Errors are read from the stream and classified below; the SDK's default would log them.
     onError: () => {},
     // Prompts and replies are users' data: spans carry timings, models, token counts and tool names only.
@@ -292,12 +299,12 @@ async function runStep(
         break;
     }
   }
-  const response = await result.response;
+  if (!stepMessages) throw new NoOutputGeneratedError({ message: 'The model’s stream ended before its step finished.' });
   if (!pending) {
     const [toolCallId, call] = [...unanswered.entries()][0] ?? [];
     if (toolCallId && call) pending = { kind: 'QUESTION', toolCallId, ...call, approvalId: null };
   }
-  return { responseMessages: response.messages, finishReason, pending };
+  return { responseMessages: stepMessages, finishReason, pending };
 }
 
 /** A tool server's answer as the part keeps it: its text, and the files it returned that were kept. */
