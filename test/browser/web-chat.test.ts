@@ -29,8 +29,12 @@ const WAIT = { timeout: 30_000 };
 /** What `/slow <seconds>` streams: four numbers a second. */
 const counting = (seconds: number) => `Counting: ${Array.from({ length: seconds * 4 }, (_, index) => index + 1).join(' ')}`;
 
-/** Connection failures Chromium logs itself while the server is down on purpose (the restart tests). */
-const WHILE_SERVER_DOWN = /ERR_CONNECTION_REFUSED|ERR_CONNECTION_RESET|ERR_EMPTY_RESPONSE|WebSocket connection to .* failed/;
+/**
+ * Connection failures Chromium logs itself while the server is down on purpose (the restart tests)
+ * or the browser is taken offline (a request or reconnect already under way when it went offline).
+ */
+const WHILE_UNREACHABLE =
+  /ERR_CONNECTION_REFUSED|ERR_CONNECTION_RESET|ERR_EMPTY_RESPONSE|ERR_INTERNET_DISCONNECTED|WebSocket connection to .* failed/;
 
 describe.skipIf(skipBrowserSuite)('the web chat in Chromium', () => {
   let server: TestServer;
@@ -41,7 +45,7 @@ describe.skipIf(skipBrowserSuite)('the web chat in Chromium', () => {
   let user: { token: string; agentId: string; projectId: string };
   let outsideRequests: string[] = [];
   const consoleErrors: { page: string; text: string }[] = [];
-  /** Pages whose connection failures while the server was down are expected. */
+  /** Pages whose connection failures while the server was down or the browser offline are expected. */
   const restartedPages = new Set<Page>();
   let pageCount = 0;
   const pageNames = new Map<Page, string>();
@@ -133,7 +137,7 @@ describe.skipIf(skipBrowserSuite)('the web chat in Chromium', () => {
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     context = await browser.newContext();
     ({ outside: outsideRequests } = await keepInsideOrigin(context, origin));
-    recordPageErrors(context, consoleErrors, (page) => pageNames.get(page), (page, text) => restartedPages.has(page) && WHILE_SERVER_DOWN.test(text));
+    recordPageErrors(context, consoleErrors, (page) => pageNames.get(page), (page, text) => restartedPages.has(page) && WHILE_UNREACHABLE.test(text));
   }, SETUP_TIMEOUT_MS);
 
   // A test that failed half-way leaves no page behind to log the next test's server restart.
