@@ -25,7 +25,11 @@ export function visibleThreadsWhere(userId: string): Prisma.ThreadWhereInput {
 /** The records a global id may name. */
 export type VisibleNodeType = 'User' | 'Project' | 'Agent' | 'Thread' | 'Message' | 'Execution' | 'QueueItem' | 'Suspension' | 'ToolServer';
 
-export type ThreadWithAgent = Thread & { agent: Agent };
+export type ThreadWithAgent = Thread & {
+  agent: Agent;
+  /** A question card of the thread waits for the user's answer (read with the access check). */
+  openQuestion: boolean;
+};
 
 /**
  * What a not-found answer names: the kind of thing the caller asked for and the id they sent. A
@@ -121,7 +125,8 @@ export class AccessPolicy {
     // One joined statement: the thread, its agent and the caller's role in the agent's project.
     const [row] = await this.prisma.$queryRaw<ThreadAccessRow[]>`
       SELECT t."id", t."ownerId", t."kind"::text AS "kind", t."title", t."lastEventSeq", t."queueTailPosition",
-             t."activeLeafMessageId", t."lastActivityAt", t."createdAt", t."updatedAt", m."role"::text AS "role", ${AGENT_COLUMNS}
+             t."activeLeafMessageId", t."lastActivityAt", t."createdAt", t."updatedAt", m."role"::text AS "role", ${AGENT_COLUMNS},
+             EXISTS (SELECT 1 FROM "suspension" s WHERE s."threadId" = t."id" AND s."status" = 'OPEN' AND s."kind" = 'QUESTION') AS "openQuestion"
       FROM "thread" t
       JOIN "agent" a ON a."id" = t."agentId"
       JOIN "membership" m ON m."projectId" = a."projectId" AND m."userId" = ${user.id}
@@ -141,12 +146,14 @@ export class AccessPolicy {
       createdAt: row.createdAt,
       updatedAt: row.updatedAt,
       agent: agentOf(row),
+      openQuestion: row.openQuestion,
     };
   }
 }
 
 interface ThreadAccessRow extends AgentRow {
   id: string;
+  openQuestion: boolean;
   ownerId: string;
   kind: Thread['kind'];
   title: string;

@@ -7,7 +7,7 @@ import { listenerSet } from './listener-set.ts';
 import { RepublishBuffer } from './republish-buffer.ts';
 import { ThreadListeners } from './thread-listeners.ts';
 import type { ThreadEvent } from './thread-event.ts';
-import { confirmation, HEARD_TIMEOUT_MS, messageRouter, within } from './redis-channels.ts';
+import { confirmation, HEARD_TIMEOUT_MS, messageRouter, queueKickSender, within } from './redis-channels.ts';
 
 const THREAD_CHANNEL = 'thread:';
 const QUEUE_KICK_CHANNEL = 'queue-kick';
@@ -121,10 +121,15 @@ export function createRedisLiveBus(redisUrl: string, logger: Logger): LiveBus {
   // Kicks and control messages are fanned out on this instance as they arrive, for as long as it runs.
   // Kicks only from the first consumer on: an instance that runs no turns never hears them.
   const topics = createPubSub<InstanceTopics>();
+  const kicks = queueKickSender();
   openChannel(INSTANCE_CHANNEL);
   subscriber.on(
     'message',
-    messageRouter({ threadPrefix: THREAD_CHANNEL, queueKick: QUEUE_KICK_CHANNEL, instance: INSTANCE_CHANNEL }, { threads, kicks: topics, instanceMessages }, logger),
+    messageRouter(
+      { threadPrefix: THREAD_CHANNEL, queueKick: QUEUE_KICK_CHANNEL, instance: INSTANCE_CHANNEL, ownKicksFrom: kicks.from },
+      { threads, kicks: topics, instanceMessages },
+      logger,
+    ),
   );
 
   return {
@@ -137,7 +142,7 @@ export function createRedisLiveBus(redisUrl: string, logger: Logger): LiveBus {
       if (entry.confirmed) return;
       await within(entry.promise, timeoutMs, () => new ServiceUnavailableError('live delivery', 1));
     },
-    kickOtherInstances: (threadId) => void publish(QUEUE_KICK_CHANNEL, JSON.stringify({ threadId })),
+    kickOtherInstances: (threadId) => void publish(QUEUE_KICK_CHANNEL, kicks.encode(threadId)),
     queueKicks: () => {
       if (!channels.has(QUEUE_KICK_CHANNEL)) openChannel(QUEUE_KICK_CHANNEL);
       return topics.subscribe('queue-kick');

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { createPubSub } from '@graphql-yoga/subscription';
 import type { Logger } from 'pino';
 import type { InstanceMessage, InstanceTopics } from './live-bus-contract.ts';
@@ -37,13 +38,26 @@ export interface ChannelNames {
   instance: string;
 }
 
+/** A queue kick as it travels: the thread, and the bus that sent it (which does not hear its own). */
+export interface QueueKick {
+  threadId: string;
+  from?: string;
+}
+
+/** A bus's own kicks: `from` names it, so that its router can leave them out. */
+export function queueKickSender(): { from: string; encode(threadId: string): string } {
+  const from = randomUUID();
+  return { from, encode: (threadId) => JSON.stringify({ threadId, from } satisfies QueueKick) };
+}
+
 /**
  * Hands each message a Redis connection receives to this instance's listeners: a thread's events
  * decoded once for all of the thread's listeners (dropped when no one here listens any more),
- * queue kicks and instance messages to theirs; an unreadable message is logged and ignored.
+ * queue kicks of other instances (`ownKicksFrom` names this bus's) and instance messages to theirs;
+ * an unreadable message is logged and ignored.
  */
 export function messageRouter(
-  names: ChannelNames,
+  names: ChannelNames & { ownKicksFrom: string },
   targets: {
     threads: ThreadListeners;
     kicks: ReturnType<typeof createPubSub<InstanceTopics>>;
@@ -69,7 +83,11 @@ export function messageRouter(
     }
     const decoded = decode(channel, message);
     if (decoded === undefined) return;
-    if (channel === names.queueKick) targets.kicks.publish('queue-kick', decoded as { threadId: string });
+    if (channel === names.queueKick) {
+      // This instance tried the thread itself before it sent the kick.
+      const kick = decoded as QueueKick;
+      if (kick.from !== names.ownKicksFrom) targets.kicks.publish('queue-kick', { threadId: kick.threadId });
+    }
     else if (channel === names.instance) targets.instanceMessages.fire(decoded as InstanceMessage);
   };
 }

@@ -8,7 +8,7 @@ import { listenerSet } from './listener-set.ts';
 import { RepublishBuffer } from './republish-buffer.ts';
 import { ThreadListeners } from './thread-listeners.ts';
 import type { ThreadEvent } from './thread-event.ts';
-import { confirmation, HEARD_TIMEOUT_MS, messageRouter, within } from './redis-channels.ts';
+import { confirmation, HEARD_TIMEOUT_MS, messageRouter, queueKickSender, within } from './redis-channels.ts';
 
 // Every channel is a sharded one (SSUBSCRIBE/SPUBLISH): a thread's events stay inside the shard that
 // owns its channel's slot, so the cluster's pub/sub work grows with its shards, not with every node.
@@ -242,8 +242,9 @@ export function createRedisClusterLiveBus(seeds: ClusterSeeds, logger: Logger, a
     (threadId) => releaseChannel(THREAD_CHANNEL + threadId),
   );
   const topics = createPubSub<InstanceTopics>();
+  const kicks = queueKickSender();
   const receive = messageRouter(
-    { threadPrefix: THREAD_CHANNEL, queueKick: QUEUE_KICK_CHANNEL, instance: INSTANCE_CHANNEL },
+    { threadPrefix: THREAD_CHANNEL, queueKick: QUEUE_KICK_CHANNEL, instance: INSTANCE_CHANNEL, ownKicksFrom: kicks.from },
     { threads, kicks: topics, instanceMessages },
     logger,
   );
@@ -262,7 +263,7 @@ export function createRedisClusterLiveBus(seeds: ClusterSeeds, logger: Logger, a
       if (entry.confirmed) return;
       await within(entry.promise, timeoutMs, () => new ServiceUnavailableError('live delivery', 1));
     },
-    kickOtherInstances: (threadId) => void publish(QUEUE_KICK_CHANNEL, JSON.stringify({ threadId })).catch(() => {}),
+    kickOtherInstances: (threadId) => void publish(QUEUE_KICK_CHANNEL, kicks.encode(threadId)).catch(() => {}),
     queueKicks: () => {
       if (!channels.has(QUEUE_KICK_CHANNEL)) openChannel(QUEUE_KICK_CHANNEL);
       return topics.subscribe('queue-kick');

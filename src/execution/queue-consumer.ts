@@ -185,18 +185,20 @@ export class QueueConsumer {
     const threadId = run.execution.threadId;
     const promise = this.launcher
       .run(run, resumeWith, admissionStartedAt)
-      .catch((error: unknown) =>
+      .catch((error: unknown) => {
         // Only when its end could not be recorded (the database stayed out of reach while the process
         // stopped): the sweeper of the instance that outlives this one's lease interrupts it.
-        this.logger.error({ err: error, executionId: run.execution.id }, 'recording the end of a run failed'),
-      )
-      .finally(() => {
+        this.logger.error({ err: error, executionId: run.execution.id }, 'recording the end of a run failed');
+        return { queuedForNextTurn: true };
+      })
+      .then(({ queuedForNextTurn }) => {
         this.runs.delete(promise);
         this.slots.release(ownerOf(run));
-        // This thread's next message takes its turn with the threads that waited for a slot.
-        this.wait(threadId, { userId: run.execution.userId });
+        // This thread's next message takes its turn with the threads that waited for a slot. With
+        // none queued when the end was recorded there is nothing to admit: a later message kicks it.
+        if (queuedForNextTurn) this.wait(threadId, { userId: run.execution.userId });
         void this.offerFreedSlots();
-        this.bus.kickOtherInstances(threadId);
+        if (queuedForNextTurn) this.bus.kickOtherInstances(threadId);
       });
     this.runs.add(promise);
   }

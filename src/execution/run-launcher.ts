@@ -59,6 +59,12 @@ export interface RunLauncherDeps {
 
 const MAX_STEPS = 16;
 
+/** A turn, ended and recorded. */
+export interface RunFinished {
+  /** A message waited in the thread's queue when the end was recorded: the thread has a next turn to admit. */
+  queuedForNextTurn: boolean;
+}
+
 interface RunSetup {
   recording: RunRecording;
   agent: Agent;
@@ -93,14 +99,15 @@ export class RunLauncher {
 
   /**
    * Runs an admitted execution; `resumeWith` continues a suspended one from its checkpoint plus
-   * the message that resolves it (an approval response or the user's answer).
+   * the message that resolves it (an approval response or the user's answer). Says whether, when
+   * its end was recorded, a message waited in the thread's queue for the next turn.
    */
-  async run(admitted: AdmittedRun, resumeWith?: ModelMessage[], admissionStartedAt?: Date): Promise<void> {
+  async run(admitted: AdmittedRun, resumeWith?: ModelMessage[], admissionStartedAt?: Date): Promise<RunFinished> {
     // A turn is not part of the request that happened to kick it (its trace links to the one that queued it).
     return outsideRequestScope(() => this.runTurn(admitted, resumeWith, admissionStartedAt));
   }
 
-  private async runTurn(admitted: AdmittedRun, resumeWith: ModelMessage[] | undefined, admissionStartedAt?: Date): Promise<void> {
+  private async runTurn(admitted: AdmittedRun, resumeWith: ModelMessage[] | undefined, admissionStartedAt?: Date): Promise<RunFinished> {
     const answered = resumeWith ? answeredQuestion(resumeWith) : null;
     const { running, logger, prisma } = this.deps;
     const { execution, agent, user, handle } = admitted;
@@ -135,6 +142,7 @@ export class RunLauncher {
           turn,
         }),
       );
+      return { queuedForNextTurn: recording.queuedForNextTurn };
     } finally {
       running.unregister(execution.id);
       turn.end();

@@ -20,8 +20,10 @@ export class Steering {
    * rows go; the caller records the markers), then announces MessageSteered.
    */
   async take(threadId: string, executionId: string): Promise<SteeredMessage[]> {
-    const reserved = await this.prisma.queueItem.count({ where: { steeringExecutionId: executionId } });
-    if (reserved === 0) return [];
+    // Asked at every boundary of every run, so one plain probe (the items are read under the lock below).
+    const [probe] = await this.prisma.$queryRaw<{ reserved: boolean }[]>`
+      SELECT EXISTS (SELECT 1 FROM "queue_item" WHERE "steeringExecutionId" = ${executionId}) AS "reserved"`;
+    if (!probe?.reserved) return [];
     const { taken, events } = await withSessionLock(this.prisma, threadId, async (tx) => {
       const items = await tx.queueItem.findMany({
         where: { steeringExecutionId: executionId },

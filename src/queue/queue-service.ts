@@ -58,7 +58,7 @@ export class QueueService {
     const attachments = validateAttachments(input.attachments ?? [], this.limits);
     const thread = await this.access.thread(user, input.threadId, 'agent:execute');
     // An answer to a question card is text only; with files it is a new message.
-    const answered = attachments.length ? null : await this.questions.answerOpenQuestion(thread.id, text);
+    const answered = attachments.length || !thread.openQuestion ? null : await this.questions.answerOpenQuestion(thread.id, text);
     return answered ?? this.enqueueChecked(user, thread.id, { ...input, text, attachments });
   }
 

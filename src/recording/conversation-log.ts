@@ -252,14 +252,13 @@ export class ConversationLog implements RunListener {
 
   /** Lets the writes in flight finish, so the settlement transaction is the last writer. */
   async drain(): Promise<void> {
-    // A flush still waiting for its timer would otherwise fire during the settlement and, landing
-    // after it, overwrite the settled reply (its error part, say) with an older snapshot.
-    if (this.timer) await this.flush().catch(() => {});
-    await this.writing.catch(() => {});
-    // What a failed write left unwritten is the settlement's to write now; no timer may follow it.
+    // What is not written yet is the settlement's to write, in its one statement. A flush still
+    // waiting for its timer must not fire: landing after the settlement, it would overwrite the
+    // settled reply (its error part, say) with an older snapshot.
     this.settling = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    await this.writing.catch(() => {});
   }
 
   /**

@@ -74,6 +74,11 @@ export class RunRecording {
   private pendingDelta: PendingDelta | null = null;
   private deltaTimer: NodeJS.Timeout | undefined;
   private lastDeltaPublishedAt = -Infinity;
+  /**
+   * Whether the thread's queue held a message for a next turn when the end committed (read under the
+   * session lock, so a message queued later kicks the thread itself). True until the settlement knows.
+   */
+  private nextTurnQueued = true;
 
   constructor(
     private readonly deps: RecordingDeps,
@@ -141,6 +146,11 @@ export class RunRecording {
    * the events, COMMIT). Safe to call again after it failed (a database outage): nothing was
    * committed then, and it records the same end again; once it committed, calls return at once.
    */
+  /** After the settlement: whether a message waits for the thread's next turn (true when not known). */
+  get queuedForNextTurn(): boolean {
+    return this.nextTurnQueued;
+  }
+
   settle(ending: RunEnding): Promise<void> {
     if (this.settled) return Promise.resolve();
     this.completed = true;
@@ -183,10 +193,12 @@ export class RunRecording {
   private async settleOnce({ outcome, usage, beforeSettle }: RunEnding, failure: RecordedFailure | null): Promise<void> {
     await this.chain.drain();
     const { executionId, threadId } = this.run;
+    let nextTurnQueued = true;
     const publish = await withSessionLock(this.deps.prisma, threadId, async (tx) => {
-      const [current] = await tx.$queryRaw<{ status: string | null; reserved: boolean }[]>`
+      const [current] = await tx.$queryRaw<{ status: string | null; reserved: boolean; queued: boolean }[]>`
         SELECT (SELECT "status"::text FROM "execution" WHERE "id" = ${executionId}) AS "status",
-               EXISTS (SELECT 1 FROM "queue_item" WHERE "steeringExecutionId" = ${executionId}) AS "reserved"`;
+               EXISTS (SELECT 1 FROM "queue_item" WHERE "steeringExecutionId" = ${executionId}) AS "reserved",
+               EXISTS (SELECT 1 FROM "queue_item" WHERE "threadId" = ${threadId} AND "steeringExecutionId" IS NULL) AS "queued"`;
       // Someone else already ended it (an interruption by another instance, a Stop of a suspension).
       if (current!.status !== null && current!.status !== 'RUNNING') return [];
       const settlement: Settlement = {
@@ -200,8 +212,12 @@ export class RunRecording {
       };
       const final = beforeSettle ? await beforeSettle(tx, outcome, settlement) : outcome;
       await this.chain.settle({ outcome: final, usage, failure }, this.run, settlement);
-      return [...settlement.publish, ...(await writeEnd(tx, threadId, executionId, settlement))];
+      const written = [...settlement.publish, ...(await writeEnd(tx, threadId, executionId, settlement))];
+      // Unused reservations go back to the queue with this end; a suspended turn keeps the thread busy.
+      nextTurnQueued = final !== 'SUSPENDED' && (current!.queued || current!.reserved);
+      return written;
     });
+    this.nextTurnQueued = nextTurnQueued;
     this.deps.bus.publishThreadEvents(publish);
   }
 }

@@ -75,7 +75,6 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunResult> {
     if (stepResult === 'cancelled') return { outcome: 'CANCELLED', usage, messages, pending: null };
     if ('failure' in stepResult) return { outcome: 'FAILED', usage, messages, pending: null, failure: stepResult.failure };
     messages.push(...stepResult.responseMessages);
-    await input.emit({ type: 'boundary' });
     if (stepResult.pending) {
       const awaiting = stepResult.pending.kind === 'APPROVAL' ? 'AWAITING_APPROVAL' : 'AWAITING_ANSWER';
       await input.emit({ type: 'tool-call', ...pick(stepResult.pending), state: awaiting, output: null });
@@ -85,6 +84,7 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunResult> {
     const steering = (await input.takeSteeringMessages?.()) ?? [];
     messages.push(...steering);
     if (stepResult.finishReason !== 'tool-calls' && steering.length === 0) break;
+    await input.emit({ type: 'boundary' });
   }
   return { outcome: 'COMPLETED', usage, messages, pending: null };
 }

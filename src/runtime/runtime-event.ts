@@ -18,7 +18,10 @@ export type RuntimeEvent =
   | { type: 'reasoning-delta'; text: string }
   | ToolCallPart
   | { type: 'retry-scheduled'; attempt: number; delayS: number; reason: string }
-  /** After a model request and its tool batch: everything before it must be recorded. */
+  /**
+   * A model request and its tool batch ended and another request follows: everything before it
+   * must be recorded. (After the last one the settlement records it, in one statement.)
+   */
   | { type: 'boundary' }
   /** Queued messages entered the run at a boundary (steering). */
   | { type: 'steered'; items: { queueId: string; text: string }[] };

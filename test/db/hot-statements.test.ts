@@ -77,11 +77,11 @@ describeEachBackend('hot SQL statements', (backend) => {
   });
 
   describe('the access check', () => {
-    it('answers the thread with its agent for a member with the scope', async () => {
+    it('answers the thread with its agent, and whether a question card is open, for a member with the scope', async () => {
       const { user, thread, agent } = await newThread();
       const found = await server.parley.access.thread(user, thread.id, 'agent:execute');
       const stored = await server.parley.db.prisma.thread.findUniqueOrThrow({ where: { id: thread.id }, include: { agent: true } });
-      expect(found).toEqual(stored);
+      expect(found).toEqual({ ...stored, openQuestion: false });
       expect(found.agent.id).toBe(agent.id);
     });
 
