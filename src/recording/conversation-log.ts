@@ -284,12 +284,14 @@ export class ConversationLog implements RunListener {
     if (!messageId || !this.dirty) return this.writing;
     this.dirty = false;
     this.unflushedChars = 0;
-    const parts = structuredClone(this.parts) as unknown as Prisma.InputJsonValue;
+    // Serialized now: the parts go on changing while the write waits for the one before it.
+    const parts = JSON.stringify(this.parts);
     this.writing = this.writing
       .catch(() => {})
       .then(async () => {
-        // One statement (`updateMany` is three: its own transaction) that returns the id, not the whole reply.
-        await this.prisma.message.update({ where: { id: messageId }, data: { parts }, select: { id: true } });
+        // Every running reply writes here about once a second: one plain statement, returning nothing.
+        await this.prisma.$executeRaw`
+          UPDATE "message" SET "parts" = ${parts}::jsonb, "updatedAt" = ${new Date()}::timestamp(3) WHERE "id" = ${messageId}`;
       })
       .catch((error: unknown) => {
         // Not dropped: the parts are still in memory, so the next write (a timed one at the latest) has them.
