@@ -1,15 +1,21 @@
 import type { PrismaClient, User } from '../generated/prisma/client.ts';
 import type { AccessPolicy, ThreadWithAgent } from '../auth/access.ts';
 import { ForbiddenError, NotFoundError } from '../domain/errors.ts';
-import { activePath } from './active-path.ts';
+import { firstOfPath, pathAround, pathTo } from './active-path.ts';
 
 export interface ConversationHead {
   thread: ThreadWithAgent;
   /** Pass to runEvents(after:) to continue from exactly this read. */
   eventCursor: string;
   activeExecutionId: string | null;
-  /** The active path's messages, first to last (read after the cursor: a replay may repeat, never miss). */
-  pathMessageIds: string[];
+  /** The end of the active path as of the cursor (read with it): its messages are read per page (`pathWindow`). */
+  leafMessageId: string | null;
+}
+
+/** A page of the active path as the connection asks for it: `take` rows after (or, negative, before) the cursor. */
+export interface PathPage {
+  take: number;
+  cursorId: string | null;
 }
 
 export interface QueueView {
@@ -64,8 +70,22 @@ export class ConversationService {
     const thread = await this.access.thread(user, threadId, 'agent:read');
     // The cursor is read before anything else, so replaying after it can only repeat, never miss.
     const active = await this.activeExecution(thread.id);
-    const pathMessageIds = await activePath(this.prisma, thread.id);
-    return { thread, eventCursor: String(thread.lastEventSeq), activeExecutionId: active?.id ?? null, pathMessageIds };
+    return { thread, eventCursor: String(thread.lastEventSeq), activeExecutionId: active?.id ?? null, leafMessageId: thread.activeLeafMessageId };
+  }
+
+  /**
+   * The ids of the active path (ending at `leafId`) that a page of its messages is cut from, first
+   * to last. The pages a client opens a thread with, its last or its first messages, cost what the
+   * page holds, however long the thread: the last are read back from the leaf, the first down from
+   * the thread's first message. A page from a cursor is cut from the whole path in the database.
+   */
+  async pathWindow(threadId: string, leafId: string | null, page: PathPage): Promise<string[]> {
+    if (leafId === null) return [];
+    // The page, and the row past it that says whether there is a next (or previous) one.
+    const reach = Math.abs(page.take) + 1;
+    if (page.cursorId !== null) return pathAround(this.prisma, leafId, page.cursorId, page.take);
+    if (page.take < 0) return pathTo(this.prisma, leafId, reach);
+    return (await firstOfPath(this.prisma, threadId, leafId, reach)) ?? pathTo(this.prisma, leafId);
   }
 
   async queue(user: User, threadId: string): Promise<QueueView> {

@@ -99,7 +99,7 @@ builder.mutationField('switchBranch', (t) =>
         threadId: head.thread.id,
         eventCursor: head.eventCursor,
         activeExecutionId: head.activeExecutionId,
-        pathMessageIds: head.pathMessageIds,
+        leafMessageId: head.leafMessageId,
       };
     },
   }),

@@ -5,7 +5,7 @@ export interface ConversationShape {
   threadId: string;
   eventCursor: string;
   activeExecutionId: string | null;
-  pathMessageIds: string[];
+  leafMessageId: string | null;
 }
 
 export const ConversationRef = builder.objectRef<ConversationShape>('Conversation').implement({
@@ -23,13 +23,18 @@ export const ConversationRef = builder.objectRef<ConversationShape>('Conversatio
       cursor: 'id',
       defaultSize: 50,
       maxSize: 200,
-      resolve: (query, conversation, _args, context) =>
-        context.loader.message.findMany({
+      resolve: async (query, conversation, _args, context) => {
+        const ids = await context.services.conversations.pathWindow(conversation.threadId, conversation.leafMessageId, {
+          take: query.take,
+          cursorId: query.cursor?.id ?? null,
+        });
+        return context.loader.message.findMany({
           ...query,
           // The active path only: a parent's seq is below its children's, so seq order is root to leaf.
-          where: { threadId: conversation.threadId, id: { in: conversation.pathMessageIds } },
+          where: { threadId: conversation.threadId, id: { in: ids } },
           orderBy: { seq: 'asc' },
-        }),
+        });
+      },
     }),
     openSuspensions: t.prismaField({
       type: ['Suspension'],
@@ -49,7 +54,7 @@ builder.queryField('conversation', (t) =>
     args: { threadId: t.arg.id({ required: true }) },
     resolve: async (_root, args, { services, viewer }) => {
       const head = await services.conversations.conversation(viewer, decodeIdArg(args, 'threadId', 'Thread'));
-      return { threadId: head.thread.id, eventCursor: head.eventCursor, activeExecutionId: head.activeExecutionId, pathMessageIds: head.pathMessageIds };
+      return { threadId: head.thread.id, eventCursor: head.eventCursor, activeExecutionId: head.activeExecutionId, leafMessageId: head.leafMessageId };
     },
   }),
 );
