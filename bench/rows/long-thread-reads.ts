@@ -30,10 +30,11 @@ async function seed(databaseUrl: string, thread: BenchThread) {
     await db.query('BEGIN');
     await db.query(
       `CREATE TEMP TABLE turns ON COMMIT DROP AS
-       SELECT k, gen_random_uuid()::text AS exec_id, gen_random_uuid()::text AS queue_id,
-              gen_random_uuid()::text AS user_msg, gen_random_uuid()::text AS reply_msg,
-              now() - make_interval(secs => ${TURNS} - k) AS at
-       FROM generate_series(1, ${TURNS}) AS k`,
+       SELECT *, lag(reply_msg) OVER (ORDER BY k) AS prev_reply FROM (
+         SELECT k, gen_random_uuid()::text AS exec_id, gen_random_uuid()::text AS queue_id,
+                gen_random_uuid()::text AS user_msg, gen_random_uuid()::text AS reply_msg,
+                now() - make_interval(secs => ${TURNS} - k) AS at
+         FROM generate_series(1, ${TURNS}) AS k) AS generated`,
     );
     await db.query(
       `INSERT INTO execution (id, "threadId", "agentId", "userId", "queueItemId", status, "ownerInstanceId", "acceptedText",
@@ -44,10 +45,12 @@ async function seed(databaseUrl: string, thread: BenchThread) {
     const body = (prefix: string) =>
       `jsonb_build_array(jsonb_build_object('type', 'text', 'text', rpad(${prefix} || k || ' ', ${TEXT_CHARS}, 'lorem ipsum dolor sit amet ')))`;
     await db.query(
-      `INSERT INTO message (id, "threadId", "executionId", role, parts, "createdAt", "updatedAt")
+      `INSERT INTO message (id, "threadId", "executionId", role, parts, "parentId", "activeSeq", "createdAt", "updatedAt")
        SELECT CASE WHEN r = 0 THEN user_msg ELSE reply_msg END, $1, exec_id,
               (CASE WHEN r = 0 THEN 'USER' ELSE 'ASSISTANT' END)::"MessageRole",
-              CASE WHEN r = 0 THEN ${body("'question '")} ELSE ${body("'answer '")} END, at, at
+              CASE WHEN r = 0 THEN ${body("'question '")} ELSE ${body("'answer '")} END,
+              -- One branch, as the turns made it: each question follows the answer before it.
+              CASE WHEN r = 0 THEN prev_reply ELSE user_msg END, (k - 1) * 4 + 2, at, at
        FROM turns CROSS JOIN (VALUES (0), (1)) AS v(r) ORDER BY k, r`,
       [thread.threadId],
     );
@@ -63,7 +66,10 @@ async function seed(databaseUrl: string, thread: BenchThread) {
        FROM turns CROSS JOIN (VALUES (1, 'MessageQueued'), (2, 'ExecutionStarted'), (3, 'QueueUpdated'), (4, 'ExecutionFinished')) AS v(e, t)`,
       [thread.threadId],
     );
-    await db.query(`UPDATE thread SET "lastEventSeq" = ${TURNS * 4} WHERE id = $1`, [thread.threadId]);
+    await db.query(
+      `UPDATE thread SET "lastEventSeq" = ${TURNS * 4}, "activeLeafMessageId" = (SELECT reply_msg FROM turns WHERE k = ${TURNS}) WHERE id = $1`,
+      [thread.threadId],
+    );
     await db.query('COMMIT');
     await db.query('ANALYZE message; ANALYZE thread_event; ANALYZE execution');
     const size = await db.query<{ chars: string }>(`SELECT sum(length(parts::text))::text AS chars FROM message WHERE "threadId" = $1`, [thread.threadId]);
