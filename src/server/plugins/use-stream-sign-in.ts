@@ -31,7 +31,7 @@ export function useStreamSignIn(options: { streams: SignedInStreams }): Plugin<G
   };
 }
 
-interface SignInEnd {
+export interface SignInEnd {
   /** Resolves with why the sign-in ended. */
   reason: Promise<string>;
   release(): void;
@@ -53,12 +53,30 @@ function signInEnd(streams: SignedInStreams, userId: string, deadline: number | 
   };
 }
 
+/**
+ * The source's results until the sign-in ends, then one error. The end is heard through one
+ * reaction for the whole stream: racing each `next()` against the same long-lived promise would
+ * add a reaction to it per event, and each would keep its event's result alive as long as the
+ * subscription lives.
+ */
 export async function* untilSignInEnds(source: AsyncIterable<ExecutionResult>, ended: SignInEnd): AsyncGenerator<ExecutionResult> {
   const iterator = source[Symbol.asyncIterator]();
-  const end = ended.reason.then((message) => ({ ended: message }));
+  let endedWith: string | null = null;
+  let interrupt: ((message: string) => void) | null = null;
+  void ended.reason.then((message) => {
+    endedWith = message;
+    interrupt?.(message);
+  });
   try {
     for (;;) {
-      const next = await Promise.race([iterator.next(), end]);
+      const next =
+        endedWith === null
+          ? await new Promise<IteratorResult<ExecutionResult> | { ended: string }>((resolve, reject) => {
+              interrupt = (message) => resolve({ ended: message });
+              iterator.next().then(resolve, reject);
+            })
+          : { ended: endedWith };
+      interrupt = null;
       if ('ended' in next) {
         yield { errors: [new GraphQLError(next.ended, { extensions: { code: 'UNAUTHENTICATED' } })] };
         return;
