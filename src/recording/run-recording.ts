@@ -140,17 +140,17 @@ export class RunRecording {
     ]);
   }
 
+  /** After the settlement: whether a message waits for the thread's next turn (true when not known). */
+  get queuedForNextTurn(): boolean {
+    return this.nextTurnQueued;
+  }
+
   /**
    * The settlement: one transaction (BEGIN, the session lock, a read of the run's status, the
    * listeners' rare writes, one statement with the execution's end, the reply's final parts and
    * the events, COMMIT). Safe to call again after it failed (a database outage): nothing was
    * committed then, and it records the same end again; once it committed, calls return at once.
    */
-  /** After the settlement: whether a message waits for the thread's next turn (true when not known). */
-  get queuedForNextTurn(): boolean {
-    return this.nextTurnQueued;
-  }
-
   settle(ending: RunEnding): Promise<void> {
     if (this.settled) return Promise.resolve();
     this.completed = true;
