@@ -96,7 +96,10 @@ describeWithServices('the statements of one turn on PostgreSQL', () => {
     recording = false;
     // The run's promise settles after the consumer has decided what to admit next (synchronously).
     expect(await server.parley.consumer.waitForRuns(30_000)).toBe(true);
-    expect(statements.map(kindOf)).toEqual(TURN);
+    // The sign-in's lookups (the token, then its user) are cached for a few seconds, not per turn:
+    // a loaded machine may let the cache lapse between the two turns.
+    const turnsOwn = statements.filter((text) => !/^\s*SELECT "[^"]+"\."(api_token|user)"\./.test(text));
+    expect(turnsOwn.map(kindOf)).toEqual(TURN);
     expect(admissionsOf(follower.threadId) - before).toBe(1);
     await follower.close();
   });

@@ -88,12 +88,15 @@ describe('metrics at /metrics (embedded mode)', () => {
     const before = await metricsText(server);
     const threadId = await newThread(server, token, agentId);
     const follower = follow(server, token, threadId);
+    let deltas = 0;
     try {
       // Live from the first chunk on: the subscription is open before the message is sent.
       await eventually(async () => valueOf(await metricsText(server), 'parley_subscriptions_active') > 0);
-      // Paced wider than PARLEY_DELTA_WINDOW_MS, so each chunk is a live event of its own.
+      // Paced wider than PARLEY_DELTA_WINDOW_MS, so chunks are live events of their own, unless a
+      // loaded machine lets two fall due within one window (they go out joined, as one).
       await send(server, token, threadId, '/tokens 5 over 1');
-      await follower.waitUntil((events) => ofKind(events, 'ExecutionFinished').length === 1);
+      const events = await follower.waitUntil((received) => ofKind(received, 'ExecutionFinished').length === 1);
+      deltas = ofKind(events, 'TextDelta').length;
     } finally {
       await follower.close();
     }
@@ -101,10 +104,12 @@ describe('metrics at /metrics (embedded mode)', () => {
     const moved = (name: string, labels: Record<string, string> = {}) => valueOf(after, name, labels) - valueOf(before, name, labels);
     expect(moved('parley_runs_finished_total', { status: 'COMPLETED' })).toBe(1);
     expect(moved('parley_model_tokens_total', { provider: 'demo', model: 'default', direction: 'output' })).toBeGreaterThan(0);
-    expect(moved('parley_events_published_total', { kind: 'live' })).toBeGreaterThanOrEqual(5);
+    // The one subscriber received every live event the run published: the deltas.
+    expect(deltas).toBeGreaterThanOrEqual(2);
+    expect(moved('parley_events_published_total', { kind: 'live' })).toBe(deltas);
     expect(moved('parley_events_published_total', { kind: 'durable' })).toBeGreaterThanOrEqual(3);
-    expect(moved('parley_events_delivered_total', { kind: 'live' })).toBeGreaterThanOrEqual(5);
-    expect(moved('parley_delivery_lag_seconds_count')).toBeGreaterThanOrEqual(5);
+    expect(moved('parley_events_delivered_total', { kind: 'live' })).toBe(deltas);
+    expect(moved('parley_delivery_lag_seconds_count')).toBeGreaterThanOrEqual(deltas);
     expect(valueOf(after, 'parley_redis_connected')).toBe(1);
     expect(valueOf(after, 'parley_instance_leases_held')).toBe(1);
   });

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachBackend } from '../support/backends.ts';
-import { conversation, expectTypename, messagesOf, queue, send, textOf, type Message } from '../support/client.ts';
+import { conversation, expectTypename, messagesOf, send, settledConversation, textOf, type Message } from '../support/client.ts';
 import { EditMessageDocument, RegenerateMessageDocument, SwitchBranchDocument } from '../support/documents.ts';
 import { newThread, setUpAgent } from '../support/scenario.ts';
-import { eventually, requestData, startTestServer, type TestServer } from '../support/server.ts';
+import { requestData, startTestServer, type TestServer } from '../support/server.ts';
 import { decodeId } from '../../src/schema/ids.ts';
 
 // PostgreSQL gets fewer runs (and is the one that restarts: an in-memory PGlite cannot).
@@ -111,15 +111,7 @@ describeEachBackend('branch invariants under random sends, edits, regenerations,
   }
 
   async function settled(threadId: string): Promise<void> {
-    await eventually(
-      async () => {
-        const [state, pending] = await Promise.all([conversation(server, token, threadId), queue(server, token, threadId)]);
-        const last = messagesOf(state).at(-1);
-        return state.activeExecutionId === null && pending.items.length === 0 && (last === undefined || last.outcome === 'COMPLETED');
-      },
-      30_000,
-      'the thread to settle',
-    );
+    await settledConversation(server, token, threadId);
   }
 
   /** The messages the server shows that the model does not know yet, in path order. */
@@ -222,7 +214,8 @@ describeEachBackend('branch invariants under random sends, edits, regenerations,
         select: { id: true, seq: true, role: true, parentId: true, parts: true, updatedAt: true, execution: { select: { status: true, finishedAt: true } } },
       }),
     ]);
-    return JSON.stringify({ thread, messages });
+    // Sequence numbers are bigints, which JSON has no form for.
+    return JSON.stringify({ thread, messages }, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value));
   }
 
   it('conversation is the root-to-leaf path, /history its user texts, and no message is lost or duplicated', { timeout: 600_000 }, async () => {
