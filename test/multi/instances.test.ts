@@ -16,6 +16,7 @@ import { checkStream, is, overlappingStarts, startedWith } from '../support/run-
 import { newThread as createThread, setUpAgent } from '../support/scenario.ts';
 import { describeWithServices } from '../support/backends.ts';
 import { dropSchema, eventually, isolatedEnv, requestData } from '../support/server.ts';
+import { report } from '../support/report.ts';
 
 // Long enough that a busy machine's event-loop stalls do not expire a live instance's lease (which
 // would rightly interrupt its runs), short enough to wait for a killed one.
@@ -69,7 +70,7 @@ describeWithServices('several Parley instances on one PostgreSQL and Redis', () 
   }, 120_000);
 
   afterAll(async () => {
-    console.log(`multi-instance timings: ${JSON.stringify(timings)}`);
+    report(`multi-instance timings: ${JSON.stringify(timings)}`);
     await Promise.all(alive().map((instance) => instance.stop()));
     await stopAllChildren();
     await db?.close();
@@ -127,7 +128,7 @@ describeWithServices('several Parley instances on one PostgreSQL and Redis', () 
       expect.soft(overlappingStarts(events), 'ExecutionStarted before the previous ExecutionFinished').toEqual([]);
       expect(follower.resubscriptions).toBe(0);
       timings.subscribeEvents = events.length;
-      console.log(`runs claimed by: ${owners.join(', ')} (subscriber on ${a.id}, sent via ${b.id}); log: ${delivery.log.join(', ')}`);
+      report(`runs claimed by: ${owners.join(', ')} (subscriber on ${a.id}, sent via ${b.id}); log: ${delivery.log.join(', ')}`);
     } finally {
       await follower.close();
     }
@@ -162,7 +163,7 @@ describeWithServices('several Parley instances on one PostgreSQL and Redis', () 
       expect(nextFinished).toMatchObject({ status: 'COMPLETED' });
       checkStream(follower.events);
       expect.soft(overlappingStarts(follower.events), 'ExecutionStarted before the previous ExecutionFinished').toEqual([]);
-      console.log(`stop: execution on ${owner!.id}, Stop via ${other.id}, CANCELLED after ${timings.crossInstanceStopMs} ms`);
+      report(`stop: execution on ${owner!.id}, Stop via ${other.id}, CANCELLED after ${timings.crossInstanceStopMs} ms`);
     } finally {
       await follower.close();
     }
@@ -224,7 +225,7 @@ describeWithServices('several Parley instances on one PostgreSQL and Redis', () 
       expect(executions[1].ownerInstanceId).not.toBe(owner!.id);
       expect(await db.prisma.queueItem.count({ where: { threadId: rawThreadId } })).toBe(0);
       const interrupter = survivors.find((instance) => instance.stderr().includes('execution interrupted'));
-      console.log(
+      report(
         `kill -9: ${owner!.id} killed mid-run; INTERRUPTED after ${timings.interruptionLatencyMs} ms` +
           ` (lease ${LEASE_MS} ms, sweep ${SWEEP_MS} ms) by ${interrupter?.id ?? '(not logged)'}; next run on ${executions[1].ownerInstanceId}`,
       );
@@ -414,7 +415,7 @@ describeWithServices('several Parley instances on one PostgreSQL and Redis', () 
       expect
         .soft(overlapCount, `subscribers saw an ExecutionStarted before the previous execution's ExecutionFinished:\n${streamOverlaps.slice(0, 2).join('\n')}`)
         .toBe(0);
-      console.log(
+      report(
         `soak: ${sent.length} sent, ${executions.length} executions ${JSON.stringify(statuses)}, ops ${JSON.stringify(outcomes)}, ` +
           `max active per thread ${maxActive} (database), starts before the previous finish in the event log: ${overlapCount}`,
       );

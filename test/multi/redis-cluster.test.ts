@@ -17,6 +17,7 @@ import { brief, checkStream, is, startedWith } from '../support/run-events.ts';
 import { newThread as createThread, setUpAgent } from '../support/scenario.ts';
 import { describeWithServices } from '../support/backends.ts';
 import { dropSchema, eventually, isolatedEnv } from '../support/server.ts';
+import { report } from '../support/report.ts';
 
 const BASE_ENV = {
   // Long enough that a busy machine's stalls do not expire a live instance's lease.
@@ -131,7 +132,7 @@ describeWithServices('two Parley instances on PostgreSQL and a Redis Cluster of 
       expect(cancelled).toMatchObject({ status: 'CANCELLED' });
       checkStream(follower.events);
       const snapshots = events.filter(is('MessageSnapshot', executionId)).length;
-      console.log(
+      report(
         `redis cluster, ${name}: run on ${owner!.id}, subscriber on ${watcher.id}; fault took ${timings[`${name}FaultMs`]} ms, ` +
           `ExecutionFinished ${timings[`${name}FinishedAfterFaultMs`]} ms after it began; ${snapshots} snapshot(s), ` +
           `${follower.resubscriptions} resubscription(s), ${resynced} resync(s) of the subscriber's instance; Stop via ${other.id} landed in ${timings[`${name}StopMs`]} ms`,
@@ -158,7 +159,7 @@ describeWithServices('two Parley instances on PostgreSQL and a Redis Cluster of 
   }, 120_000);
 
   afterAll(async () => {
-    console.log(`redis-cluster timings: ${JSON.stringify(timings)}`);
+    report(`redis-cluster timings: ${JSON.stringify(timings)}`);
     await Promise.all(instances.map((instance) => instance.stop()));
     await stopAllChildren();
     await cluster?.stop();

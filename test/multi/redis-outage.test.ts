@@ -19,6 +19,7 @@ import { brief, checkStream, is, startedWith } from '../support/run-events.ts';
 import { newThread as createThread, setUpAgent } from '../support/scenario.ts';
 import { describeWithServices } from '../support/backends.ts';
 import { dropSchema, eventually, isolatedEnv } from '../support/server.ts';
+import { report } from '../support/report.ts';
 
 const BASE_ENV = {
   // Long enough that a busy machine's stalls do not expire a live instance's lease.
@@ -86,7 +87,7 @@ describeWithServices('Parley instances through a Redis outage (a redis-server of
   }, 120_000);
 
   afterAll(async () => {
-    console.log(`redis-outage timings: ${JSON.stringify(timings)}`);
+    report(`redis-outage timings: ${JSON.stringify(timings)}`);
     await Promise.all(instances.map((instance) => instance.stop()));
     await stopAllChildren();
     await db?.close();
@@ -153,7 +154,7 @@ describeWithServices('Parley instances through a Redis outage (a redis-server of
       timings.outageRecovery =
         `${how}; ${deltasBefore} deltas before Redis stopped, ${deltas} in all, ${snapshots} snapshot(s)` +
         (textProblems.length > 0 ? `; text problems: ${textProblems.join('; ')}` : '; no gap');
-      console.log(
+      report(
         `redis restart: run on ${owner!.id}, subscriber on ${watcher.id}: ${timings.outageRecovery}; ` +
           `Redis down ${timings.redisDownMs} ms (back after ${timings.redisRestartMs} ms, both /ready 200 after ${timings.readyAfterRestartMs} ms, ` +
           `${textAtReady}/${COUNTING.length} characters recorded then), ExecutionFinished ${timings.finishedAfterRestartMs} ms after it went down`,
@@ -209,7 +210,7 @@ describeWithServices('Parley instances through a Redis outage (a redis-server of
       timings.messageWhileRedisDownMs = Math.round(performance.now() - t1);
       expect(await recordedReply(other, token, threadId, encodeId('Execution', ran.id))).toBe('You said: "sent while redis is down"');
       for (const instance of instances) expect((await readiness(instance)).status).toBe(503);
-      console.log(
+      report(
         `redis down: run on ${owner!.id}, Stop via ${other.id} CANCELLED after ${timings.stopWhileRedisDownMs} ms; ` +
           `message sent via ${other.id} ran on ${ran.ownerInstanceId} within ${timings.messageWhileRedisDownMs} ms`,
       );

@@ -20,6 +20,7 @@ import {
   startTestServer,
   type TestServer,
 } from '../support/server.ts';
+import { report } from '../support/report.ts';
 
 // PostgreSQL gets fewer runs: the whole file should stay well within a minute and a half. Each
 // count includes the one fixed example (HELD_QUEUE_EDIT) before the random runs.
@@ -291,7 +292,7 @@ describeEachBackend('queue invariants under random operations', (backend) => {
         fc.asyncProperty(fc.array(commandArb, { minLength: 1, maxLength: 15 }), (commands) => runScenario(commands)),
         { numRuns: NUM_RUNS[backend], seed: 20_260_601, endOnFailure: true, examples: [[HELD_QUEUE_EDIT]] },
       );
-      if (process.env.TEST_VERBOSE) console.log(Object.fromEntries([...outcomes].sort()));
+      report(Object.fromEntries([...outcomes].sort()));
       // The random runs did reach the interesting paths, not only refusals (the longer PGlite run all of them).
       // Which queue changes win their race against the claim depends on the machine's speed, so the
       // check asks for successful queue changes as a whole, not for each kind (HELD_QUEUE_EDIT makes one).
