@@ -31,7 +31,7 @@ export function useStreamSignIn(options: { streams: SignedInStreams }): Plugin<G
   };
 }
 
-export interface SignInEnd {
+interface SignInEnd {
   /** Resolves with why the sign-in ended. */
   reason: Promise<string>;
   release(): void;
