@@ -2,7 +2,9 @@
 // only show when the CPU is scarce (a subscription that stays silent, a socket closed during its
 // handshake). Not part of `npm test`: it is bounded by its rounds and by --minutes.
 //   npm run test:stress -- [--rounds 20] [--hogs 4] [--minutes 60] [test files …]
-// With no files it runs the suites that once failed this way. TEST_DATABASE_URL/TEST_REDIS_URL
+//   npm run test:stress -- --hogs-only [--hogs 2] [--minutes 60]
+// With no files it runs the suites that once failed this way. With --hogs-only it runs nothing but
+// the hogs, until --minutes or Ctrl-C: the load beside a whole `.ci/run`. TEST_DATABASE_URL/TEST_REDIS_URL
 // default to this machine's PostgreSQL and Redis, so the PostgreSQL + Redis variants run too.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -18,13 +20,14 @@ const DEFAULT_FILES = [
 ];
 
 function parseArgs(argv: string[]) {
-  const options = { rounds: 20, hogs: cpus().length * 2, minutes: 60, files: [] as string[] };
+  const options = { rounds: 20, hogs: cpus().length * 2, minutes: 60, hogsOnly: false, files: [] as string[] };
   for (let index = 0; index < argv.length; index++) {
     const arg = argv[index]!;
     const value = () => Number(argv[++index]);
     if (arg === '--rounds') options.rounds = value();
     else if (arg === '--hogs') options.hogs = value();
     else if (arg === '--minutes') options.minutes = value();
+    else if (arg === '--hogs-only') options.hogsOnly = true;
     else options.files.push(arg);
   }
   if (options.files.length === 0) options.files = DEFAULT_FILES;
@@ -70,6 +73,17 @@ process.on('SIGINT', () => {
   stopHogs();
   process.exit(130);
 });
+
+process.on('SIGTERM', () => {
+  stopHogs();
+  process.exit(143);
+});
+if (options.hogsOnly) {
+  console.log(`stress: ${options.hogs} CPU hogs for ${options.minutes} minutes (Ctrl-C ends them)`);
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, deadline - Date.now())));
+  stopHogs();
+  process.exit(0);
+}
 
 console.log(`stress: ${options.rounds} rounds of ${options.files.join(', ')} with ${options.hogs} CPU hogs (logs in ${logDir})`);
 let failures = 0;
