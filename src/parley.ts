@@ -100,11 +100,11 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
   const [rateLimits, tokens] = [new RateLimitsModule(config, bus, logger), new TokenRevocationModule(prisma, bus, logger, config)];
   await instance.start(rateLimits, tokens);
   const [embedded, runtime] = [db.kind === 'pglite', overrides.runtime];
-  const access = new AccessPolicy(prisma);
+  const access = new AccessPolicy(prisma, db.sql);
   const toolsModule = new ToolsModule(prisma, access, config, embedded, logger, (call) => metrics.observeToolCall(call));
   await instance.start(toolsModule);
   const tools = toolsModule.servers;
-  const engine = new ExecutionEngine({ settings: config, prisma, bus, models, logger, instanceId, embedded, runtime, tools, ...observability.runObservers(models) });
+  const engine = new ExecutionEngine({ settings: config, prisma, sql: db.sql, bus, models, logger, instanceId, embedded, runtime, tools, ...observability.runObservers(models) });
   const { running, consumer, kick } = engine;
   const role = config.PARLEY_ROLE;
   // An instance that runs no turns records a resolution and kicks the thread: a worker resumes it.
@@ -131,10 +131,10 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
     signedInStreams: tokens.streams,
     directory,
     users: new UserAdministration(prisma, directory, { disabled: (id) => tokens.userDisabled(id), enabled: (id) => tokens.userEnabled(id) }),
-    queue: new QueueService(prisma, bus, access, kick, queueLimits(config), suspensions, refuseOverLimit),
+    queue: new QueueService(prisma, db.sql, bus, access, kick, queueLimits(config), suspensions, refuseOverLimit),
     conversations: new ConversationService(prisma, access),
     cancellation: new CancellationService(prisma, access, running, bus, kick),
-    branches: new BranchService(prisma, bus, access, kick, queueLimits(config), refuseOverLimit),
+    branches: new BranchService(prisma, db.sql, bus, access, kick, queueLimits(config), refuseOverLimit),
     threadLife: new ThreadLife(prisma, bus, access),
     outagePatience: engine.outagePatience,
     role,

@@ -1,5 +1,7 @@
 import type { Agent, Prisma, PrismaClient, ProjectRole, Thread, User } from '../generated/prisma/client.ts';
-import { agentOf, AGENT_COLUMNS, type AgentRow } from '../db/agent-row.ts';
+import { agentOf } from '../storage/agent-row.ts';
+import { threadAccess } from '../storage/access-statements.ts';
+import type { SqlRunner } from '../storage/sql-client.ts';
 import { ForbiddenError, NotFoundError } from '../domain/errors.ts';
 
 export type Scope = 'agent:read' | 'agent:execute' | 'agent:manage';
@@ -46,7 +48,11 @@ export interface AskedFor {
  * never as forbidden, so that ids of other users' private threads leak nothing.
  */
 export class AccessPolicy {
-  constructor(private readonly prisma: PrismaClient) {}
+  constructor(
+    private readonly prisma: PrismaClient,
+    /** The driver under Prisma: the thread check runs on every turn. */
+    private readonly sql: SqlRunner,
+  ) {}
 
   async projectRole(
     user: User,
@@ -122,15 +128,7 @@ export class AccessPolicy {
     scope: Scope,
     askedFor: AskedFor = { entity: 'Thread', id: threadId },
   ): Promise<ThreadWithAgent> {
-    // One joined statement: the thread, its agent and the caller's role in the agent's project.
-    const [row] = await this.prisma.$queryRaw<ThreadAccessRow[]>`
-      SELECT t."id", t."ownerId", t."kind"::text AS "kind", t."title", t."lastEventSeq", t."queueTailPosition",
-             t."activeLeafMessageId", t."lastActivityAt", t."createdAt", t."updatedAt", m."role"::text AS "role", ${AGENT_COLUMNS},
-             EXISTS (SELECT 1 FROM "suspension" s WHERE s."threadId" = t."id" AND s."status" = 'OPEN' AND s."kind" = 'QUESTION') AS "openQuestion"
-      FROM "thread" t
-      JOIN "agent" a ON a."id" = t."agentId"
-      JOIN "membership" m ON m."projectId" = a."projectId" AND m."userId" = ${user.id}
-      WHERE t."id" = ${threadId} AND (t."kind" = 'SHARED' OR t."ownerId" = ${user.id})`;
+    const row = await threadAccess(this.sql, user.id, threadId);
     if (!row) throw notFound(askedFor);
     if (!hasScope(row.role, scope)) throw new ForbiddenError(scope);
     return {
@@ -149,21 +147,6 @@ export class AccessPolicy {
       openQuestion: row.openQuestion,
     };
   }
-}
-
-interface ThreadAccessRow extends AgentRow {
-  id: string;
-  openQuestion: boolean;
-  ownerId: string;
-  kind: Thread['kind'];
-  title: string;
-  lastEventSeq: number;
-  queueTailPosition: number;
-  activeLeafMessageId: string | null;
-  lastActivityAt: Date;
-  createdAt: Date;
-  updatedAt: Date;
-  role: ProjectRole;
 }
 
 function notFound(askedFor: AskedFor): NotFoundError {

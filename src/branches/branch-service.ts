@@ -1,3 +1,4 @@
+import { prismaRunner, type SqlRunner } from '../storage/sql-client.ts';
 import type { PrismaClient, User } from '../generated/prisma/client.ts';
 import type { AccessPolicy, ThreadWithAgent } from '../auth/access.ts';
 import { pathTo } from '../conversation/active-path.ts';
@@ -36,13 +37,15 @@ export class BranchService {
 
   constructor(
     private readonly prisma: PrismaClient,
+    /** The driver under Prisma: a new message's insert (src/storage/). */
+    sql: SqlRunner,
     private readonly bus: LiveBus,
     private readonly access: AccessPolicy,
     private readonly kick: (threadId: string) => void,
     private readonly limits: QueueLimits,
     onLimitExceeded: (error: LimitExceededError) => never,
   ) {
-    this.inserts = new QueueInsert(prisma, limits, onLimitExceeded);
+    this.inserts = new QueueInsert(sql, limits, onLimitExceeded);
   }
 
   /**
@@ -62,7 +65,7 @@ export class BranchService {
     }
     const { queued, events } = await withSessionLock(this.prisma, thread.id, async (tx) => {
       if (storedKey !== null) {
-        const previous = await this.inserts.queuedEventForKey(tx, thread.id, storedKey);
+        const previous = await this.inserts.queuedEventForKey(prismaRunner(tx), thread.id, storedKey);
         if (previous) return { queued: previous, events: [] };
       }
       await refuseWhileRunning(tx, thread.id);
@@ -73,7 +76,7 @@ export class BranchService {
         data: new Uint8Array(Buffer.from(file.dataBase64, 'base64')),
       }));
       const switched = await moveLeaf(tx, thread.id, message.parentId);
-      const outcome = await this.inserts.insert('head', tx, thread.id, user.id, text, storedKey, attachments, message.id);
+      const outcome = await this.inserts.insert('head', prismaRunner(tx), thread.id, user.id, text, storedKey, attachments, message.id);
       return { queued: outcome.event, events: [switched, outcome.event] };
     });
     this.announce(thread.id, events);
@@ -91,7 +94,7 @@ export class BranchService {
       const asked = await tx.message.findUniqueOrThrow({ where: { id: message.parentId! }, select: { id: true, parts: true } });
       const switched = await moveLeaf(tx, thread.id, asked.id);
       const text = textOf(asked.parts as MessagePart[]);
-      const outcome = await this.inserts.insert('head', tx, thread.id, user.id, text, null, [], message.id);
+      const outcome = await this.inserts.insert('head', prismaRunner(tx), thread.id, user.id, text, null, [], message.id);
       return { queued: outcome.event, events: [switched, outcome.event] };
     });
     this.announce(thread.id, events);
@@ -158,7 +161,7 @@ async function refuseWhileRunning(tx: Tx, threadId: string): Promise<void> {
  * BranchSwitched event and stamps the path to the leaf with its seq.
  */
 async function moveLeaf(tx: Tx, threadId: string, leafId: string | null): Promise<ThreadEvent> {
-  const [event] = await appendThreadEvents(tx, threadId, [
+  const [event] = await appendThreadEvents(prismaRunner(tx), threadId, [
     { executionId: null, payload: { type: 'BranchSwitched', leafMessageId: leafId } },
   ]);
   const path = await pathTo(tx, leafId);

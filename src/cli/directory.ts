@@ -27,7 +27,7 @@ export async function withDirectory(
   try {
     // Servers migrate at start too; doing it here lets a fresh data folder be set up from the CLI.
     await db.migrate();
-    await work({ directory: new DirectoryService(db.prisma, new AccessPolicy(db.prisma), models), db });
+    await work({ directory: new DirectoryService(db.prisma, new AccessPolicy(db.prisma, db.sql), models), db });
   } finally {
     await db.close();
   }

@@ -145,7 +145,7 @@ async function checkToolServers(config: Config): Promise<CheckResult[]> {
   ]);
   const db = await openDatabase(databaseTarget(config));
   try {
-    const module = new ToolsModule(db.prisma, new AccessPolicy(db.prisma), config, db.kind === 'pglite', pino({ level: 'silent' }));
+    const module = new ToolsModule(db.prisma, new AccessPolicy(db.prisma, db.sql), config, db.kind === 'pglite', pino({ level: 'silent' }));
     const probed = await bounded('tool servers', async () => ({ status: 'pass', detail: JSON.stringify(await module.servers.probeAll()) }));
     if (probed.status !== 'pass') return [probed];
     const servers = JSON.parse(probed.detail) as Awaited<ReturnType<typeof module.servers.probeAll>>;

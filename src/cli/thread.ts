@@ -28,7 +28,7 @@ export const threadCommands: readonly Command[] = [
         const threadId = decodeId('id', flags.id!, 'Thread');
         const bus = await deletionBus(config);
         try {
-          await new ThreadLife(db.prisma, bus, new AccessPolicy(db.prisma)).deleteThreadAsOperator(threadId);
+          await new ThreadLife(db.prisma, bus, new AccessPolicy(db.prisma, db.sql)).deleteThreadAsOperator(threadId);
           // The PUBLISH is on its way on the command connection; a reply after it means it was sent
           // (on a cluster, closing the bus waits for what it publishes).
           if (bus.kind === 'redis') await bus.commandClient?.ping();

@@ -17,7 +17,7 @@ async function withToolServers(work: (servers: ToolServers) => Promise<void>): P
     import('pino'),
   ]);
   return withDirectory(config, async ({ db }: { db: Database }) => {
-    const module = new ToolsModule(db.prisma, new AccessPolicy(db.prisma), config, db.kind === 'pglite', pino({ level: 'silent' }));
+    const module = new ToolsModule(db.prisma, new AccessPolicy(db.prisma, db.sql), config, db.kind === 'pglite', pino({ level: 'silent' }));
     try {
       await work(module.servers);
     } finally {

@@ -5,12 +5,15 @@ import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../generated/prisma/client.ts';
 import { acquireDataDirLock } from './embedded-lock.ts';
 import { migrate, readMigrations, type MigrationConnection } from './migrator.ts';
+import { pgliteSqlClient, pgSqlClient, type SqlClient } from '../storage/sql-client.ts';
 
 export type DatabaseKind = 'postgres' | 'pglite';
 
 export interface Database {
   kind: DatabaseKind;
   prisma: PrismaClient;
+  /** The same connections without Prisma in between: for the statements every turn runs (src/storage/). */
+  sql: SqlClient;
   /** A short-lived raw connection, e.g. for the migrator or for the readiness probe. */
   withConnection<T>(work: (connection: MigrationConnection) => Promise<T>): Promise<T>;
   migrate(): Promise<string[]>;
@@ -142,6 +145,7 @@ export async function openDatabase(target: DatabaseTarget, options: OpenOptions 
     return {
       kind: 'postgres',
       prisma,
+      sql: pgSqlClient(pool),
       withConnection,
       migrate: async () => withConnection(async (connection) => migrate(connection, await readMigrations())),
       ping: async () => {
@@ -170,6 +174,7 @@ export async function openDatabase(target: DatabaseTarget, options: OpenOptions 
   return {
     kind: 'pglite',
     prisma,
+    sql: pgliteSqlClient(pglite),
     withConnection: async (work) => work(connection),
     migrate: async () => migrate(connection, await readMigrations()),
     ping: async () => {

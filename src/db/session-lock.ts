@@ -1,4 +1,5 @@
 import type { Prisma, PrismaClient } from '../generated/prisma/client.ts';
+import { threadRowLock } from '../storage/session-lock.ts';
 
 export type Tx = Prisma.TransactionClient;
 
@@ -7,8 +8,8 @@ export type Tx = Prisma.TransactionClient;
 const TRANSACTION_OPTIONS = { maxWait: 15_000, timeout: 30_000 } as const;
 
 /**
- * Runs `work` in a transaction holding the thread's session lock (a row lock on the thread), which
- * serializes admission, Stop and every queue change of that thread across all instances.
+ * Runs `work` in a Prisma transaction holding the thread's session lock (src/storage/session-lock.ts),
+ * for the services whose changes are Prisma's; the turn's own transactions hold it on the driver.
  */
 export async function withSessionLock<T>(
   prisma: PrismaClient,
@@ -16,7 +17,7 @@ export async function withSessionLock<T>(
   work: (tx: Tx) => Promise<T>,
 ): Promise<T> {
   return prisma.$transaction(async (tx) => {
-    await tx.$queryRaw`SELECT "id" FROM "thread" WHERE "id" = ${threadId} FOR UPDATE`;
+    await tx.$queryRaw(threadRowLock(threadId));
     return work(tx);
   }, TRANSACTION_OPTIONS);
 }

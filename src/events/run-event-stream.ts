@@ -1,4 +1,5 @@
 import type { PrismaClient } from '../generated/prisma/client.ts';
+import type { SqlRunner } from '../storage/sql-client.ts';
 import type { MessagePart } from '../conversation/parts.ts';
 import { NotFoundError, ServiceUnavailableError } from '../domain/errors.ts';
 import { readThreadEvents } from './event-log.ts';
@@ -43,6 +44,8 @@ export function streamThreadEvents(options: StreamOptions): AsyncIterableIterato
 
 interface StreamOptions {
   prisma: PrismaClient;
+  /** The driver under Prisma, for the log's reads (src/storage/). */
+  sql: SqlRunner;
   bus: LiveBus;
   running: RunningReplies;
   threadId: string;
@@ -60,7 +63,7 @@ interface StreamOptions {
 }
 
 async function* threadEvents(options: StreamOptions, departure: Departure): AsyncGenerator<RunEvent> {
-  const { prisma, bus, running, threadId, liveChannelTimeoutMs } = options;
+  const { prisma, sql, bus, running, threadId, liveChannelTimeoutMs } = options;
   const requested = options.after === null ? null : parseCursor(options.after);
   const feed = new LiveThreadFeed(bus, threadId, departure, options.backlog ?? null);
   const ledger = new SubscriberLedger();
@@ -80,7 +83,7 @@ async function* threadEvents(options: StreamOptions, departure: Departure): Asyn
     let endedInReplay = new Set<string>();
     if (requested !== null) {
       ledger.startAfter(requested.seq);
-      const logged = await readThreadEvents(prisma, threadId, requested.seq);
+      const logged = await readThreadEvents(sql, threadId, requested.seq);
       endedInReplay = new Set(finishedExecutionIds(logged));
       yield* replay(logged);
     }
@@ -91,11 +94,11 @@ async function* threadEvents(options: StreamOptions, departure: Departure): Asyn
     for (;;) {
       for (let event = feed.take(); event !== undefined; event = feed.take()) {
         if (event === CATCH_UP) {
-          yield* replay(await readThreadEvents(prisma, threadId, ledger.lastSeq));
+          yield* replay(await readThreadEvents(sql, threadId, ledger.lastSeq));
         } else if (event === DROPPED) {
           // Replies before the log, as at the start: a run that ends in between is in the replay.
           const replies = await runningSnapshots(prisma, running, threadId);
-          const logged = await readThreadEvents(prisma, threadId, ledger.lastSeq);
+          const logged = await readThreadEvents(sql, threadId, ledger.lastSeq);
           yield* replay(logged);
           const ended = new Set(finishedExecutionIds(logged));
           for (const reply of replies) {
@@ -111,7 +114,7 @@ async function* threadEvents(options: StreamOptions, departure: Departure): Asyn
           yield* deliver;
         } else if (event.seq > ledger.lastSeq) {
           if (event.seq > ledger.lastSeq + 1) {
-            yield* replay(await readThreadEvents(prisma, threadId, ledger.lastSeq, event.seq - 1));
+            yield* replay(await readThreadEvents(sql, threadId, ledger.lastSeq, event.seq - 1));
           }
           yield ledger.durable(event);
         }

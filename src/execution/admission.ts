@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { Prisma, type Agent, type Execution, type PrismaClient, type User } from '../generated/prisma/client.ts';
-import { agentOf, AGENT_COLUMNS, type AgentRow } from '../db/agent-row.ts';
-import { withSessionLock, type Tx } from '../db/session-lock.ts';
-import { eventAppendCtes, eventRecords, firstSeqOf } from '../events/event-log.ts';
+import type { Agent, Execution, User } from '../generated/prisma/client.ts';
+import { agentOf } from '../storage/agent-row.ts';
+import { queueHead, startExecution, type NewMessageRow, type QueueHeadRow } from '../storage/admission-statements.ts';
+import { withThreadLock } from '../storage/session-lock.ts';
+import type { SqlClient, SqlRunner } from '../storage/sql-client.ts';
+import { assertDurable, eventRecords, firstSeqOf } from '../events/event-log.ts';
 import type { NewThreadEvent, ThreadEvent } from '../events/thread-event.ts';
 import { translate, type Locale, type MessageKey } from '../i18n/catalog.ts';
 import type { MessagePart } from '../conversation/parts.ts';
@@ -35,7 +37,8 @@ export type AdmissionResult =
  */
 export class Admission {
   constructor(
-    private readonly prisma: PrismaClient,
+    /** The driver under Prisma: admission is on every turn's path (src/storage/). */
+    private readonly sql: SqlClient,
     private readonly running: RunningExecutions,
     private readonly instanceId: string,
   ) {}
@@ -51,8 +54,8 @@ export class Admission {
     let registered: RunningExecution | null = null;
     let slotOwner: RunOwner | null = null;
     try {
-      return await withSessionLock(this.prisma, threadId, async (tx) => {
-        const head = await this.readHead(tx, threadId, new Date());
+      return await withThreadLock(this.sql, threadId, async (tx) => {
+        const head = await queueHead(tx, threadId, startOfUtcDay(new Date()));
         if (!head) return { kind: 'idle' } as const;
         const agent = agentOf(head);
         const user: User = {
@@ -142,101 +145,18 @@ export class Admission {
     }
   }
 
-  /** The queue's head and what admitting it needs to know; null when the thread is busy or its queue is empty. */
-  private async readHead(tx: Tx, threadId: string, now: Date): Promise<QueueHeadRow | null> {
-    const [head] = await tx.$queryRaw<QueueHeadRow[]>`
-      SELECT q."id" AS "queueId", q."text", q."createdAt" AS "queuedAt", q."userId", u."email" AS "userEmail", u."locale"::text AS "userLocale",
-             u."createdAt" AS "userCreatedAt", u."name" AS "userName", u."externalIssuer" AS "userExternalIssuer",
-             u."externalSubject" AS "userExternalSubject", u."disabledAt" AS "userDisabledAt", ${AGENT_COLUMNS},
-             t."activeLeafMessageId", t."lastEventSeq", q."siblingOfMessageId", s."role"::text AS "siblingRole", s."parentId" AS "siblingParentId",
-             COALESCE((
-               SELECT jsonb_agg(jsonb_build_object('id', f."id", 'filename', f."filename", 'mediaType', f."mediaType", 'size', f."size")
-                                ORDER BY f."createdAt", f."id")
-               FROM "attachment" f WHERE f."queueItemId" = q."id"), '[]'::jsonb) AS "attachments",
-             CASE WHEN a."maxConcurrentExecutions" IS NOT NULL THEN (
-               SELECT count(*)::int FROM "execution" r
-               WHERE r."agentId" = a."id" AND r."parentExecutionId" IS NULL AND r."status" IN ('RUNNING', 'SUSPENDED')) END AS "agentRunning",
-             CASE WHEN a."dailyTokenBudget" IS NOT NULL THEN (
-               SELECT COALESCE(sum(r."inputTokens" + r."outputTokens"), 0)::int FROM "execution" r
-               WHERE r."agentId" = a."id" AND r."userId" = q."userId" AND r."createdAt" >= ${startOfUtcDay(now)}::timestamp(3)) END AS "tokensToday"
-      FROM "thread" t
-      JOIN "agent" a ON a."id" = t."agentId"
-      JOIN LATERAL (
-        SELECT * FROM "queue_item" WHERE "threadId" = t."id" AND "steeringExecutionId" IS NULL ORDER BY "position" ASC LIMIT 1
-      ) q ON true
-      JOIN "user" u ON u."id" = q."userId"
-      LEFT JOIN "message" s ON s."id" = q."siblingOfMessageId"
-      WHERE t."id" = ${threadId}
-        AND NOT EXISTS (
-          SELECT 1 FROM "execution" e
-          WHERE e."threadId" = t."id" AND e."parentExecutionId" IS NULL AND e."status" IN ('RUNNING', 'SUSPENDED'))`;
-    return head ?? null;
-  }
-
-  /**
-   * One statement: the execution, its messages (in order), the files moved from the item to the
-   * user message, the item consumed, and the events appended (bumping the thread's counter).
-   */
+  /** The execution, its messages and events, in one statement (src/storage/admission-statements.ts). */
   private async start(
-    tx: Tx,
+    tx: SqlRunner,
     execution: Execution,
-    messages: { id: string; role: 'USER' | 'ASSISTANT'; parts: MessagePart[]; parentId: string | null; activeSeq: number }[],
+    messages: NewMessageRow[],
     userMessageId: string,
     events: NewThreadEvent[],
   ): Promise<ThreadEvent[]> {
-    const now = execution.createdAt;
-    const leafId = messages.at(-1)!.id;
-    const [row] = await tx.$queryRaw<{ firstSeq: number | null }[]>`
-      WITH created AS (
-        INSERT INTO "execution" ("id", "threadId", "agentId", "userId", "queueItemId", "acceptedText", "status", "refusalKey",
-                                 "ownerInstanceId", "acceptsSteering", "startedAt", "finishedAt", "createdAt", "updatedAt")
-        VALUES (${execution.id}, ${execution.threadId}, ${execution.agentId}, ${execution.userId}, ${execution.queueItemId},
-                ${execution.acceptedText}, ${execution.status}::"ExecutionStatus", ${execution.refusalKey}::text,
-                ${execution.ownerInstanceId}::text, ${execution.acceptsSteering}, ${now}::timestamp(3),
-                ${execution.finishedAt}::timestamp(3), ${now}::timestamp(3), ${now}::timestamp(3))
-        RETURNING "id"
-      ), messages AS (
-        INSERT INTO "message" ("id", "threadId", "executionId", "role", "parts", "parentId", "activeSeq", "createdAt", "updatedAt")
-        SELECT m.row->>'id', ${execution.threadId}, created."id", (m.row->>'role')::"MessageRole", m.row->'parts',
-               m.row->>'parentId', (m.row->>'activeSeq')::int, ${now}::timestamp(3), ${now}::timestamp(3)
-        FROM created, jsonb_array_elements(${JSON.stringify(messages)}::jsonb) WITH ORDINALITY AS m(row, ord)
-        ORDER BY m.ord
-        RETURNING "id"
-      ), files AS (
-        UPDATE "attachment" SET "queueItemId" = NULL, "messageId" = ${userMessageId}
-        WHERE "queueItemId" = ${execution.queueItemId} AND EXISTS (SELECT 1 FROM messages)
-      ), consumed AS (
-        DELETE FROM "queue_item" WHERE "id" = ${execution.queueItemId} AND EXISTS (SELECT 1 FROM created)
-      ), ${eventAppendCtes(execution.threadId, events, now, Prisma.sql`, "activeLeafMessageId" = ${leafId}, "lastActivityAt" = ${now}::timestamp(3)`)}
-      SELECT min("seq")::int AS "firstSeq" FROM appended`;
-    return eventRecords(execution.threadId, firstSeqOf(execution.threadId, row?.firstSeq), now, events);
+    assertDurable(events);
+    const firstSeq = await startExecution(tx, execution, messages, userMessageId, events);
+    return eventRecords(execution.threadId, firstSeqOf(execution.threadId, firstSeq), execution.createdAt, events);
   }
-}
-
-interface QueueHeadRow extends AgentRow {
-  queueId: string;
-  text: string;
-  queuedAt: Date;
-  userId: string;
-  userEmail: string | null;
-  userLocale: User['locale'];
-  userCreatedAt: Date;
-  userName: string | null;
-  userExternalIssuer: string | null;
-  userExternalSubject: string | null;
-  userDisabledAt: Date | null;
-  attachments: { id: string; filename: string; mediaType: string; size: number }[];
-  /** The thread's active leaf and event counter, read under the session lock. */
-  activeLeafMessageId: string | null;
-  lastEventSeq: number;
-  /** An edit's or regeneration's item: the message its turn is a sibling of, that message's role and parent. */
-  siblingOfMessageId: string | null;
-  siblingRole: 'USER' | 'ASSISTANT' | null;
-  siblingParentId: string | null;
-  /** Top-level runs of the agent now, when the agent has a concurrency limit. */
-  agentRunning: number | null;
-  /** Tokens the user's runs of the agent used today, when the agent has a daily budget. */
-  tokensToday: number | null;
 }
 
 /** The run limit the head's turn would break, if any. */

@@ -1,3 +1,4 @@
+import { prismaRunner } from '../storage/sql-client.ts';
 import type { PrismaClient, User } from '../generated/prisma/client.ts';
 import { withSessionLock, type Tx } from '../db/session-lock.ts';
 import type { AccessPolicy } from '../auth/access.ts';
@@ -73,7 +74,7 @@ export class CancellationService {
       where: { steeringExecutionId: executionId },
       data: { steeringExecutionId: null },
     });
-    return appendThreadEvents(tx, threadId, [
+    return appendThreadEvents(prismaRunner(tx), threadId, [
       ...open.map((suspension) => ({
         executionId,
         payload: { type: 'SuspensionResolved' as const, suspensionId: suspension.id, resolution: { cancelled: true } },

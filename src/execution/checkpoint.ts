@@ -1,3 +1,4 @@
+import { prismaRunner } from '../storage/sql-client.ts';
 import type { ModelMessage } from 'ai';
 import type { Prisma } from '../generated/prisma/client.ts';
 import { appendThreadEvents } from '../events/event-log.ts';
@@ -39,7 +40,7 @@ export function openingSuspension(run: RunState, checkpoint: Checkpoint): Before
       toolCallId: pending.toolCallId,
       payload: pending.card ?? pending.input ?? {},
     };
-    settlement.publish.push(...(await appendThreadEvents(tx, run.threadId, [{ executionId: run.executionId, payload: opened }])));
+    settlement.publish.push(...(await appendThreadEvents(prismaRunner(tx), run.threadId, [{ executionId: run.executionId, payload: opened }])));
     return 'SUSPENDED';
   };
 }

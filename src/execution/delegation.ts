@@ -66,7 +66,7 @@ export async function startChildRun(
         failure = end.failure?.message ?? null;
       },
     },
-    new LiveBroadcaster(deps.prisma, deps.bus),
+    new LiveBroadcaster(deps.sql, deps.bus),
     ...observers,
   ]);
   return {

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { OutagePatience } from '../db/outage-patience.ts';
 import type { LiveBus } from '../events/live-bus.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
+import type { SqlClient } from '../storage/sql-client.ts';
 import type { Module } from '../lifecycle/module.ts';
 import type { ModelRegistry } from '../models/registry.ts';
 import type { ParleyTracing } from '../observability/tracing.ts';
@@ -23,6 +24,8 @@ const RECORDING_AFTER_ABORT_MS = 5_000;
 export interface ExecutionEngineDeps {
   settings: ExecutionSettings;
   prisma: PrismaClient;
+  /** The driver under Prisma: the turn's statements (src/storage/). */
+  sql: SqlClient;
   bus: LiveBus;
   models: ModelRegistry;
   logger: Logger;
@@ -54,7 +57,7 @@ export class ExecutionEngine {
   readonly kick = (threadId: string): void => this.consumer.kick(threadId);
 
   constructor(deps: ExecutionEngineDeps) {
-    const { settings, prisma, bus, logger, instanceId, runListeners } = deps;
+    const { settings, prisma, sql, bus, logger, instanceId, runListeners } = deps;
     const running = this.running;
     // Past its lease other instances may take this one's runs: they are handed back as interrupted.
     const lease = new InstanceLease(prisma, instanceId, settings.PARLEY_LEASE_MS, logger, () => {
@@ -65,6 +68,7 @@ export class ExecutionEngine {
     const flushPolicy = { flushMs: settings.PARLEY_TEXT_FLUSH_MS, flushChars: settings.PARLEY_TEXT_FLUSH_CHARS };
     const launcher = new RunLauncher({
       prisma,
+      sql,
       bus,
       models: deps.models,
       running,
@@ -72,7 +76,7 @@ export class ExecutionEngine {
       flushPolicy,
       logger,
       instanceId,
-      steering: new Steering(prisma, bus),
+      steering: new Steering(sql, bus),
       outagePatience: this.outagePatience,
       runtime: deps.runtime,
       tools: deps.tools,
@@ -80,7 +84,7 @@ export class ExecutionEngine {
       runListeners,
       deltaWindowMs: settings.PARLEY_DELTA_WINDOW_MS,
     });
-    const interruptions = new Interruptions(prisma, bus, flushPolicy, this.kick, logger, (execution) =>
+    const interruptions = new Interruptions(prisma, sql, bus, flushPolicy, this.kick, logger, (execution) =>
       runListeners(execution.agent.model),
     );
     const sweepInterruptions = async () => deps.onSwept(await interruptions.sweep());
@@ -89,7 +93,7 @@ export class ExecutionEngine {
       perUser: settings.PARLEY_MAX_CONCURRENT_RUNS_PER_USER,
       perProject: settings.PARLEY_MAX_CONCURRENT_RUNS_PER_PROJECT,
     });
-    const admission = new Admission(prisma, running, instanceId);
+    const admission = new Admission(sql, running, instanceId);
     const handedOff = new HandedOffResumes(prisma, running, instanceId);
     const consumer = new QueueConsumer(prisma, bus, admission, launcher, running, logger, settings.PARLEY_CONSUMER_SWEEP_MS, slots, deps.onDeferred, sweepInterruptions, handedOff);
     this.consumer = consumer;

@@ -1,3 +1,4 @@
+import { prismaRunner } from '../storage/sql-client.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import { withSessionLock } from '../db/session-lock.ts';
 import { appendThreadEvents } from '../events/event-log.ts';
@@ -46,7 +47,7 @@ export class HandedOffResumes {
         if (!suspension) return null;
         const claimed = await claimResumption(tx, this.running, this.instanceId, suspension, recordedResolution(suspension.resolution));
         registeredId = claimed.run.execution.id;
-        return { run: claimed.run, messages: claimed.messages, events: await appendThreadEvents(tx, threadId, claimed.events) };
+        return { run: claimed.run, messages: claimed.messages, events: await appendThreadEvents(prismaRunner(tx), threadId, claimed.events) };
       });
     } catch (error) {
       // The claim did not commit: the handle must not outlive it.

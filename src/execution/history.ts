@@ -1,5 +1,6 @@
 import type { ModelMessage } from 'ai';
-import type { PrismaClient } from '../generated/prisma/client.ts';
+import { messageFiles, turnPath, type StoredFileRow } from '../storage/run-statements.ts';
+import type { SqlRunner } from '../storage/sql-client.ts';
 import { textOf, type MessagePart } from '../conversation/parts.ts';
 import { modelToolName } from '../runtime/tools.ts';
 
@@ -14,14 +15,14 @@ const HISTORY_MESSAGES = 100;
  * branch's messages), earlier turns as text, the current turn's message with its attachments as
  * files. The turn's message is its reply's parent: for a regenerated reply, an earlier turn's.
  */
-export async function loadHistory(prisma: PrismaClient, threadId: string, executionId: string): Promise<ModelMessage[]> {
-  const rows = await turnPath(prisma, threadId, executionId);
+export async function loadHistory(db: SqlRunner, threadId: string, executionId: string): Promise<ModelMessage[]> {
+  const rows = await turnPath(db, threadId, executionId, HISTORY_MESSAGES);
   const turnMessageId = rows.find((row) => row.depth === 1 && row.fromReply)?.id ?? null;
   const messages: ModelMessage[] = [];
   let previous: { role: string; parts: MessagePart[]; text: string } | null = null;
   let previousUserText: string | null = null;
   for (const row of rows) {
-    const parts = row.parts;
+    const parts = row.parts as MessagePart[];
     const text = textOf(parts);
     if (row.role === 'ASSISTANT') {
       if (text.length > 0) messages.push({ role: 'assistant', content: text });
@@ -38,7 +39,7 @@ export async function loadHistory(prisma: PrismaClient, threadId: string, execut
     // Only this turn's own message hands its files to the model, and only when it has any.
     const files =
       row.id === turnMessageId && parts.some((part) => part.type === 'attachment')
-        ? await prisma.attachment.findMany({ where: { messageId: row.id }, orderBy: { createdAt: 'asc' } })
+        ? await messageFiles(db, row.id)
         : [];
     if (files.length === 0) {
       if (text.length > 0) messages.push({ role: 'user', content: text });
@@ -49,49 +50,8 @@ export async function loadHistory(prisma: PrismaClient, threadId: string, execut
   return messages;
 }
 
-interface PathRow {
-  id: string;
-  role: 'USER' | 'ASSISTANT';
-  parts: MessagePart[];
-  executionId: string | null;
-  /** 1 for the path's last message, counting up towards the first. */
-  depth: number;
-  /** Whether the path ends at the parent of this execution's reply (else at the thread's active leaf). */
-  fromReply: boolean;
-}
-
-/**
- * One statement: the last HISTORY_MESSAGES messages of the path that ends at the parent of this
- * execution's reply (a regenerated reply's parent is an earlier turn's message) or, for a run with
- * no reply yet, at the thread's active leaf; first to last. The walk up the tree stops there too,
- * so a long thread costs no more than a short one.
- */
-async function turnPath(prisma: PrismaClient, threadId: string, executionId: string): Promise<PathRow[]> {
-  const rows = await prisma.$queryRaw<PathRow[]>`
-    WITH RECURSIVE reply AS (
-      SELECT "parentId" FROM "message"
-      WHERE "threadId" = ${threadId} AND "executionId" = ${executionId} AND "role" = 'ASSISTANT'
-      ORDER BY "seq" DESC LIMIT 1
-    ), start AS (
-      SELECT CASE WHEN EXISTS (SELECT 1 FROM reply) THEN (SELECT "parentId" FROM reply)
-                  ELSE (SELECT "activeLeafMessageId" FROM "thread" WHERE "id" = ${threadId}) END AS "id",
-             EXISTS (SELECT 1 FROM reply) AS "fromReply"
-    ), path AS (
-      SELECT m."id", m."parentId", m."role", m."parts", m."executionId", 1 AS "depth"
-      FROM "message" m JOIN start ON m."id" = start."id"
-      UNION ALL
-      SELECT p."id", p."parentId", p."role", p."parts", p."executionId", path."depth" + 1
-      FROM "message" p JOIN path ON p."id" = path."parentId"
-      WHERE path."depth" < ${HISTORY_MESSAGES}
-    )
-    SELECT path."id", path."role"::text AS "role", path."parts", path."executionId", path."depth", start."fromReply"
-    FROM path, start
-    ORDER BY path."depth" DESC`;
-  return rows.map((row) => ({ ...row, depth: Number(row.depth) }));
-}
-
 /** An attachment as the model gets it: its bytes are stored base64 (see docs/architecture.md). */
-function fileOf(file: { dataBase64: string; mediaType: string; filename: string }) {
+function fileOf(file: StoredFileRow) {
   return { type: 'file' as const, data: new Uint8Array(Buffer.from(file.dataBase64, 'base64')), mediaType: file.mediaType, filename: file.filename };
 }
 

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Execution, PrismaClient } from '../generated/prisma/client.ts';
+import type { SqlClient } from '../storage/sql-client.ts';
 import type { LiveBus } from '../events/live-bus.ts';
 import type { Locale } from '../i18n/catalog.ts';
 import type { FlushPolicy } from '../recording/conversation-log.ts';
@@ -71,6 +72,7 @@ export class InstanceLease {
 export class Interruptions {
   constructor(
     private readonly prisma: PrismaClient,
+    private readonly sql: SqlClient,
     private readonly bus: LiveBus,
     private readonly flushPolicy: FlushPolicy,
     private readonly kick: (threadId: string) => void,
@@ -95,7 +97,7 @@ export class Interruptions {
   }
 
   private async interrupt(execution: Execution & { user: { locale: string }; agent: { model: string } }): Promise<void> {
-    const { recording } = rootRunRecording({ prisma: this.prisma, bus: this.bus, flushPolicy: this.flushPolicy }, execution, {
+    const { recording } = rootRunRecording({ prisma: this.prisma, sql: this.sql, bus: this.bus, flushPolicy: this.flushPolicy }, execution, {
       locale: execution.user.locale as Locale,
       onFlushError: (error) =>
         this.logger.error({ err: error, executionId: execution.id }, 'recording an interruption failed'),

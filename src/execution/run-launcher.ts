@@ -1,6 +1,7 @@
 import type { ModelMessage, ToolSet } from 'ai';
 import type { Logger } from 'pino';
 import type { Agent, PrismaClient, User } from '../generated/prisma/client.ts';
+import type { SqlClient } from '../storage/sql-client.ts';
 import { isDatabaseOutage } from '../db/outage.ts';
 import type { OutagePatience } from '../db/outage-patience.ts';
 import type { LiveBus } from '../events/live-bus.ts';
@@ -29,6 +30,8 @@ import { tokensUsedToday } from './token-budget.ts';
 
 export interface RunLauncherDeps {
   prisma: PrismaClient;
+  /** The driver under Prisma: the turn's statements (src/storage/). */
+  sql: SqlClient;
   bus: LiveBus;
   models: ModelRegistry;
   running: RunningExecutions;
@@ -132,7 +135,7 @@ export class RunLauncher {
           agent,
           user,
           signal: handle.controller.signal,
-          messages: async () => resumeWith ?? loadHistory(prisma, execution.threadId, execution.id),
+          messages: async () => resumeWith ?? loadHistory(this.deps.sql, execution.threadId, execution.id),
           delegationLog: conversationLog,
           root: true,
           afterStart: answered ? [answered] : [],

@@ -1,17 +1,19 @@
-import type { PrismaClient } from '../generated/prisma/client.ts';
-import { appendThreadEvents } from '../events/event-log.ts';
 import type { LiveBus } from '../events/live-bus.ts';
-import { withSessionLock } from '../db/session-lock.ts';
+import { appendThreadEvents } from '../events/event-log.ts';
+import { hasSteeringReserved, takeSteeringReserved } from '../storage/run-statements.ts';
+import { withThreadLock } from '../storage/session-lock.ts';
+import type { SqlClient } from '../storage/sql-client.ts';
 
 export interface SteeredMessage {
   queueId: string;
   text: string;
 }
 
-/** Moves reserved queue items into their running execution; the run's settlement returns the rest (ReservationReturn). */
+/** Moves reserved queue items into their running execution; the run's settlement returns the rest. */
 export class Steering {
   constructor(
-    private readonly prisma: PrismaClient,
+    /** The driver under Prisma: the probe runs at every step's end (src/storage/). */
+    private readonly sql: SqlClient,
     private readonly bus: LiveBus,
   ) {}
 
@@ -20,18 +22,11 @@ export class Steering {
    * rows go; the caller records the markers), then announces MessageSteered.
    */
   async take(threadId: string, executionId: string): Promise<SteeredMessage[]> {
-    // Asked at every boundary of every run, so one plain probe (the items are read under the lock below).
-    const [probe] = await this.prisma.$queryRaw<{ reserved: boolean }[]>`
-      SELECT EXISTS (SELECT 1 FROM "queue_item" WHERE "steeringExecutionId" = ${executionId}) AS "reserved"`;
-    if (!probe?.reserved) return [];
-    const { taken, events } = await withSessionLock(this.prisma, threadId, async (tx) => {
-      const items = await tx.queueItem.findMany({
-        where: { steeringExecutionId: executionId },
-        orderBy: { position: 'asc' },
-        select: { id: true, text: true },
-      });
+    // Asked at every boundary of every run, so one plain probe (the items are taken under the lock below).
+    if (!(await hasSteeringReserved(this.sql, executionId))) return [];
+    const { taken, events } = await withThreadLock(this.sql, threadId, async (tx) => {
+      const items = await takeSteeringReserved(tx, executionId);
       if (items.length === 0) return { taken: [], events: [] };
-      await tx.queueItem.deleteMany({ where: { id: { in: items.map((item) => item.id) } } });
       const events = await appendThreadEvents(tx, threadId, [
         {
           executionId,

@@ -1,3 +1,4 @@
+import { prismaRunner } from '../storage/sql-client.ts';
 import type { ModelMessage } from 'ai';
 import type { Agent, PrismaClient, Suspension, User } from '../generated/prisma/client.ts';
 import { withSessionLock, type Tx } from '../db/session-lock.ts';
@@ -99,10 +100,10 @@ export class SuspensionService {
         });
         const resolved = { executionId: suspension.executionId, payload: { type: 'SuspensionResolved' as const, suspensionId: suspension.id, resolution: resolutionJson } };
         // Left SUSPENDED with no open card: a consumer elsewhere claims it (HandedOffResumes).
-        if ('handOff' in this.resume) return { events: await appendThreadEvents(tx, threadId, [resolved]), run: null, messages: [] };
+        if ('handOff' in this.resume) return { events: await appendThreadEvents(prismaRunner(tx), threadId, [resolved]), run: null, messages: [] };
         const claimed = await claimResumption(tx, this.running, this.instanceId, suspension, resolution);
         registeredId = claimed.run.execution.id;
-        const events = await appendThreadEvents(tx, threadId, [resolved, ...claimed.events]);
+        const events = await appendThreadEvents(prismaRunner(tx), threadId, [resolved, ...claimed.events]);
         return { events, run: claimed.run, messages: claimed.messages };
       });
       this.bus.publishThreadEvents(outcome.events);

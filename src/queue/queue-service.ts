@@ -1,3 +1,4 @@
+import { prismaRunner, type SqlRunner } from '../storage/sql-client.ts';
 import type { PrismaClient, QueueItem, User } from '../generated/prisma/client.ts';
 import type { AccessPolicy } from '../auth/access.ts';
 import { ConflictError, InvalidInputError, type LimitExceededError, NotFoundError, QueueChangedError } from '../domain/errors.ts';
@@ -17,6 +18,8 @@ export class QueueService {
 
   constructor(
     private readonly prisma: PrismaClient,
+    /** The driver under Prisma: a new message's insert (src/storage/). */
+    private readonly sql: SqlRunner,
     private readonly bus: LiveBus,
     private readonly access: AccessPolicy,
     private readonly kick: (threadId: string) => void,
@@ -25,7 +28,7 @@ export class QueueService {
     /** Throws the error, after counting it. */
     onLimitExceeded: (error: LimitExceededError) => never,
   ) {
-    this.inserts = new QueueInsert(prisma, limits, onLimitExceeded);
+    this.inserts = new QueueInsert(sql, limits, onLimitExceeded);
   }
 
   /**
@@ -44,7 +47,7 @@ export class QueueService {
     // Keys are namespaced by who chose them, so a client's key can never pose as a retry's.
     const storedKey = idempotencyKey === null ? null : `client:${idempotencyKey}`;
     if (attachments.length > 0) await this.inserts.checkAttachmentQuota(user.id, attachments);
-    const outcome = await this.inserts.insert('tail', this.prisma, threadId, user.id, text, storedKey, attachments);
+    const outcome = await this.inserts.insert('tail', this.sql, threadId, user.id, text, storedKey, attachments);
     if (outcome.isNew) this.announce(threadId, [outcome.event]);
     return outcome.event;
   }
@@ -76,7 +79,7 @@ export class QueueService {
     }
     const retryKey = `retry:${execution.id}`;
     const outcome = await withSessionLock(this.prisma, thread.id, async (tx) => {
-      const previous = await this.inserts.queuedEventForKey(tx, thread.id, retryKey);
+      const previous = await this.inserts.queuedEventForKey(prismaRunner(tx), thread.id, retryKey);
       if (previous) return { event: previous, isNew: false };
       const current = await tx.execution.findUniqueOrThrow({ where: { id: execution.id } });
       if (current.status !== 'FAILED' && current.status !== 'INTERRUPTED') {
@@ -93,7 +96,7 @@ export class QueueService {
       if (later) {
         throw new ConflictError('A later turn has run since; send the message again instead of retrying this one.');
       }
-      return this.inserts.insert('head', tx, thread.id, user.id, current.acceptedText, retryKey);
+      return this.inserts.insert('head', prismaRunner(tx), thread.id, user.id, current.acceptedText, retryKey);
     });
     if (outcome.isNew) this.announce(thread.id, [outcome.event]);
     return outcome.event;
@@ -196,7 +199,7 @@ export class QueueService {
   private async locked<T>(threadId: string, work: (tx: Tx) => Promise<{ result: T; events: NewThreadEvent[] }>): Promise<T> {
     const { result, events } = await withSessionLock(this.prisma, threadId, async (tx) => {
       const outcome = await work(tx);
-      return { result: outcome.result, events: await appendThreadEvents(tx, threadId, outcome.events) };
+      return { result: outcome.result, events: await appendThreadEvents(prismaRunner(tx), threadId, outcome.events) };
     });
     this.announce(threadId, events);
     return result;

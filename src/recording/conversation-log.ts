@@ -1,5 +1,7 @@
 import { isDatabaseOutage } from '../db/outage.ts';
 import type { Prisma, PrismaClient } from '../generated/prisma/client.ts';
+import { writeReplyParts } from '../storage/run-statements.ts';
+import type { SqlRunner } from '../storage/sql-client.ts';
 import { OPEN_TOOL_CALL_STATES, type MessagePart } from '../conversation/parts.ts';
 import type { RecordedFailure } from '../errors/recorded-failure.ts';
 import type { RuntimeEvent } from '../runtime/runtime-event.ts';
@@ -37,6 +39,8 @@ export class ConversationLog implements RunListener {
 
   constructor(
     private readonly prisma: PrismaClient,
+    /** The driver under Prisma: the reply's timed writes (src/storage/). */
+    private readonly sql: SqlRunner,
     private readonly policy: FlushPolicy,
     private readonly onFlushError: (error: unknown) => void,
   ) {}
@@ -290,8 +294,7 @@ export class ConversationLog implements RunListener {
       .catch(() => {})
       .then(async () => {
         // Every running reply writes here about once a second: one plain statement, returning nothing.
-        await this.prisma.$executeRaw`
-          UPDATE "message" SET "parts" = ${parts}::jsonb, "updatedAt" = ${new Date()}::timestamp(3) WHERE "id" = ${messageId}`;
+        await writeReplyParts(this.sql, messageId, parts, new Date());
       })
       .catch((error: unknown) => {
         // Not dropped: the parts are still in memory, so the next write (a timed one at the latest) has them.

@@ -1,4 +1,4 @@
-import type { PrismaClient } from '../generated/prisma/client.ts';
+import type { SqlRunner } from '../storage/sql-client.ts';
 import { appendThreadEvents } from '../events/event-log.ts';
 import type { LiveBus } from '../events/live-bus.ts';
 import type { ThreadEventPayload } from '../events/thread-event.ts';
@@ -11,7 +11,7 @@ import type { RunEnd, RunListener, RunState, Settlement } from './run-listener.t
  */
 export class LiveBroadcaster implements RunListener {
   constructor(
-    private readonly prisma: PrismaClient,
+    private readonly sql: SqlRunner,
     private readonly bus: LiveBus,
   ) {}
 
@@ -60,7 +60,7 @@ export class LiveBroadcaster implements RunListener {
 
   private async appendDurable(run: RunState, payload: ThreadEventPayload): Promise<void> {
     const event = [{ executionId: run.executionId, parentExecutionId: run.parentExecutionId, payload }];
-    const records = await appendThreadEvents(this.prisma, run.threadId, event);
+    const records = await appendThreadEvents(this.sql, run.threadId, event);
     this.bus.publishThreadEvents(records);
   }
 }

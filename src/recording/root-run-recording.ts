@@ -42,12 +42,12 @@ export function rootRunRecording(
   execution: RecordedExecution,
   options: RootRunRecordingOptions,
 ): RootRunRecording {
-  const conversationLog = new ConversationLog(deps.prisma, deps.flushPolicy, options.onFlushError);
+  const conversationLog = new ConversationLog(deps.prisma, deps.sql, deps.flushPolicy, options.onFlushError);
   const chain = new ListenerChain([
     new ExecutionRecorder(),
     conversationLog,
     new ReservationReturn(),
-    new LiveBroadcaster(deps.prisma, deps.bus),
+    new LiveBroadcaster(deps.sql, deps.bus),
     ...(options.extraListeners ?? []),
   ]);
   const state = runStateOf(execution);

@@ -4,7 +4,9 @@ import { withSessionLock, type Tx } from '../db/session-lock.ts';
 import { classify } from '../errors/classify.ts';
 import { recordedFailure, type RecordedFailure } from '../errors/recorded-failure.ts';
 import { ReasonedError, type ClassifiedFailure } from '../errors/taxonomy.ts';
-import { eventAppendCtes, eventRecords, firstSeqOf } from '../events/event-log.ts';
+import { assertDurable, eventRecords, firstSeqOf } from '../events/event-log.ts';
+import { eventAppendCtes } from '../storage/event-statements.ts';
+import type { SqlClient } from '../storage/sql-client.ts';
 import type { LiveBus } from '../events/live-bus.ts';
 import type { ThreadEvent } from '../events/thread-event.ts';
 import type { Locale } from '../i18n/catalog.ts';
@@ -15,6 +17,8 @@ export const NO_USAGE: RunUsage = { inputTokens: 0, outputTokens: 0 };
 
 export interface RecordingDeps {
   prisma: PrismaClient;
+  /** The driver under Prisma (src/storage/): the run's statements. */
+  sql: SqlClient;
   bus: LiveBus;
   /** Retries a settlement that met a database outage; without it, the outage is thrown at once. */
   outagePatience?: OutagePatience;
@@ -225,6 +229,7 @@ export class RunRecording {
 /** The settlement's one statement: the execution's final state, the reply's final parts, the events. */
 async function writeEnd(tx: Tx, threadId: string, executionId: string, settlement: Settlement): Promise<ThreadEvent[]> {
   const { end, reply, events } = settlement;
+  assertDurable(events);
   const now = new Date();
   const finishedAt = end && end.outcome !== 'SUSPENDED' ? now : null;
   const [row] = await tx.$queryRaw<{ firstSeq: number | null }[]>`

@@ -155,6 +155,7 @@ function resolverServices(parley: Parley): ResolverServices {
       observeDelivery(
         streamThreadEvents({
           prisma: parley.db.prisma,
+          sql: parley.db.sql,
           bus: parley.bus,
           running: parley.running,
           threadId,

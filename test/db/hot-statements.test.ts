@@ -38,8 +38,8 @@ describeEachBackend('hot SQL statements', (backend) => {
     it('bumps lastEventSeq and inserts the events with consecutive seqs, in the order given', async () => {
       const { thread } = await newThread();
       const prisma = server.parley.db.prisma;
-      const first = await appendThreadEvents(prisma, thread.id, [{ executionId: null, payload: { type: 'QueueUpdated' } }]);
-      const records = await appendThreadEvents(prisma, thread.id, [
+      const first = await appendThreadEvents(server.parley.db.sql, thread.id, [{ executionId: null, payload: { type: 'QueueUpdated' } }]);
+      const records = await appendThreadEvents(server.parley.db.sql, thread.id, [
         { executionId: null, payload: { type: 'QueueUpdated' } },
         { executionId: 'e1', parentExecutionId: 'p1', payload: { type: 'ExecutionUpdated', status: 'RUNNING' } },
       ]);
@@ -59,7 +59,7 @@ describeEachBackend('hot SQL statements', (backend) => {
 
     it('appends nothing to a thread that does not exist, and says so', async () => {
       const prisma = server.parley.db.prisma;
-      await expect(appendThreadEvents(prisma, 'no-such-thread', [{ executionId: null, payload: { type: 'QueueUpdated' } }])).rejects.toThrow(
+      await expect(appendThreadEvents(server.parley.db.sql, 'no-such-thread', [{ executionId: null, payload: { type: 'QueueUpdated' } }])).rejects.toThrow(
         /does not exist/,
       );
       expect(await prisma.threadEvent.count({ where: { threadId: 'no-such-thread' } })).toBe(0);
@@ -69,7 +69,7 @@ describeEachBackend('hot SQL statements', (backend) => {
       const { thread } = await newThread();
       const prisma = server.parley.db.prisma;
       await Promise.all(
-        Array.from({ length: 8 }, () => appendThreadEvents(prisma, thread.id, [{ executionId: null, payload: { type: 'QueueUpdated' } }])),
+        Array.from({ length: 8 }, () => appendThreadEvents(server.parley.db.sql, thread.id, [{ executionId: null, payload: { type: 'QueueUpdated' } }])),
       );
       const seqs = (await prisma.threadEvent.findMany({ where: { threadId: thread.id }, orderBy: { seq: 'asc' } })).map((event) => event.seq);
       expect(seqs).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
@@ -182,7 +182,7 @@ describeEachBackend('hot SQL statements', (backend) => {
       text,
       attachments: [{ filename: 'a.txt', mediaType: 'text/plain', data: new TextEncoder().encode('file') }],
     });
-    const admission = new Admission(db.prisma, new RunningExecutions(), 'hot-statements');
+    const admission = new Admission(db.sql, new RunningExecutions(), 'hot-statements');
     const result = await admission.admitNext(context.thread.id, anySlot());
     return { ...context, admission, result };
   }
@@ -233,7 +233,7 @@ describeEachBackend('hot SQL statements', (backend) => {
       const prisma = server.parley.db.prisma;
       await prisma.agent.update({ where: { id: context.agent.id }, data: { maxConcurrentExecutions: 0 } });
       await server.parley.queue.enqueueOrAnswer(context.user, { threadId: context.thread.id, text: 'too many' });
-      const result = await new Admission(prisma, new RunningExecutions(), 'hot-statements').admitNext(context.thread.id, anySlot());
+      const result = await new Admission(server.parley.db.sql, new RunningExecutions(), 'hot-statements').admitNext(context.thread.id, anySlot());
       expect(result.kind).toBe('refused');
       expect(result.kind === 'refused' && result.events.map((event) => event.payload)).toEqual([
         expect.objectContaining({ type: 'ExecutionStarted', acceptedText: 'too many' }),
@@ -259,7 +259,7 @@ describeEachBackend('hot SQL statements', (backend) => {
         ...server.parley.bus,
         publishThreadEvents: (events: ThreadEvent[]) => published.push(...events.filter((event) => event.seq !== null)),
       };
-      return rootRunRecording({ prisma: server.parley.db.prisma, bus, flushPolicy: { flushMs: 60_000, flushChars: 1_000_000 } }, run.execution, {
+      return rootRunRecording({ prisma: server.parley.db.prisma, sql: server.parley.db.sql, bus, flushPolicy: { flushMs: 60_000, flushChars: 1_000_000 } }, run.execution, {
         locale: 'en',
         assistantMessageId: run.assistantMessageId,
         onFlushError: (error) => {

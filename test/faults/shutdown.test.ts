@@ -91,7 +91,7 @@ describeWithServices('SIGTERM under load: two instances, a cluster and a redis-s
   it('records the end of every run, closes sockets with 1012, and its clients resume on the other instance without a gap', async () => {
     const [a, b] = instances as [Instance, Instance];
     const balancer = await startBalancer([a, b]);
-    const { token, agentId } = await setUpAgent({ prisma: db.prisma }, { project: 'Shutdown' });
+    const { token, agentId } = await setUpAgent(db, { project: 'Shutdown' });
     const followers: Follower[] = [];
     try {
       const threads = await Promise.all(Array.from({ length: RUNS }, () => newThread(a, token, agentId)));

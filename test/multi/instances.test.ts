@@ -66,7 +66,7 @@ describeWithServices('several Parley instances on one PostgreSQL and Redis', () 
     await Promise.all([launch('a'), launch('b')]);
     timings.concurrentStartMs = Math.round(performance.now() - started);
     db = await openDatabase({ databaseUrl: env.DATABASE_URL });
-    ({ token, agentId } = await setUpAgent({ prisma: db.prisma }, { project: 'Multi' }));
+    ({ token, agentId } = await setUpAgent(db, { project: 'Multi' }));
   }, 120_000);
 
   afterAll(async () => {

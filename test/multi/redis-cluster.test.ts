@@ -155,7 +155,7 @@ describeWithServices('two Parley instances on PostgreSQL and a Redis Cluster of 
       }),
     );
     db = await openDatabase({ databaseUrl: env.DATABASE_URL });
-    ({ token, agentId } = await setUpAgent({ prisma: db.prisma }, { project: 'Cluster' }));
+    ({ token, agentId } = await setUpAgent(db, { project: 'Cluster' }));
   }, 120_000);
 
   afterAll(async () => {

@@ -83,7 +83,7 @@ describeWithServices('Parley instances through a Redis outage (a redis-server of
     );
     instances = [a, b];
     db = await openDatabase({ databaseUrl: env.DATABASE_URL });
-    ({ token, agentId } = await setUpAgent({ prisma: db.prisma }, { project: 'Outage' }));
+    ({ token, agentId } = await setUpAgent(db, { project: 'Outage' }));
   }, 120_000);
 
   afterAll(async () => {

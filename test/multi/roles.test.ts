@@ -66,7 +66,7 @@ describeWithServices('an api instance and a worker on one PostgreSQL and Redis',
     env = isolatedEnv('postgres');
     api = await startRole('api');
     db = await openDatabase({ databaseUrl: env.DATABASE_URL });
-    ({ token, agentId } = await setUpAgent({ prisma: db.prisma }, { project: 'Roles' }));
+    ({ token, agentId } = await setUpAgent(db, { project: 'Roles' }));
   }, 120_000);
 
   afterAll(async () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AccessPolicy } from '../../src/auth/access.ts';
 import { DirectoryService, type AgentInput } from '../../src/directory/directory-service.ts';
-import type { PrismaClient } from '../../src/generated/prisma/client.ts';
+import type { Database } from '../../src/db/database.ts';
 import { ModelRegistry } from '../../src/models/registry.ts';
 import { TOOL_NAMES } from '../../src/runtime/tools.ts';
 import { expectTypename, send } from './client.ts';
@@ -28,12 +28,11 @@ interface AgentSetUp extends User {
 }
 
 /** A test server's directory, or one of our own on the database that child instances share. */
-export type DirectoryTarget = Pick<TestServer, 'parley'> | { prisma: PrismaClient };
+export type DirectoryTarget = Pick<TestServer, 'parley'> | Pick<Database, 'prisma' | 'sql'>;
 
 function directoryOf(target: DirectoryTarget): DirectoryService {
   if ('parley' in target) return target.parley.directory;
-  const { prisma } = target;
-  return new DirectoryService(prisma, new AccessPolicy(prisma), new ModelRegistry({ demo: true, compatible: {} }));
+  return new DirectoryService(target.prisma, new AccessPolicy(target.prisma, target.sql), new ModelRegistry({ demo: true, compatible: {} }));
 }
 
 async function createUser(target: DirectoryTarget, locale: Locale = 'en'): Promise<User> {

@@ -50,7 +50,7 @@ describe('BranchService', () => {
     const project = await directory.createProject(user, { name: 'branches' });
     agentId = (await directory.createAgent(null, project.id, { name: 'agent', model: 'demo:default' })).id;
     const bus = { publishThreadEvents: (events: ThreadEvent[]) => published.push(...events) } as unknown as LiveBus;
-    branches = new BranchService(db.prisma, bus, access, () => {}, queueLimits(config), (error) => {
+    branches = new BranchService(db.prisma, db.sql, bus, access, () => {}, queueLimits(config), (error) => {
       throw error;
     });
     life = new ThreadLife(db.prisma, bus, access);
@@ -61,7 +61,7 @@ describe('BranchService', () => {
 
   /** Admits the head of the queue and finishes it with `reply`; answers the turn's message ids. */
   async function runHead(threadId: string, reply: string) {
-    const admitted = await new Admission(prisma(), server.parley.running, 'unit').admitNext(threadId, new RunSlots({ perInstance: 9, perUser: 9, perProject: 9 }));
+    const admitted = await new Admission(server.parley.db.sql, server.parley.running, 'unit').admitNext(threadId, new RunSlots({ perInstance: 9, perUser: 9, perProject: 9 }));
     if (admitted.kind !== 'admitted') throw new Error(`expected an admission, got ${admitted.kind}`);
     const { execution, assistantMessageId } = admitted.run;
     server.parley.running.unregister(execution.id);
@@ -107,7 +107,7 @@ describe('BranchService', () => {
     expect(await texts(threadId)).toEqual(['a', 're: a', 'b2', 're: b2']);
     const row = await prisma().message.findUniqueOrThrow({ where: { id: edited.userMessageId } });
     expect(row.parentId).toBe(first.replyId);
-    const history = await loadHistory(prisma(), threadId, edited.executionId);
+    const history = await loadHistory(server.parley.db.sql, threadId, edited.executionId);
     expect(history).toEqual([
       { role: 'user', content: 'a' },
       { role: 'assistant', content: 're: a' },
@@ -124,7 +124,7 @@ describe('BranchService', () => {
     expect(again.userMessageId).toBe(asked.userMessageId);
     expect(await texts(threadId)).toEqual(['q', 'second answer']);
     expect(await prisma().message.count({ where: { threadId, role: 'USER' } })).toBe(1);
-    const history = await loadHistory(prisma(), threadId, again.executionId);
+    const history = await loadHistory(server.parley.db.sql, threadId, again.executionId);
     expect(history).toEqual([{ role: 'user', content: 'q' }]);
 
     const follow = await turn(threadId, 'more');
@@ -147,7 +147,7 @@ describe('BranchService', () => {
     await expect(branches.switchBranch(user, { messageId: 'missing' })).rejects.toThrow(NotFoundError);
 
     await server.parley.queue.enqueueOrAnswer(user, { threadId, text: 'running' });
-    const running = await new Admission(prisma(), server.parley.running, 'unit').admitNext(threadId, new RunSlots({ perInstance: 9, perUser: 9, perProject: 9 }));
+    const running = await new Admission(server.parley.db.sql, server.parley.running, 'unit').admitNext(threadId, new RunSlots({ perInstance: 9, perUser: 9, perProject: 9 }));
     if (running.kind !== 'admitted') throw new Error('expected an admission');
     server.parley.running.unregister(running.run.execution.id);
     const before = await prisma().thread.findUniqueOrThrow({ where: { id: threadId } });

@@ -32,7 +32,7 @@ describe('a run’s ending, from the runtime’s result', () => {
     const agent = await directory.createAgent(null, project.id, { name: 'agent', model: 'demo:default' });
     const thread = await directory.createThread(user, { agentId: agent.id });
     await queue.enqueueOrAnswer(user, { threadId: thread.id, text: 'hello' });
-    const admitted = await new Admission(db.prisma, running, instanceId).admitNext(thread.id, new RunSlots({ perInstance: 1, perUser: 1, perProject: 1 }));
+    const admitted = await new Admission(db.sql, running, instanceId).admitNext(thread.id, new RunSlots({ perInstance: 1, perUser: 1, perProject: 1 }));
     if (admitted.kind !== 'admitted') throw new Error(`expected an admission, got ${admitted.kind}`);
     const published: ThreadEvent[] = [];
     const stop = bus.subscribeThread(thread.id, (event) => {
@@ -40,6 +40,7 @@ describe('a run’s ending, from the runtime’s result', () => {
     });
     const launcher = new RunLauncher({
       prisma: db.prisma,
+      sql: db.sql,
       bus,
       models,
       running,
@@ -47,7 +48,7 @@ describe('a run’s ending, from the runtime’s result', () => {
       flushPolicy: { flushMs: 60_000, flushChars: 1_000_000 },
       logger: pino({ level: 'silent' }),
       instanceId,
-      steering: new Steering(db.prisma, bus),
+      steering: new Steering(db.sql, bus),
       tracing,
       runtime: (input) => runtime(input, (reason) => admitted.run.handle.controller.abort(reason)),
     });

@@ -28,14 +28,14 @@ describe('a run’s recording', () => {
     const agent = await directory.createAgent(null, project.id, { name: 'agent', model: 'demo:default' });
     const thread = await directory.createThread(user, { agentId: agent.id });
     await queue.enqueueOrAnswer(user, { threadId: thread.id, text: 'hello' });
-    const admitted = await new Admission(db.prisma, running, instanceId).admitNext(thread.id, new RunSlots({ perInstance: 1, perUser: 1, perProject: 1 }));
+    const admitted = await new Admission(db.sql, running, instanceId).admitNext(thread.id, new RunSlots({ perInstance: 1, perUser: 1, perProject: 1 }));
     if (admitted.kind !== 'admitted') throw new Error(`expected an admission, got ${admitted.kind}`);
     return admitted.run;
   }
 
   function recordingOf(run: Awaited<ReturnType<typeof admittedRun>>) {
     const heard: { events: RuntimeEvent['type'][]; ends: RunEnd[] } = { events: [], ends: [] };
-    const { recording } = rootRunRecording({ prisma: server.parley.db.prisma, bus: server.parley.bus, flushPolicy: { flushMs: 60_000, flushChars: 1_000_000 } }, run.execution, {
+    const { recording } = rootRunRecording({ prisma: server.parley.db.prisma, sql: server.parley.db.sql, bus: server.parley.bus, flushPolicy: { flushMs: 60_000, flushChars: 1_000_000 } }, run.execution, {
       locale: 'de',
       assistantMessageId: run.assistantMessageId,
       onFlushError: (error) => {
@@ -72,17 +72,16 @@ describe('a run’s recording', () => {
     const prisma = server.parley.db.prisma;
     const writtenChars: number[] = [];
     // The real database, with each write of the reply's parts measured on its way.
-    // The flush is one `$executeRaw` whose first value is the reply's parts as JSON.
-    const measured = new Proxy(prisma, {
-      get: (target, key) =>
-        key === '$executeRaw'
-          ? (strings: TemplateStringsArray, ...values: unknown[]) => {
-              writtenChars.push(String(values[0]).length);
-              return target.$executeRaw(strings, ...values);
-            }
-          : Reflect.get(target, key),
-    });
-    const log = new ConversationLog(measured, { flushMs: 600_000, flushChars: 1_000 }, (error) => {
+    // The flush is one statement whose first value is the reply's parts as JSON.
+    const sql = server.parley.db.sql;
+    const measured = {
+      ...sql,
+      query: <Row>(statement: Parameters<typeof sql.query>[0]) => {
+        writtenChars.push(String(statement.values[0]).length);
+        return sql.query<Row>(statement);
+      },
+    };
+    const log = new ConversationLog(prisma, measured, { flushMs: 600_000, flushChars: 1_000 }, (error) => {
       throw error;
     });
     const state = { ...runStateOf(run.execution), assistantMessageId: run.assistantMessageId ?? null };
