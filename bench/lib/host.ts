@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import type { AgentRunInput } from '../../src/runtime/agent-runtime.ts';
+import type { AgentRunInput } from '../../src/runtime/agent-run-input.ts';
 import { nowMs } from './stats.ts';
 import { closedLoop, FLOOR_TABLE_SQL } from './floor.ts';
 

@@ -1,20 +1,17 @@
 import type { ModelMessage } from 'ai';
 import type { Agent, PrismaClient, User } from '../generated/prisma/client.ts';
-import type { LiveBus } from '../events/live-bus.ts';
-import type { Locale } from '../i18n/catalog.ts';
 import type { ConversationLog } from '../recording/conversation-log.ts';
 import { DelegationCard } from '../recording/delegation-card.ts';
-import { ExecutionRecorder } from '../recording/execution-recorder.ts';
 import { LiveBroadcaster } from '../recording/live-broadcaster.ts';
 import { runStateOf } from '../recording/root-run-recording.ts';
+import type { RunEnding } from '../recording/run-ending.ts';
 import { ListenerChain, type RunListener } from '../recording/run-listener.ts';
 import { RunRecording, type RecordingDeps } from '../recording/run-recording.ts';
-import type { AgentRunResult } from '../runtime/agent-runtime.ts';
+import type { RunOutcome } from '../runtime/agent-runtime.ts';
 import type { DelegationResult } from '../runtime/tools.ts';
 
 export interface DelegationDeps extends RecordingDeps {
   prisma: PrismaClient;
-  bus: LiveBus;
   instanceId: string;
 }
 
@@ -30,7 +27,7 @@ export interface DelegatingParent {
 /** A delegated child run, recorded on its card in the parent's reply; `resultOf` turns its end into the tool's result. */
 export interface ChildRun {
   recording: RunRecording;
-  resultOf(result: AgentRunResult | null): DelegationResult;
+  resultOf(ending: RunEnding, outcome: RunOutcome | null): DelegationResult;
 }
 
 /** Creates a child execution for a `delegate` tool call, with the recording that puts it on its card. */
@@ -57,24 +54,14 @@ export async function startChildRun(
   });
   const state = runStateOf(child);
   state.assistantMessageId = parentRun.assistantMessageId;
-  let failure: string | null = null;
-  const chain = new ListenerChain([
-    new ExecutionRecorder(),
-    new DelegationCard(parent.log, toolCallId),
-    {
-      onSettle: (end) => {
-        failure = end.failure?.message ?? null;
-      },
-    },
-    new LiveBroadcaster(deps.sql, deps.bus),
-    ...observers,
-  ]);
+  const chain = new ListenerChain([new DelegationCard(parent.log, toolCallId), new LiveBroadcaster(deps.sql, deps.bus), ...observers]);
   return {
-    recording: new RunRecording(deps, chain, state, parent.user.locale as Locale),
+    recording: new RunRecording(deps, chain, state),
     // Its failure is the parent's result, not its crash.
-    resultOf: (result) => {
-      if (failure !== null || !result) return { ok: false, error: failure ?? 'The delegated run failed.' };
-      return { ok: true, text: textOfResponse(result.messages) };
+    resultOf: (ending, outcome) => {
+      if (ending.failure) return { ok: false, error: ending.failure.message };
+      if (!outcome) return { ok: false, error: 'The delegated run failed.' };
+      return { ok: true, text: textOfResponse(outcome.messages) };
     },
   };
 }

@@ -6,7 +6,7 @@ import type { Locale } from '../i18n/catalog.ts';
 import type { FlushPolicy } from '../recording/conversation-log.ts';
 import type { RunListener } from '../recording/run-listener.ts';
 import { rootRunRecording } from '../recording/root-run-recording.ts';
-import { interruption } from '../recording/run-recording.ts';
+import { interruption } from './ending.ts';
 
 /** This instance's lease: a row renewed by a heartbeat. An expired lease means the instance died. */
 export class InstanceLease {
@@ -97,24 +97,14 @@ export class Interruptions {
   }
 
   private async interrupt(execution: Execution & { user: { locale: string }; agent: { model: string } }): Promise<void> {
-    const { recording } = rootRunRecording({ prisma: this.prisma, sql: this.sql, bus: this.bus, flushPolicy: this.flushPolicy }, execution, {
-      locale: execution.user.locale as Locale,
-      onFlushError: (error) =>
-        this.logger.error({ err: error, executionId: execution.id }, 'recording an interruption failed'),
-      extraListeners: [
-        {
-          // Its delegated children died with it.
-          onSettle: async (_end, _run, settlement) => {
-            await settlement.tx.execution.updateMany({
-              where: { parentExecutionId: execution.id, status: { in: ['RUNNING', 'SUSPENDED'] } },
-              data: { status: 'INTERRUPTED', finishedAt: new Date() },
-            });
-          },
-        },
-        ...this.observers(execution),
-      ],
+    const { recording, conversationLog } = rootRunRecording({ sql: this.sql, bus: this.bus, flushPolicy: this.flushPolicy }, execution, {
+      onFlushError: (error) => this.logger.error({ err: error, executionId: execution.id }, 'recording an interruption failed'),
+      extraListeners: this.observers(execution),
     });
-    await recording.settle(interruption(`instance ${execution.ownerInstanceId ?? '(none)'} stopped while running this execution`));
+    // The reply as its dead instance last wrote it: its open tool calls are closed as interrupted.
+    await conversationLog.open(recording.run);
+    const detail = `instance ${execution.ownerInstanceId ?? '(none)'} stopped while running this execution`;
+    await recording.settle(interruption(detail, execution.user.locale as Locale));
     this.logger.warn({ executionId: execution.id, instance: execution.ownerInstanceId }, 'execution interrupted');
     this.kick(execution.threadId);
   }

@@ -8,7 +8,7 @@ import { appendThreadEvents } from '../events/event-log.ts';
 import type { LiveBus } from '../events/live-bus.ts';
 import type { NewThreadEvent, ThreadEvent } from '../events/thread-event.ts';
 import type { AdmittedRun } from './admission.ts';
-import type { Checkpoint } from './checkpoint.ts';
+import type { Checkpoint } from '../runtime/agent-runtime.ts';
 import type { RunningExecutions } from './running-executions.ts';
 
 export type Resolution = { decision: 'APPROVE' | 'DENY'; allowInThread?: boolean } | { answer: string };

@@ -1,4 +1,5 @@
-import type { RunEnd, RunListener } from '../recording/run-listener.ts';
+import type { RunEnding } from '../recording/run-ending.ts';
+import type { RunListener } from '../recording/run-listener.ts';
 import type { RuntimeEvent } from '../runtime/runtime-event.ts';
 import type { ParleyMetrics } from './metrics.ts';
 
@@ -41,12 +42,12 @@ export class RunMetricsListener implements RunListener {
     }
   }
 
-  onSettle(end: RunEnd): void {
+  onEnded(end: RunEnding): void {
     const { provider, model } = this.observed;
     if (end.failure) this.metrics.runFailures.inc({ reason: end.failure.reason, provider });
-    this.metrics.runsFinished.inc({ status: end.outcome, provider });
+    this.metrics.runsFinished.inc({ status: end.status, provider });
     if (this.startedAt !== null) {
-      this.metrics.runDuration.observe({ status: end.outcome }, (performance.now() - this.startedAt) / 1000);
+      this.metrics.runDuration.observe({ status: end.status }, (performance.now() - this.startedAt) / 1000);
     }
     if (end.usage.inputTokens > 0) this.metrics.modelTokens.inc({ provider, model, direction: 'input' }, end.usage.inputTokens);
     if (end.usage.outputTokens > 0) this.metrics.modelTokens.inc({ provider, model, direction: 'output' }, end.usage.outputTokens);

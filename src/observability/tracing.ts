@@ -4,7 +4,8 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor, SimpleSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
-import type { RunEnd, RunListener } from '../recording/run-listener.ts';
+import type { RunEnding } from '../recording/run-ending.ts';
+import type { RunListener } from '../recording/run-listener.ts';
 
 export const TRACER_NAME = 'parley';
 
@@ -124,13 +125,13 @@ export class TurnTrace implements RunListener {
     return inChildSpan(this.tracer, name, {}, work);
   }
 
-  onSettle(end: RunEnd): void {
+  onEnded(end: RunEnding): void {
     if (!this.span) return;
     if (end.failure) {
       this.span.setAttribute('parley.error_reason', end.failure.reason);
       this.span.setStatus({ code: SpanStatusCode.ERROR, message: end.failure.reason });
     }
-    this.span.setAttribute('parley.outcome', end.outcome);
+    this.span.setAttribute('parley.outcome', end.status);
     this.span.setAttribute('parley.input_tokens', end.usage.inputTokens);
     this.span.setAttribute('parley.output_tokens', end.usage.outputTokens);
   }

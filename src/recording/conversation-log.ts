@@ -1,11 +1,12 @@
 import { isDatabaseOutage } from '../db/outage.ts';
-import type { Prisma, PrismaClient } from '../generated/prisma/client.ts';
-import { writeReplyParts } from '../storage/run-statements.ts';
-import type { SqlRunner } from '../storage/sql-client.ts';
 import { OPEN_TOOL_CALL_STATES, type MessagePart } from '../conversation/parts.ts';
+import type { NewThreadEvent } from '../events/thread-event.ts';
 import type { RecordedFailure } from '../errors/recorded-failure.ts';
 import type { RuntimeEvent } from '../runtime/runtime-event.ts';
-import type { RunEnd, RunListener, RunState, Settlement } from './run-listener.ts';
+import { recordedReply, writeReplyParts } from '../storage/run-statements.ts';
+import type { SqlRunner } from '../storage/sql-client.ts';
+import type { RunEnding } from './run-ending.ts';
+import type { Contribution, RunListener, RunState } from './run-listener.ts';
 
 /** Recorded text and reasoning of one delegation (each); more is shown live but not recovered. */
 export const DELEGATION_RECORDED_CHARS = 4_000;
@@ -17,9 +18,13 @@ export interface FlushPolicy {
   flushChars: number;
 }
 
+type DelegationPart = Extract<MessagePart, { type: 'delegation' }>;
+type ToolCallPart = Extract<MessagePart, { type: 'tool-call' }>;
+
 /**
- * Records the assistant turn of a run. Text is kept in memory and written in batches (snapshots),
- * never per token; every structural change (tool call, error, boundary, end) is written at once.
+ * Records the reply of a run. Text is kept in memory and written in batches (snapshots), never per
+ * token; every structural change (tool call, boundary) is written at once; the final parts are the
+ * settlement's to write.
  */
 export class ConversationLog implements RunListener {
   private parts: MessagePart[] = [];
@@ -31,45 +36,53 @@ export class ConversationLog implements RunListener {
   private timer: NodeJS.Timeout | null = null;
   private writing: Promise<void> = Promise.resolve();
   private messageId: string | null = null;
-  /** The run's error part, kept so that a settlement tried again (after an outage) replaces it. */
-  private failurePart: MessagePart | null = null;
   private settling = false;
-  /** Whether the reply was created inside the settlement (a run that failed before it started). */
-  private openedInSettlement = false;
 
   constructor(
-    private readonly prisma: PrismaClient,
-    /** The driver under Prisma: the reply's timed writes (src/storage/). */
+    /** The driver under Prisma (src/storage/). */
     private readonly sql: SqlRunner,
     private readonly policy: FlushPolicy,
     private readonly onFlushError: (error: unknown) => void,
   ) {}
 
-  /** The assistant message as recorded so far plus what is still in memory (for a reconnecting client). */
+  /** The reply as recorded so far plus what is still in memory (for a reconnecting client). */
   snapshot(): { messageId: string | null; parts: MessagePart[] } {
     return { messageId: this.messageId, parts: structuredClone(this.parts) };
+  }
+
+  /**
+   * Opens the run's reply: the one admission created (empty), or the one a resumed or interrupted
+   * run already has, read back so it stays one message.
+   */
+  async open(run: RunState): Promise<void> {
+    if (this.messageId) return;
+    if (run.assistantMessageId) {
+      this.messageId = run.assistantMessageId;
+      return;
+    }
+    const existing = await recordedReply(this.sql, run.executionId);
+    if (!existing) return;
+    this.messageId = existing.id;
+    this.parts = existing.parts as MessagePart[];
+    run.assistantMessageId = existing.id;
+    run.textLength = lengthOf(this.parts, 'text');
+    run.reasoningLength = lengthOf(this.parts, 'reasoning');
   }
 
   async onEvent(event: RuntimeEvent, run: RunState): Promise<void> {
     switch (event.type) {
       case 'run-started':
-        await this.openTurn(run, this.prisma);
+        await this.open(run);
         break;
       case 'text-delta':
-        this.appendText('text', event.text);
-        this.scheduleFlush();
-        break;
       case 'reasoning-delta':
-        this.appendText('reasoning', event.text);
+        this.appendText(event.type === 'text-delta' ? 'text' : 'reasoning', event.text);
         this.scheduleFlush();
         break;
       case 'tool-call': {
-        const existing = this.parts.find(
-          (part): part is Extract<MessagePart, { type: 'tool-call' }> =>
-            part.type === 'tool-call' && part.toolCallId === event.toolCallId,
-        );
+        const existing = this.parts.find((part): part is ToolCallPart => part.type === 'tool-call' && part.toolCallId === event.toolCallId);
         if (existing) Object.assign(existing, { state: event.state, output: event.output, error: event.error ?? null, durationMs: event.durationMs ?? null });
-        else this.parts.push({ type: 'tool-call', ...pick(event) });
+        else this.parts.push({ type: 'tool-call', ...toolCallOf(event) });
         this.dirty = true;
         await this.flushUnlessOutage();
         break;
@@ -87,67 +100,49 @@ export class ConversationLog implements RunListener {
     }
   }
 
-  async onSettle(end: RunEnd, run: RunState, settlement: Settlement): Promise<void> {
-    // A run swept after its instance died is read back here first (the reply as last written).
-    if (end.outcome === 'INTERRUPTED') await this.openTurn(run, settlement.tx);
-    if (end.outcome === 'CANCELLED' || end.outcome === 'INTERRUPTED') this.endOpenToolCalls(end.outcome, run, settlement);
-    if (end.failure) {
-      // A failure before the run started still leaves the question and its error in the conversation.
-      // A reply opened by an earlier attempt of the settlement was rolled back with it.
-      if (this.openedInSettlement) {
-        this.messageId = null;
-        run.assistantMessageId = null;
+  /**
+   * The reply's final parts: a call still open when its run was stopped or interrupted is closed
+   * (never left looking as if it still ran), with its event; the run's failure ends it as an error part.
+   */
+  contribute(ending: RunEnding, run: RunState): Contribution {
+    if (!this.messageId) return {};
+    const parts = structuredClone(this.parts);
+    const events: NewThreadEvent[] = [];
+    if (ending.status === 'CANCELLED' || ending.status === 'INTERRUPTED') {
+      for (const part of parts) {
+        if (part.type !== 'tool-call' || !OPEN_TOOL_CALL_STATES.has(part.state)) continue;
+        part.state = ending.status;
+        events.push({
+          executionId: run.executionId,
+          parentExecutionId: run.parentExecutionId,
+          payload: {
+            type: 'ToolCallEvent',
+            messageId: this.messageId,
+            toolCallId: part.toolCallId,
+            toolName: part.toolName,
+            state: ending.status,
+            input: part.input,
+            output: null,
+            error: null,
+            durationMs: part.durationMs ?? null,
+          },
+        });
       }
-      this.openedInSettlement = this.messageId === null;
-      await this.openTurn(run, settlement.tx);
-      if (this.failurePart && this.parts.includes(this.failurePart)) this.parts.splice(this.parts.indexOf(this.failurePart), 1);
-      this.failurePart = { type: 'error', ...end.failure };
-      this.parts.push(this.failurePart);
-      this.dirty = true;
     }
-    this.settleInto(settlement);
+    if (ending.failure) parts.push({ type: 'error', ...ending.failure });
+    return { reply: { messageId: this.messageId, parts }, events };
   }
 
-  /**
-   * A call still open when its run ended was cancelled by the Stop (the tool server was told) or
-   * interrupted with its instance; it is never left looking as if it still ran.
-   */
-  private endOpenToolCalls(outcome: 'CANCELLED' | 'INTERRUPTED', run: RunState, settlement: Settlement): void {
-    for (const part of this.parts) {
-      if (part.type !== 'tool-call' || !OPEN_TOOL_CALL_STATES.has(part.state)) continue;
-      part.state = outcome;
-      this.dirty = true;
-      settlement.events.push({
-        executionId: run.executionId,
-        parentExecutionId: run.parentExecutionId,
-        payload: {
-          type: 'ToolCallEvent',
-          messageId: this.messageId ?? '',
-          toolCallId: part.toolCallId,
-          toolName: part.toolName,
-          state: outcome,
-          input: part.input,
-          output: null,
-          error: null,
-          durationMs: part.durationMs ?? null,
-        },
-      });
-    }
+  /** The reply as it stands, which a delegated child's settlement writes with the child's card in it. */
+  currentReply(): Contribution['reply'] {
+    return this.messageId ? { messageId: this.messageId, parts: structuredClone(this.parts) } : undefined;
   }
 
   /** Adds the card of a delegated child (once), so its text and failure have a place in this reply. */
   openDelegation(toolCallId: string, childExecutionId: string): void {
     if (this.delegation(childExecutionId)) return;
     this.dirty = true;
-    this.parts.push({
-      type: 'delegation',
-      toolCallId,
-      childExecutionId,
-      text: '',
-      reasoning: '',
-      truncated: false,
-      error: null,
-    });
+    this.parts.push({ type: 'delegation', toolCallId, childExecutionId, text: '', reasoning: '', truncated: false, error: null });
   }
 
   appendDelegationText(childExecutionId: string, field: 'text' | 'reasoning', text: string): void {
@@ -169,11 +164,8 @@ export class ConversationLog implements RunListener {
     this.dirty = true;
   }
 
-  private delegation(childExecutionId: string) {
-    return this.parts.find(
-      (part): part is Extract<MessagePart, { type: 'delegation' }> =>
-        part.type === 'delegation' && part.childExecutionId === childExecutionId,
-    );
+  private delegation(childExecutionId: string): DelegationPart | undefined {
+    return this.parts.find((part): part is DelegationPart => part.type === 'delegation' && part.childExecutionId === childExecutionId);
   }
 
   private appendText(type: 'text' | 'reasoning', text: string): void {
@@ -212,48 +204,6 @@ export class ConversationLog implements RunListener {
     }, this.policy.flushMs);
   }
 
-  /** Opens the run's reply, or reopens it when a suspended run resumes, so it stays one message. */
-  private async openTurn(run: RunState, db: Prisma.TransactionClient): Promise<void> {
-    if (this.messageId) return;
-    if (run.assistantMessageId) {
-      // Admission created the reply's message (empty) with the execution.
-      this.messageId = run.assistantMessageId;
-      return;
-    }
-    const existing = await db.message.findFirst({
-      where: { executionId: run.executionId, role: 'ASSISTANT' },
-      select: { id: true, parts: true },
-    });
-    if (existing) {
-      this.messageId = existing.id;
-      this.parts = existing.parts as MessagePart[];
-      run.assistantMessageId = existing.id;
-      run.textLength = lengthOf(this.parts, 'text');
-      run.reasoningLength = lengthOf(this.parts, 'reasoning');
-      return;
-    }
-    const hasUserMessage = await db.message.findFirst({
-      where: { executionId: run.executionId, role: 'USER' },
-      select: { id: true },
-    });
-    if (!hasUserMessage && run.acceptedText) {
-      await db.message.create({
-        data: {
-          threadId: run.threadId,
-          executionId: run.executionId,
-          role: 'USER',
-          parts: [{ type: 'text', text: run.acceptedText }],
-        },
-      });
-    }
-    const message = await db.message.create({
-      data: { threadId: run.threadId, executionId: run.executionId, role: 'ASSISTANT', parts: [] },
-      select: { id: true },
-    });
-    this.messageId = message.id;
-    run.assistantMessageId = message.id;
-  }
-
   /** Lets the writes in flight finish, so the settlement transaction is the last writer. */
   async drain(): Promise<void> {
     // What is not written yet is the settlement's to write, in its one statement. A flush still
@@ -265,17 +215,9 @@ export class ConversationLog implements RunListener {
     await this.writing.catch(() => {});
   }
 
-  /**
-   * The reply's final parts, written by the settlement's statement (after `drain()`); always the
-   * whole reply, so a settlement tried again after a failed transaction writes it again too.
-   */
-  settleInto(settlement: Settlement): void {
-    if (this.timer) {
-      clearTimeout(this.timer);
-      this.timer = null;
-    }
-    if (!this.messageId) return;
-    settlement.reply = { messageId: this.messageId, parts: structuredClone(this.parts) };
+  /** Waits for the writes in flight, and leaves later ones to go on (a delegated child's end, in its parent's reply). */
+  async writesDone(): Promise<void> {
+    await this.writing.catch(() => {});
   }
 
   /** Writes the current parts; writes are chained so an older snapshot never overwrites a newer one. */
@@ -292,10 +234,7 @@ export class ConversationLog implements RunListener {
     const parts = JSON.stringify(this.parts);
     this.writing = this.writing
       .catch(() => {})
-      .then(async () => {
-        // Every running reply writes here about once a second: one plain statement, returning nothing.
-        await writeReplyParts(this.sql, messageId, parts, new Date());
-      })
+      .then(() => writeReplyParts(this.sql, messageId, parts, new Date()))
       .catch((error: unknown) => {
         // Not dropped: the parts are still in memory, so the next write (a timed one at the latest) has them.
         this.dirty = true;
@@ -311,7 +250,7 @@ export class ConversationLog implements RunListener {
   }
 }
 
-function pick(event: Extract<RuntimeEvent, { type: 'tool-call' }>) {
+function toolCallOf(event: Extract<RuntimeEvent, { type: 'tool-call' }>) {
   const { toolCallId, toolName, input, state, output } = event;
   const extra = { error: event.error ?? null, durationMs: event.durationMs ?? null };
   return { toolCallId, toolName, input, state, output, ...extra, ...(event.safeToRepeat === undefined ? {} : { safeToRepeat: event.safeToRepeat }) };

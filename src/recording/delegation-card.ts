@@ -1,6 +1,7 @@
 import type { RuntimeEvent } from '../runtime/runtime-event.ts';
-import type { RunEnd, RunListener, RunState, Settlement } from './run-listener.ts';
 import type { ConversationLog } from './conversation-log.ts';
+import type { RunEnding } from './run-ending.ts';
+import type { Contribution, RunListener, RunState } from './run-listener.ts';
 
 /**
  * Records a delegated child execution on its card (a DelegationPart of the parent's reply) instead
@@ -13,7 +14,7 @@ export class DelegationCard implements RunListener {
   ) {}
 
   async drain(): Promise<void> {
-    await this.parentLog.drain();
+    await this.parentLog.writesDone();
   }
 
   async onEvent(event: RuntimeEvent, run: RunState): Promise<void> {
@@ -36,11 +37,12 @@ export class DelegationCard implements RunListener {
     }
   }
 
-  onSettle(end: RunEnd, run: RunState, settlement: Settlement): void {
-    if (end.failure) {
+  /** The parent's reply, with the child's failure on its card, is what the child's end writes. */
+  contribute(ending: RunEnding, run: RunState): Contribution {
+    if (ending.failure) {
       this.parentLog.openDelegation(this.toolCallId, run.executionId);
-      this.parentLog.setDelegationError(run.executionId, end.failure);
+      this.parentLog.setDelegationError(run.executionId, ending.failure);
     }
-    this.parentLog.settleInto(settlement);
+    return { reply: this.parentLog.currentReply() };
   }
 }

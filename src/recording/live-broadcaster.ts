@@ -3,11 +3,12 @@ import { appendThreadEvents } from '../events/event-log.ts';
 import type { LiveBus } from '../events/live-bus.ts';
 import type { ThreadEventPayload } from '../events/thread-event.ts';
 import type { RuntimeEvent } from '../runtime/runtime-event.ts';
-import type { RunEnd, RunListener, RunState, Settlement } from './run-listener.ts';
+import type { RunListener, RunState } from './run-listener.ts';
 
 /**
  * Turns runtime events into durable thread events for subscribers: appended to the thread log first,
- * published after. (Deltas are live only and go out from RunRecording before any listener.)
+ * published after. (Deltas are live only and go out from RunRecording before any listener; the
+ * end's events are the settlement's.)
  */
 export class LiveBroadcaster implements RunListener {
   constructor(
@@ -41,21 +42,6 @@ export class LiveBroadcaster implements RunListener {
       default:
         break;
     }
-  }
-
-  /** The end's events go into the settlement's one statement: the failure first, then the status. */
-  onSettle(end: RunEnd, run: RunState, settlement: Settlement): void {
-    const event = (payload: ThreadEventPayload) => ({ executionId: run.executionId, parentExecutionId: run.parentExecutionId, payload });
-    if (end.failure) settlement.events.push(event({ type: 'ErrorEvent', ...end.failure }));
-    // ExecutionFinished ends a turn of the thread; a suspension (the turn goes on later) and a
-    // delegated child's end are updates.
-    settlement.events.push(
-      event(
-        run.parentExecutionId || end.outcome === 'SUSPENDED'
-          ? { type: 'ExecutionUpdated', status: end.outcome }
-          : { type: 'ExecutionFinished', status: end.outcome },
-      ),
-    );
   }
 
   private async appendDurable(run: RunState, payload: ThreadEventPayload): Promise<void> {

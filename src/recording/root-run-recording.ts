@@ -1,9 +1,6 @@
 import type { Execution } from '../generated/prisma/client.ts';
-import type { Locale } from '../i18n/catalog.ts';
 import { ConversationLog, type FlushPolicy } from './conversation-log.ts';
-import { ExecutionRecorder } from './execution-recorder.ts';
 import { LiveBroadcaster } from './live-broadcaster.ts';
-import { ReservationReturn } from './reservation-return.ts';
 import { ListenerChain, type RunListener, type RunState } from './run-listener.ts';
 import { RunRecording, type RecordingDeps } from './run-recording.ts';
 
@@ -11,18 +8,14 @@ export interface RootRunRecordingDeps extends RecordingDeps {
   flushPolicy: FlushPolicy;
 }
 
-export type RecordedExecution = Pick<
-  Execution,
-  'id' | 'threadId' | 'agentId' | 'userId' | 'parentExecutionId' | 'acceptedText'
->;
+export type RecordedExecution = Pick<Execution, 'id' | 'threadId' | 'agentId' | 'userId' | 'parentExecutionId' | 'acceptedText'>;
 
 export interface RootRunRecordingOptions {
-  locale: Locale;
   /** Reports a batched text write that failed; such a failure does not end the run. */
   onFlushError: (error: unknown) => void;
   /** The reply's message when admission created it already (empty). */
   assistantMessageId?: string;
-  /** Listeners after the standard ones, which then see everything those recorded. */
+  /** Listeners after the standard ones (observers: metrics, the turn's trace), which then see everything those recorded. */
   extraListeners?: RunListener[];
 }
 
@@ -33,27 +26,15 @@ export interface RootRunRecording {
 }
 
 /**
- * How a root run is recorded, whether it runs here or is ended by an interruption: the execution
- * row, then its reply, then the return of unused steering reservations, then the events for
- * subscribers — each listener sees what the ones before it recorded.
+ * How a root run is recorded, whether it runs here or is ended by an interruption: its reply, then
+ * the events for subscribers — each listener sees what the ones before it recorded.
  */
-export function rootRunRecording(
-  deps: RootRunRecordingDeps,
-  execution: RecordedExecution,
-  options: RootRunRecordingOptions,
-): RootRunRecording {
-  const conversationLog = new ConversationLog(deps.prisma, deps.sql, deps.flushPolicy, options.onFlushError);
-  const chain = new ListenerChain([
-    new ExecutionRecorder(),
-    conversationLog,
-    new ReservationReturn(),
-    new LiveBroadcaster(deps.sql, deps.bus),
-    ...(options.extraListeners ?? []),
-  ]);
+export function rootRunRecording(deps: RootRunRecordingDeps, execution: RecordedExecution, options: RootRunRecordingOptions): RootRunRecording {
+  const conversationLog = new ConversationLog(deps.sql, deps.flushPolicy, options.onFlushError);
+  const chain = new ListenerChain([conversationLog, new LiveBroadcaster(deps.sql, deps.bus), ...(options.extraListeners ?? [])]);
   const state = runStateOf(execution);
   state.assistantMessageId = options.assistantMessageId ?? null;
-  const recording = new RunRecording(deps, chain, state, options.locale);
-  return { recording, conversationLog };
+  return { recording: new RunRecording(deps, chain, state), conversationLog };
 }
 
 /** A run's state before its first event. */

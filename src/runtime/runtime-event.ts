@@ -1,8 +1,5 @@
 import type { ToolCallPart } from '../conversation/parts.ts';
 
-/** REFUSED: a run limit ended it (at admission, or its token budget while it ran). */
-export type RunOutcome = 'COMPLETED' | 'FAILED' | 'CANCELLED' | 'SUSPENDED' | 'INTERRUPTED' | 'REFUSED';
-
 export interface RunUsage {
   inputTokens: number;
   outputTokens: number;
@@ -10,7 +7,7 @@ export interface RunUsage {
 
 /**
  * What the agent runtime reports while it runs; listeners record and broadcast it. How the run
- * ended is not an event: the runtime returns it (`AgentRunResult`) and the recording settles it.
+ * ended is not an event: the runtime returns it (`RunOutcome`) and the run's recording settles it.
  */
 export type RuntimeEvent =
   | { type: 'run-started' }

@@ -76,3 +76,10 @@ export async function writeReplyParts(db: SqlRunner, messageId: string, partsJso
   await db.query(Prisma.sql`
     UPDATE "message" SET "parts" = ${partsJson}::jsonb, "updatedAt" = ${at}::timestamp(3) WHERE "id" = ${messageId}`);
 }
+
+/** A run's reply as last written (a resumed run's, or one an interruption ends). */
+export async function recordedReply(db: SqlRunner, executionId: string): Promise<{ id: string; parts: unknown[] } | null> {
+  const [row] = await db.query<{ id: string; parts: unknown[] }>(Prisma.sql`
+    SELECT "id", "parts" FROM "message" WHERE "executionId" = ${executionId} AND "role" = 'ASSISTANT' ORDER BY "seq" DESC LIMIT 1`);
+  return row ?? null;
+}

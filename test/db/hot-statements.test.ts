@@ -3,9 +3,11 @@ import { ForbiddenError, NotFoundError } from '../../src/domain/errors.ts';
 import { appendThreadEvents } from '../../src/events/event-log.ts';
 import { Admission } from '../../src/execution/admission.ts';
 import { RunningExecutions } from '../../src/execution/running-executions.ts';
-import { failureOfThrown } from '../../src/execution/run-ending.ts';
+import { failureOfThrown } from '../../src/execution/ending.ts';
+import { recordedFailure } from '../../src/errors/recorded-failure.ts';
 import { RunSlots } from '../../src/execution/run-slots.ts';
 import { rootRunRecording } from '../../src/recording/root-run-recording.ts';
+import type { RunListener } from '../../src/recording/run-listener.ts';
 import type { ThreadEvent } from '../../src/events/thread-event.ts';
 import { translate } from '../../src/i18n/catalog.ts';
 import { describeEachBackend } from '../support/backends.ts';
@@ -253,15 +255,19 @@ describeEachBackend('hot SQL statements', (backend) => {
   });
 
   describe('the settlement', () => {
-    function recordingOf(run: { execution: Parameters<typeof rootRunRecording>[1]; assistantMessageId?: string }, published: ThreadEvent[]) {
+    function recordingOf(
+      run: { execution: Parameters<typeof rootRunRecording>[1]; assistantMessageId?: string },
+      published: ThreadEvent[],
+      extraListeners: RunListener[] = [],
+    ) {
       // Durable events only: the live deltas are not the settlement's.
       const bus = {
         ...server.parley.bus,
         publishThreadEvents: (events: ThreadEvent[]) => published.push(...events.filter((event) => event.seq !== null)),
       };
-      return rootRunRecording({ prisma: server.parley.db.prisma, sql: server.parley.db.sql, bus, flushPolicy: { flushMs: 60_000, flushChars: 1_000_000 } }, run.execution, {
-        locale: 'en',
+      return rootRunRecording({ sql: server.parley.db.sql, bus, flushPolicy: { flushMs: 60_000, flushChars: 1_000_000 } }, run.execution, {
         assistantMessageId: run.assistantMessageId,
+        extraListeners,
         onFlushError: (error) => {
           throw error;
         },
@@ -276,7 +282,7 @@ describeEachBackend('hot SQL statements', (backend) => {
       await recording.emit({ type: 'run-started' } as never);
       await recording.emit({ type: 'text-delta', text: 'Hello ' } as never);
       await recording.emit({ type: 'text-delta', text: 'world' } as never);
-      await recording.settle({ outcome: 'COMPLETED', usage: { inputTokens: 3, outputTokens: 2 } });
+      await recording.settle({ status: 'COMPLETED', usage: { inputTokens: 3, outputTokens: 2 }, failure: null, checkpoint: null });
       const prisma = server.parley.db.prisma;
       const execution = await prisma.execution.findUniqueOrThrow({ where: { id: result.run.execution.id } });
       expect([execution.status, execution.acceptsSteering, execution.inputTokens, execution.outputTokens, execution.finishedAt !== null]).toEqual([
@@ -297,22 +303,29 @@ describeEachBackend('hot SQL statements', (backend) => {
       const { result } = await admitted();
       if (result.kind !== 'admitted') throw new Error('expected an admission');
       const published: ThreadEvent[] = [];
-      const recording = recordingOf(result.run, published);
+      let attempts = 0;
+      // The first attempt's transaction fails inside (as an outage would): it commits nothing.
+      const failingOnce: RunListener = {
+        contribute: () => {
+          attempts++;
+          if (attempts === 1) throw new Error('the database went away');
+          return {};
+        },
+      };
+      const recording = recordingOf(result.run, published, [failingOnce]);
       await recording.emit({ type: 'run-started' } as never);
       await recording.emit({ type: 'text-delta', text: 'partial' } as never);
-      let attempts = 0;
-      const outage = async () => {
-        attempts++;
-        throw new Error('the database went away');
+      const failed = {
+        status: 'FAILED' as const,
+        usage: { inputTokens: 1, outputTokens: 1 },
+        failure: recordedFailure(failureOfThrown(new Error('model exploded')), 'en'),
+        checkpoint: null,
       };
       // A settlement whose transaction fails commits nothing; the same call made again records the end once.
-      await expect(recording.settle({ outcome: 'FAILED', usage: { inputTokens: 1, outputTokens: 1 }, beforeSettle: outage })).rejects.toThrow(
-        'the database went away',
-      );
+      await expect(recording.settle(failed)).rejects.toThrow('the database went away');
       expect(attempts).toBe(1);
       const prisma = server.parley.db.prisma;
       expect((await prisma.execution.findUniqueOrThrow({ where: { id: result.run.execution.id } })).status).toBe('RUNNING');
-      const failed = { outcome: 'FAILED' as const, usage: { inputTokens: 1, outputTokens: 1 }, failure: failureOfThrown(new Error('model exploded')) };
       await recording.settle(failed);
       await recording.settle(failed);
       const execution = await prisma.execution.findUniqueOrThrow({ where: { id: result.run.execution.id } });

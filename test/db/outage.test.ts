@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DATABASE_RETRY_AFTER_S, isDatabaseOutage, serviceUnavailableFor } from '../../src/db/outage.ts';
 import { ConflictError, ServiceUnavailableError } from '../../src/domain/errors.ts';
 import { recordedFailure } from '../../src/errors/recorded-failure.ts';
-import { failureOfThrown } from '../../src/execution/run-ending.ts';
+import { failureOfThrown } from '../../src/execution/ending.ts';
 import type { Locale } from '../../src/i18n/catalog.ts';
 
 /** What a run that threw `error` records: classified by the launcher, localized by the recording. */

@@ -1,18 +1,20 @@
+import { PGlite, type Transaction } from '@electric-sql/pglite';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { Admission } from '../../src/execution/admission.ts';
 import { decodeId } from '../../src/schema/ids.ts';
-import { describeWithServices } from '../support/backends.ts';
+import { describeEachBackend } from '../support/backends.ts';
 import { send } from '../support/client.ts';
 import type { Follower } from '../support/follower.ts';
 import { finishedOf, startedFrom } from '../support/run-events.ts';
 import { followNewThread, setUpAgent } from '../support/scenario.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { isolatedEnv, startTestServer, type Backend, type TestServer } from '../support/server.ts';
 
 /**
- * What one turn costs the database, pinned: every statement a `/tokens 1` turn sends on PostgreSQL,
- * from sendMessage to its ExecutionFinished, in order (docs/architecture.md, "The hot SQL"). A
- * statement added to the turn's path fails here first.
+ * What one turn costs the database, pinned: every statement a `/tokens 1` turn sends, Prisma's and
+ * the storage port's alike, from sendMessage to its ExecutionFinished, in order (docs/architecture.md,
+ * "The hot SQL"), on PostgreSQL (what the pool's clients send) and on PGlite (what the instance is
+ * asked, transactions included). A statement added to the turn's path fails here first.
  */
 const TURN = [
   'access check, with whether a question card is open',
@@ -26,7 +28,7 @@ const TURN = [
   'steering probe',
   'BEGIN',
   'session lock',
-  'run status, reservations and queued messages',
+  'run status, Stop, reservations and queued messages',
   'settlement write',
   'COMMIT',
 ];
@@ -42,39 +44,85 @@ function kindOf(text: string): string {
   if (/^WITH created AS \( INSERT INTO "execution"/.test(sql)) return 'admission write';
   if (/^WITH RECURSIVE reply AS/.test(sql)) return 'history';
   if (/^SELECT EXISTS \(SELECT 1 FROM "queue_item" WHERE "steeringExecutionId"/.test(sql)) return 'steering probe';
-  if (/AS "status", EXISTS/.test(sql) && /AS "queued"$/.test(sql)) return 'run status, reservations and queued messages';
+  if (/AS "cancelRequested"/.test(sql) && /AS "queued"/.test(sql)) return 'run status, Stop, reservations and queued messages';
   if (/^WITH ended AS \( UPDATE "execution"/.test(sql)) return 'settlement write';
   return `other: ${sql.slice(0, 120)}`;
 }
 
-describeWithServices('the statements of one turn on PostgreSQL', () => {
+/**
+ * Records every statement the backend's driver is sent while `recording()` says so; returns the undo.
+ * On PGlite a transaction's statements are its callback's: they are recorded between a BEGIN and a
+ * COMMIT of their own, as PostgreSQL's client sends them.
+ */
+function recordStatements(backend: Backend, into: string[], recording: () => boolean): () => void {
+  if (backend === 'postgres') {
+    const query = pg.Client.prototype.query;
+    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+      const config = args[0] as string | { text?: string };
+      if (recording()) into.push(typeof config === 'string' ? config : (config?.text ?? ''));
+      return (query as (...a: unknown[]) => unknown).apply(this, args);
+    } as typeof query;
+    return () => {
+      pg.Client.prototype.query = query;
+    };
+  }
+  const { query, exec, transaction } = PGlite.prototype;
+  const record = (text: string) => recording() && into.push(text);
+  PGlite.prototype.query = function (this: PGlite, text: string, ...rest: unknown[]) {
+    record(text);
+    return (query as (...a: unknown[]) => unknown).call(this, text, ...rest);
+  } as typeof query;
+  PGlite.prototype.exec = function (this: PGlite, text: string, ...rest: unknown[]) {
+    record(text);
+    return (exec as (...a: unknown[]) => unknown).call(this, text, ...rest);
+  } as typeof exec;
+  PGlite.prototype.transaction = function <T>(this: PGlite, work: (tx: Transaction) => Promise<T>) {
+    return transaction.call(this, async (tx: Transaction) => {
+      record('BEGIN');
+      const recorded: Transaction = {
+        ...tx,
+        query: ((text: string, ...rest: unknown[]) => {
+          record(text);
+          return (tx.query as (...a: unknown[]) => unknown)(text, ...rest);
+        }) as Transaction['query'],
+      };
+      const result = await work(recorded);
+      record('COMMIT');
+      return result;
+    });
+  } as typeof transaction;
+  return () => Object.assign(PGlite.prototype, { query, exec, transaction });
+}
+
+describeEachBackend('the statements of one turn', (backend) => {
   let server: TestServer;
   let token: string;
   let agentId: string;
   const statements: string[] = [];
   let recording = false;
-  const query = pg.Client.prototype.query;
-  const admissions = vi.spyOn(Admission.prototype, 'admitNext');
+  let stopRecording = () => {};
+  /** Admission's calls, counted while this suite runs (each suite spies on its own). */
+  let admissions: { mock: { calls: Parameters<Admission['admitNext']>[] }; mockRestore(): void } | undefined;
   /** Admissions tried for a thread (its GraphQL id). */
-  const admissionsOf = (threadId: string) => admissions.mock.calls.filter(([thread]) => thread === decodeId('threadId', threadId, 'Thread')).length;
+  const admissionsOf = (threadId: string) => admissions!.mock.calls.filter(([thread]) => thread === decodeId('threadId', threadId, 'Thread')).length;
 
   beforeAll(async () => {
+    admissions = vi.spyOn(Admission.prototype, 'admitNext');
     // Nothing periodic (sweeps, lease renewals, timed text writes) may write into the turn's list.
+    // The in-process bus, on PostgreSQL too: on a Redis shared with other test servers their queue
+    // kicks (admission attempts for threads of theirs) would land in the list.
+    const database: Record<string, string> = backend === 'postgres' ? { DATABASE_URL: isolatedEnv('postgres').DATABASE_URL! } : {};
     server = await startTestServer({
-      backend: 'postgres',
-      env: { PARLEY_CONSUMER_SWEEP_MS: '600000', PARLEY_LEASE_MS: '600000', PARLEY_TEXT_FLUSH_MS: '600000' },
+      backend,
+      env: { ...database, PARLEY_CONSUMER_SWEEP_MS: '600000', PARLEY_LEASE_MS: '600000', PARLEY_TEXT_FLUSH_MS: '600000' },
     });
     ({ token, agentId } = await setUpAgent(server, { project: 'Statements' }));
-    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-      const config = args[0] as string | { text?: string };
-      if (recording) statements.push(typeof config === 'string' ? config : (config?.text ?? ''));
-      return (query as (...a: unknown[]) => unknown).apply(this, args);
-    } as typeof query;
+    stopRecording = recordStatements(backend, statements, () => recording);
   });
 
   afterAll(async () => {
-    pg.Client.prototype.query = query;
-    admissions.mockRestore();
+    stopRecording();
+    admissions?.mockRestore();
     await server?.stop();
   });
 

@@ -2,7 +2,6 @@ import pino from 'pino';
 import { describe, expect, it, vi } from 'vitest';
 import { createLiveBus } from '../../src/events/live-bus.ts';
 import type { ThreadEvent } from '../../src/events/thread-event.ts';
-import type { PrismaClient } from '../../src/generated/prisma/client.ts';
 import type { SqlClient } from '../../src/storage/sql-client.ts';
 import { ListenerChain, type RunState } from '../../src/recording/run-listener.ts';
 import { RunRecording } from '../../src/recording/run-recording.ts';
@@ -37,7 +36,7 @@ describe('a run’s deltas', () => {
       },
     ]);
     // No event here touches the database: deltas are live only.
-    const recording = new RunRecording({ prisma: {} as PrismaClient, sql: {} as SqlClient, bus }, chain, runState(), 'en');
+    const recording = new RunRecording({ sql: {} as SqlClient, bus }, chain, runState());
 
     await recording.emit({ type: 'text-delta', text: 'Hel' });
     await recording.emit({ type: 'reasoning-delta', text: 'hmm' });
@@ -58,7 +57,7 @@ describe('a run’s deltas', () => {
     const bus = createLiveBus(undefined, pino({ level: 'silent' }));
     const published: ThreadEvent[] = [];
     const stop = bus.subscribeThread('thread-1', (event) => published.push(event));
-    const recording = new RunRecording({ prisma: {} as PrismaClient, sql: {} as SqlClient, bus, deltaWindowMs: 60_000 }, new ListenerChain([]), runState(), 'en');
+    const recording = new RunRecording({ sql: {} as SqlClient, bus, deltaWindowMs: 60_000 }, new ListenerChain([]), runState());
     const payloads = () => published.map((event) => event.payload);
 
     // The first after a quiet window goes out at once; the next ones wait for the window's end…
@@ -82,7 +81,7 @@ describe('a run’s deltas', () => {
     const bus = createLiveBus(undefined, pino({ level: 'silent' }));
     const published: ThreadEvent[] = [];
     const stop = bus.subscribeThread('thread-1', (event) => published.push(event));
-    const recording = new RunRecording({ prisma: {} as PrismaClient, sql: {} as SqlClient, bus, deltaWindowMs: 20 }, new ListenerChain([]), runState(), 'en');
+    const recording = new RunRecording({ sql: {} as SqlClient, bus, deltaWindowMs: 20 }, new ListenerChain([]), runState());
     await recording.emit({ type: 'text-delta', text: 'a' });
     await recording.emit({ type: 'text-delta', text: 'b' });
     await recording.emit({ type: 'text-delta', text: 'c' });

@@ -6,7 +6,8 @@ import { RunLauncher } from '../run-launcher.ts';
 import { ServerShutdown } from '../running-executions.ts';
 import { Steering } from '../steering.ts';
 import { classify } from '../../errors/classify.ts';
-import type { AgentRunInput, AgentRunResult } from '../../runtime/agent-runtime.ts';
+import type { AgentRunInput } from '../../runtime/agent-run-input.ts';
+import type { RunOutcome } from '../../runtime/agent-runtime.ts';
 import type { ThreadEvent } from '../../events/thread-event.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
 
@@ -24,7 +25,7 @@ describe('a run’s ending, from the runtime’s result', () => {
   afterAll(async () => server?.stop());
 
   /** Admits one message on a new thread and runs it with `runtime` in place of the agent loop. */
-  async function runWith(runtime: (input: AgentRunInput, abort: (reason: unknown) => void) => Promise<AgentRunResult>) {
+  async function runWith(runtime: (input: AgentRunInput, abort: (reason: unknown) => void) => Promise<RunOutcome>) {
     const { directory, queue, db, bus, models, running, tracing, instanceId } = server.parley;
     const { user } = await directory.createUser({ email: `ending-${Math.random().toString(36).slice(2)}@example.test` });
     const project = await directory.createProject(null, { name: 'endings' });
@@ -66,7 +67,7 @@ describe('a run’s ending, from the runtime’s result', () => {
     const { execution, parts, ended } = await runWith(async (input) => {
       await input.emit({ type: 'run-started' });
       await input.emit({ type: 'text-delta', text: 'Hi there' });
-      return { outcome: 'COMPLETED', usage, messages: input.messages, pending: null };
+      return { outcome: 'COMPLETED', usage, messages: input.messages };
     });
     expect([execution.status, execution.inputTokens, execution.outputTokens, execution.error]).toEqual(['COMPLETED', 2, 3, null]);
     expect(parts).toEqual([{ type: 'text', text: 'Hi there' }]);
@@ -78,7 +79,7 @@ describe('a run’s ending, from the runtime’s result', () => {
     const { execution, parts, ended } = await runWith(async (input) => {
       await input.emit({ type: 'run-started' });
       await input.emit({ type: 'text-delta', text: 'Partial' });
-      return { outcome: 'FAILED', usage, messages: input.messages, pending: null, failure };
+      return { outcome: 'FAILED', usage, messages: input.messages, failure };
     });
     expect([execution.status, execution.errorReason]).toEqual(['FAILED', failure.reason]);
     expect(parts.map((part) => part.type)).toEqual(['text', 'error']);
@@ -102,7 +103,7 @@ describe('a run’s ending, from the runtime’s result', () => {
     const pending = { kind: 'QUESTION' as const, toolCallId: 'call-1', toolName: 'ask_user', input: { question: 'Which?' }, approvalId: null };
     const { execution, ended } = await runWith(async (input) => {
       await input.emit({ type: 'run-started' });
-      return { outcome: 'SUSPENDED', usage, messages: input.messages, pending };
+      return { outcome: 'SUSPENDED', usage, messages: input.messages, checkpoint: { messages: input.messages, pending } };
     });
     expect([execution.status, execution.finishedAt]).toEqual(['SUSPENDED', null]);
     const suspension = await server.parley.db.prisma.suspension.findFirstOrThrow({ where: { executionId: execution.id } });
@@ -115,7 +116,7 @@ describe('a run’s ending, from the runtime’s result', () => {
       await input.emit({ type: 'run-started' });
       await input.emit({ type: 'text-delta', text: 'Until the stop' });
       abort(new Error('stopped'));
-      return { outcome: 'CANCELLED', usage, messages: input.messages, pending: null };
+      return { outcome: 'ABORTED', usage, messages: input.messages };
     });
     expect([execution.status, execution.error]).toEqual(['CANCELLED', null]);
     expect(parts).toEqual([{ type: 'text', text: 'Until the stop' }]);
@@ -126,7 +127,7 @@ describe('a run’s ending, from the runtime’s result', () => {
     const { execution, ended } = await runWith(async (input, abort) => {
       await input.emit({ type: 'run-started' });
       abort(new ServerShutdown());
-      return { outcome: 'CANCELLED', usage, messages: input.messages, pending: null };
+      return { outcome: 'ABORTED', usage, messages: input.messages };
     });
     expect(execution.status).toBe('INTERRUPTED');
     expect(execution.error).toMatchObject({ reason: 'APPLICATION_ERROR', retryable: true, messageKey: 'error.interrupted' });

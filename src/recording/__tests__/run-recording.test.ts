@@ -3,8 +3,8 @@ import { Admission } from '../../execution/admission.ts';
 import { RunSlots } from '../../execution/run-slots.ts';
 import { ConversationLog } from '../conversation-log.ts';
 import { rootRunRecording, runStateOf } from '../root-run-recording.ts';
-import type { RunEnd } from '../run-listener.ts';
-import { interruption } from '../run-recording.ts';
+import type { RunEnding } from '../run-ending.ts';
+import { interruption } from '../../execution/ending.ts';
 import type { RuntimeEvent } from '../../runtime/runtime-event.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
 
@@ -34,14 +34,13 @@ describe('a run’s recording', () => {
   }
 
   function recordingOf(run: Awaited<ReturnType<typeof admittedRun>>) {
-    const heard: { events: RuntimeEvent['type'][]; ends: RunEnd[] } = { events: [], ends: [] };
-    const { recording } = rootRunRecording({ prisma: server.parley.db.prisma, sql: server.parley.db.sql, bus: server.parley.bus, flushPolicy: { flushMs: 60_000, flushChars: 1_000_000 } }, run.execution, {
-      locale: 'de',
+    const heard: { events: RuntimeEvent['type'][]; ends: RunEnding[] } = { events: [], ends: [] };
+    const { recording } = rootRunRecording({ sql: server.parley.db.sql, bus: server.parley.bus, flushPolicy: { flushMs: 60_000, flushChars: 1_000_000 } }, run.execution, {
       assistantMessageId: run.assistantMessageId,
       onFlushError: (error) => {
         throw error;
       },
-      extraListeners: [{ onEvent: (event) => void heard.events.push(event.type), onSettle: (end) => void heard.ends.push(end) }],
+      extraListeners: [{ onEvent: (event) => void heard.events.push(event.type), onEnded: (end) => void heard.ends.push(end) }],
     });
     return { recording, heard };
   }
@@ -52,13 +51,13 @@ describe('a run’s recording', () => {
     await recording.emit({ type: 'run-started' });
     await recording.emit({ type: 'text-delta', text: 'Teil' });
     await recording.emit({ type: 'boundary' });
-    const ending = interruption('the instance stopped');
+    const ending = interruption('the instance stopped', 'de');
     await recording.settle(ending);
     await recording.settle(ending);
     await recording.emit({ type: 'text-delta', text: 'late' });
     expect(heard.events).toEqual(['run-started', 'text-delta', 'boundary']);
     expect(heard.ends).toHaveLength(1);
-    expect(heard.ends[0]).toMatchObject({ outcome: 'INTERRUPTED', failure: { reason: 'APPLICATION_ERROR', retryable: true, messageKey: 'error.interrupted' } });
+    expect(heard.ends[0]).toMatchObject({ status: 'INTERRUPTED', failure: { reason: 'APPLICATION_ERROR', retryable: true, messageKey: 'error.interrupted' } });
     expect(heard.ends[0]!.failure!.message).not.toBe(heard.ends[0]!.failure!.messageKey);
     const prisma = server.parley.db.prisma;
     const execution = await prisma.execution.findUniqueOrThrow({ where: { id: run.execution.id } });
@@ -81,7 +80,7 @@ describe('a run’s recording', () => {
         return sql.query<Row>(statement);
       },
     };
-    const log = new ConversationLog(prisma, measured, { flushMs: 600_000, flushChars: 1_000 }, (error) => {
+    const log = new ConversationLog(measured, { flushMs: 600_000, flushChars: 1_000 }, (error) => {
       throw error;
     });
     const state = { ...runStateOf(run.execution), assistantMessageId: run.assistantMessageId ?? null };

@@ -4,7 +4,8 @@ import { convertArrayToReadableStream, MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import type { RetryPolicy } from '../../errors/retry-policy.ts';
 import { createDemoModel } from '../../models/demo/model.ts';
-import { runAgent, type AgentRunInput, type AgentRunResult } from '../agent-runtime.ts';
+import type { AgentRunInput } from '../agent-run-input.ts';
+import { runAgent, type RunOutcome } from '../agent-runtime.ts';
 import type { RuntimeEvent } from '../runtime-event.ts';
 
 /**
@@ -80,7 +81,7 @@ function drive(
   const controller = new AbortController();
   const events: RuntimeEvent[] = [];
   const messages: ModelMessage[] = [{ role: 'user', content: options.text ?? 'Hello' }];
-  const promise: Promise<AgentRunResult> = runAgent({
+  const promise: Promise<RunOutcome> = runAgent({
     model,
     provider: 'openai',
     system: '',
@@ -103,14 +104,14 @@ const textOf = (events: RuntimeEvent[]) =>
   events.flatMap((event) => (event.type === 'text-delta' ? [event.text] : [])).join('');
 
 /** A failed run is returned with its classified failure, never thrown. */
-async function failureOf(promise: Promise<AgentRunResult>): Promise<Extract<AgentRunResult, { outcome: 'FAILED' }>> {
+async function failureOf(promise: Promise<RunOutcome>): Promise<Extract<RunOutcome, { outcome: 'FAILED' }>> {
   const result = await promise;
   expect(result.outcome).toBe('FAILED');
-  return result as Extract<AgentRunResult, { outcome: 'FAILED' }>;
+  return result as Extract<RunOutcome, { outcome: 'FAILED' }>;
 }
 
 describe('cancellation during a backoff wait', () => {
-  it('a Stop while waiting a 30 s retry-after ends the run at once as CANCELLED', async () => {
+  it('a Stop while waiting a 30 s retry-after ends the run at once (ABORTED: the Stop is the signal’s reason)', async () => {
     const { model, callTimes } = scriptedModel([httpError(429, { 'retry-after': '30' }, 'rate_limit_exceeded'), reply('never')]);
     const started = performance.now();
     const { events, promise } = drive(model, {
@@ -123,7 +124,7 @@ describe('cancellation during a backoff wait', () => {
     const result = await promise;
     const elapsedMs = performance.now() - started;
 
-    expect(result.outcome).toBe('CANCELLED');
+    expect(result.outcome).toBe('ABORTED');
     expect(retriesIn(events)).toEqual([{ type: 'retry-scheduled', attempt: 1, delayS: 30, reason: 'RATE_LIMIT' }]);
     // Resolved while the 30 s retry-after was still far away, and without a second attempt.
     expect(elapsedMs).toBeLessThan(5_000);
@@ -140,7 +141,7 @@ describe('cancellation during a backoff wait', () => {
       },
     });
     const result = await promise;
-    expect(result.outcome).toBe('CANCELLED');
+    expect(result.outcome).toBe('ABORTED');
     const [retry] = retriesIn(events);
     expect(retry).toMatchObject({ attempt: 1, reason: 'RATE_LIMIT' });
     expect(retry!.delayS).toBeGreaterThanOrEqual(7);
@@ -154,7 +155,7 @@ describe('cancellation during a backoff wait', () => {
         if (event.type === 'retry-scheduled') controller.abort();
       },
     });
-    expect((await promise).outcome).toBe('CANCELLED');
+    expect((await promise).outcome).toBe('ABORTED');
     expect(retriesIn(events)).toHaveLength(1);
     expect(callTimes).toHaveLength(1);
   });

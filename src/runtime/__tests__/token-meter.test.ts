@@ -74,7 +74,7 @@ describe('runAgent with a token meter', () => {
     const { result, chunks, spentCalls } = await runWithAllowance('/tokens 5000', 100);
     expect(spentCalls).toBe(1);
     expect(chunks).toBe(100);
-    expect(result.outcome).toBe('CANCELLED');
+    expect(result.outcome).toBe('ABORTED');
     // The request never reported usage: the streamed chunks are the run's output tokens.
     expect(result.usage.outputTokens).toBe(100);
   });

@@ -1,0 +1,44 @@
+import type { ToolSet } from 'ai';
+import type { Logger } from 'pino';
+import type { Agent, PrismaClient } from '../generated/prisma/client.ts';
+import type { OutagePatience } from '../db/outage-patience.ts';
+import type { LiveBus } from '../events/live-bus.ts';
+import type { RetryPolicy } from '../errors/retry-policy.ts';
+import type { ModelRegistry } from '../models/registry.ts';
+import type { FlushPolicy } from '../recording/conversation-log.ts';
+import type { RunListener } from '../recording/run-listener.ts';
+import type { runAgent } from '../runtime/agent-runtime.ts';
+import type { ToolLabel } from '../runtime/tools.ts';
+import type { SqlClient } from '../storage/sql-client.ts';
+import type { ParleyTracing } from '../observability/tracing.ts';
+import type { RunningExecutions } from './running-executions.ts';
+import type { Steering } from './steering.ts';
+
+export interface RunLauncherDeps {
+  prisma: PrismaClient;
+  /** The driver under Prisma: the turn's statements (src/storage/). */
+  sql: SqlClient;
+  bus: LiveBus;
+  models: ModelRegistry;
+  running: RunningExecutions;
+  retryPolicy: RetryPolicy;
+  flushPolicy: FlushPolicy;
+  logger: Logger;
+  instanceId: string;
+  steering: Steering;
+  /** Keeps a run's end in memory and retries recording it while the database is out of reach. */
+  outagePatience?: OutagePatience;
+  /** The agent loop; replaceable so tests can make it end (or throw) the way a broken loop would. */
+  runtime?: typeof runAgent;
+  tracing: ParleyTracing;
+  /** The agent's tools from tool servers, for a run in a thread; none without it. */
+  tools?: {
+    /** `owner`: whose quota the files of tool results count against, and the reply they are kept with. */
+    toolsForRun(agent: Agent, threadId: string, owner: { userId: string; replyMessageId(): string | null }): Promise<{ tools: ToolSet; labels: Map<string, ToolLabel> }>;
+  };
+  /** Observers of each run (its metrics), after the listeners that record it; `queuedAt` only for a fresh turn. */
+  runListeners?: (model: string, queuedAt?: Date) => RunListener[];
+  /** Deltas within this window go out to subscribers as one (PARLEY_DELTA_WINDOW_MS). */
+  deltaWindowMs?: number;
+}
+

@@ -1,0 +1,97 @@
+import type { ModelMessage } from 'ai';
+import { isDatabaseOutage } from '../db/outage.ts';
+import { ApplicationError } from '../errors/taxonomy.ts';
+import type { Agent, User } from '../generated/prisma/client.ts';
+import type { ConversationLog } from '../recording/conversation-log.ts';
+import type { RunRecording } from '../recording/run-recording.ts';
+import type { AgentRunInput } from '../runtime/agent-run-input.ts';
+import type { RuntimeEvent } from '../runtime/runtime-event.ts';
+import type { TokenMeter } from '../runtime/token-meter.ts';
+import { buildTools, ROOT_ONLY_TOOLS, type ToolContext, type ToolLabel } from '../runtime/tools.ts';
+import type { TurnTrace } from '../observability/tracing.ts';
+import type { RunLauncherDeps } from './run-launcher-deps.ts';
+
+const MAX_STEPS = 16;
+
+/** One execution as the launcher runs it: a turn's root run, or a child it delegates to. */
+export interface RunSetup {
+  recording: RunRecording;
+  agent: Agent;
+  user: User;
+  signal: AbortSignal;
+  messages: () => Promise<ModelMessage[]>;
+  /** The root run's reply, which it offers to the children it delegates to; null in a child. */
+  delegationLog: ConversationLog | null;
+  /** Recorded right after the run (re)starts: the answer a resumed question card now shows. */
+  afterStart: RuntimeEvent[];
+  /** The call an approval let run (a resumed run), shown as CALLED once the run starts. */
+  approved: { toolCallId: string; toolName: string; input: unknown } | null;
+  /** Counts the tokens of the run and of the children it delegates to, against the daily budget. */
+  meter: TokenMeter;
+  /** The turn's trace, shared with the children it delegates to. */
+  turn: TurnTrace;
+}
+
+/**
+ * What the agent loop is given for one execution: its model, history and tools, where its events
+ * go (the run's recording), and for a root run where steered messages come from.
+ */
+export async function runtimeInput(deps: RunLauncherDeps, setup: RunSetup, delegate: ToolContext['delegate']): Promise<AgentRunInput> {
+  const { recording, agent, signal } = setup;
+  const root = recording.run.parentExecutionId === null;
+  const owner = { userId: setup.user.id, replyMessageId: () => recording.run.assistantMessageId };
+  const external = deps.tools ? await deps.tools.toolsForRun(agent, recording.run.threadId, owner) : { tools: {}, labels: new Map<string, ToolLabel>() };
+  // A delegated child neither waits for the user nor delegates further.
+  const builtIn = buildTools(root ? agent.tools : agent.tools.filter((name) => !ROOT_ONLY_TOOLS.has(name)), { canDelegate: root, delegate });
+  const { approved } = setup;
+  const afterStart: RuntimeEvent[] = [
+    ...setup.afterStart,
+    ...(approved
+      ? [{ type: 'tool-call' as const, toolCallId: approved.toolCallId, toolName: external.labels.get(approved.toolName)?.name ?? approved.toolName, input: approved.input, state: 'CALLED' as const, output: null }]
+      : []),
+  ];
+  return {
+    model: resolveModel(deps, agent.model),
+    provider: deps.models.providerName(agent.model),
+    system: agent.systemPrompt,
+    messages: await setup.messages(),
+    tools: { ...external.tools, ...builtIn },
+    toolLabels: external.labels,
+    signal,
+    retryPolicy: deps.retryPolicy,
+    maxSteps: MAX_STEPS,
+    emit: async (event) => {
+      await recording.emit(event);
+      if (event.type === 'run-started') for (const extra of afterStart) await recording.emit(extra);
+    },
+    takeSteeringMessages: root ? () => takeSteering(deps, recording) : undefined,
+    meter: setup.meter,
+    tracer: deps.tracing.enabled ? deps.tracing.tracer : undefined,
+  };
+}
+
+async function takeSteering(deps: RunLauncherDeps, recording: RunRecording): Promise<ModelMessage[]> {
+  const { threadId, executionId } = recording.run;
+  let taken: Awaited<ReturnType<RunLauncherDeps['steering']['take']>>;
+  try {
+    taken = await deps.steering.take(threadId, executionId);
+  } catch (error) {
+    // The database is out of reach: the run goes on without the steered messages, which stay
+    // reserved for its next boundary or go back to the queue when it ends.
+    if (!isDatabaseOutage(error)) throw error;
+    deps.logger.warn({ err: error, executionId }, 'taking steered messages met a database outage');
+    return [];
+  }
+  if (taken.length === 0) return [];
+  await recording.emit({ type: 'steered', items: taken });
+  return taken.map((item) => ({ role: 'user', content: item.text }));
+}
+
+/** A model that cannot be resolved (its provider no longer configured) is the backend refusing the run. */
+function resolveModel(deps: RunLauncherDeps, modelId: string) {
+  try {
+    return deps.models.resolve(modelId);
+  } catch (error) {
+    throw new ApplicationError({ message: (error as Error).message, messageKey: 'error.run_rejected', cause: error });
+  }
+}

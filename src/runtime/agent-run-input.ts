@@ -1,0 +1,39 @@
+import type { Tracer } from '@opentelemetry/api';
+import type { LanguageModel, ModelMessage, ToolSet } from 'ai';
+import type { RetryPolicy } from '../errors/retry-policy.ts';
+import type { RuntimeEvent } from './runtime-event.ts';
+import type { TokenMeter } from './token-meter.ts';
+import type { ToolLabel } from './tools.ts';
+
+export interface AgentRunInput {
+  model: LanguageModel;
+  provider: string;
+  system: string;
+  messages: ModelMessage[];
+  tools: ToolSet;
+  signal: AbortSignal;
+  retryPolicy: RetryPolicy;
+  maxSteps: number;
+  /** Where the run's events go, in order (the run's recording). */
+  emit(event: RuntimeEvent): Promise<void>;
+  /** Asked at each boundary: user messages the run continues with (steering). */
+  takeSteeringMessages?(): Promise<ModelMessage[]>;
+  /** Counts the run's tokens as they stream (a budget aborts `signal` through it). */
+  meter?: TokenMeter;
+  /** Tools the model knows under another name (a tool server's): the name people see, and whether a crash may repeat them. */
+  toolLabels?: ReadonlyMap<string, ToolLabel>;
+  /** With a tracer, each model request and tool call is a span (the AI SDK's), and so is each retry's wait. */
+  tracer?: Tracer;
+}
+
+/** A tool call the run cannot go on without: an approval, or the user's answer to a question. */
+export interface PendingToolCall {
+  kind: 'APPROVAL' | 'QUESTION';
+  toolCallId: string;
+  toolName: string;
+  input: unknown;
+  /** The AI SDK's approval id (APPROVAL only). */
+  approvalId: string | null;
+  /** What an approval card shows of a tool-server tool: its server, its name and description, the input. */
+  card?: Record<string, unknown>;
+}
