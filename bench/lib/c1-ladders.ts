@@ -6,6 +6,7 @@
  * Parley and the AI SDK floor are driven by one client harness (replies.ts ReplyFleet); the Yoga
  * floor's events carry their emit time, and the same join and verdict (reply-ladder.ts) apply.
  */
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { benchDatabaseUrl, forkChild, nodeVersion, REDIS_URL, startHost, type Child } from './hosts.ts';
 import { inPool, openSubscription, type WsSubscription } from './clients.ts';
@@ -36,7 +37,13 @@ function replyStepper(fleet: ReplyFleet, plan: LadderPlan, label: string) {
       plan.profileDir && plan.profileN?.includes(n) ? join(plan.profileDir, `c1-${label}-n${n}-${counter}.cpuprofile`) : undefined;
     counter++;
     const raw = await fleet.step(n, { chunks: plan.chunks, seconds: plan.seconds, sendConcurrency: 32, drainMs: 90_000, profilePath });
-    return toStep(n, raw.streams, { ...raw, lost: raw.unemitted, refused: raw.refusals.length }, plan);
+    const step = toStep(n, raw.streams, { ...raw, lost: raw.unemitted, refused: raw.refusals.length }, plan);
+    // Beside the profile: what the step streamed and what the process spent on it (profile-summary.ts reads it).
+    if (profilePath) {
+      const chunks = raw.streams.reduce((sum, stream) => sum + stream.lateness.length, 0);
+      writeFileSync(profilePath.replace(/\.cpuprofile$/, '.json'), JSON.stringify({ n, chunks, cpuMs: raw.cpuMs, cpuCores: raw.cpuCores, p99Due: step.p99Due }));
+    }
+    return step;
   };
 }
 
