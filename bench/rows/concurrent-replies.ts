@@ -24,8 +24,8 @@ const P99_LIMIT_MS = 100;
 /** CPU per chunk is compared at this N (a rung of the ladder), the same for every server. */
 const CPU_N = Number(process.env.BENCH_C1_CPU_N ?? (QUICK ? 10 : 100));
 /** Wall-clock budgets per ladder; a ladder stops climbing (keeping the steps done) once spent. */
-const PARLEY_BUDGET_MS = Number(process.env.BENCH_C1_PARLEY_BUDGET_MS ?? (QUICK ? 90_000 : 240_000));
-const SDK_BUDGET_MS = Number(process.env.BENCH_C1_SDK_BUDGET_MS ?? (QUICK ? 60_000 : 220_000));
+const PARLEY_BUDGET_MS = Number(process.env.BENCH_C1_PARLEY_BUDGET_MS ?? (QUICK ? 90_000 : 200_000));
+const SDK_BUDGET_MS = Number(process.env.BENCH_C1_SDK_BUDGET_MS ?? (QUICK ? 60_000 : 180_000));
 const ECHO_BUDGET_MS = Number(process.env.BENCH_C1_ECHO_BUDGET_MS ?? (QUICK ? 30_000 : 100_000));
 const ECHO = process.env.BENCH_C1_ECHO !== '0';
 /** The Node.js lines: the machine's (`machine`) and Node 24 (the npm registry's binary, scripts/node-line.sh). */
