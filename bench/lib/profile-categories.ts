@@ -41,6 +41,8 @@ const SOCKET_WRITES = new Set(['writev', 'writeBuffer', 'writeUtf8String', 'writ
 function kindOfFrame(url: string): string | null {
   const where = whereOf(url);
   if (!where) return null;
+  // Parley's only WebAssembly on PostgreSQL is Prisma's query compiler.
+  if (url.startsWith('wasm://')) return 'database (Prisma, pg)';
   if (where.startsWith('src/models/demo/')) return 'demo model (the fake provider)';
   if (where.startsWith('src/')) return `Parley ${where.split('/').slice(0, 2).join('/')}`;
   if (where.startsWith('bench/')) return 'bench instrumentation';
@@ -57,7 +59,17 @@ export function categoryOf(stack: { functionName: string; url: string }[]): stri
   if (leaf.functionName === '(program)') return '(program: V8 and native code outside JS)';
   if (leaf.functionName === '(root)') return '(root)';
   if (!leaf.url) {
-    if (SOCKET_WRITES.has(leaf.functionName)) return 'socket writes (native)';
+    if (SOCKET_WRITES.has(leaf.functionName)) {
+      // Whose write it is: the first client library on the stack (when the write was not deferred to a later tick).
+      for (const frame of stack) {
+        const where = whereOf(frame.url);
+        if (/^(ioredis|redis-parser)$/.test(where)) return 'socket writes (native): Redis';
+        if (where === 'ws') return 'socket writes (native): WebSocket';
+        if (/^(pg|pg-protocol|@prisma\/.*)$/.test(where)) return 'socket writes (native): PostgreSQL';
+        if (/^node:_http/.test(where)) return 'socket writes (native): HTTP';
+      }
+      return 'socket writes (native): caller not on the stack';
+    }
     if (leaf.functionName === 'stringify') return 'JSON.stringify (native)';
     if (leaf.functionName === 'parse') return 'JSON.parse (native)';
     for (const frame of stack) {
