@@ -8,7 +8,8 @@
  * Lines of src/ and bench/ functions run through tsx are found by column (bench/lib/source-lines.ts; the
  * Node.js version is read from the file name, `v24.1.0`, else this process's).
  * Percentages are of the busy time (everything but idle). With `--chunks N` (the chunks the step
- * streamed), each line also says µs of the main thread per chunk.
+ * streamed; a C1 step's profile has it beside it), each line also says µs per chunk: of CPU (the share of busy time ×
+ * the process's CPU per chunk from /proc) where the step's figures are there, of main-thread time otherwise.
  * An allocation profile (.heapprofile, V8's sampling heap profiler) is read the same way, in bytes:
  * what was allocated where during the window (garbage included), by kind, file and function.
  */
@@ -35,7 +36,7 @@ interface HeapNode {
 
 const args = process.argv.slice(2);
 const chunksAt = args.indexOf('--chunks');
-const positional = args.filter((arg, i) => !arg.startsWith('--') && i !== chunksAt + 1);
+const positional = args.filter((arg, i) => !arg.startsWith('--') && (chunksAt < 0 || i !== chunksAt + 1));
 const [file, topArg] = positional;
 if (!file) throw new Error('usage: profile-summary <file.cpuprofile|file.heapprofile> [top] [--chunks N]');
 /** A C1 step's profile has its figures beside it (<name>.json: chunks streamed, the process's CPU from /proc). */
@@ -115,9 +116,11 @@ for (const { weight, stack } of samples) {
   }
 }
 
+/** Per chunk: bytes for an allocation profile; for a CPU profile with its step's figures, the share of busy time × the process's CPU per chunk, else main-thread time. */
+const perChunk = (weight: number) => (heap || !meta ? weight / chunks : (weight / busy) * ((meta.cpuMs * 1000) / chunks));
 const line = (weight: number, label: string, extra = '') =>
   `${((100 * weight) / busy).toFixed(1).padStart(5)}%  ${(weight * scale).toFixed(0).padStart(7)} ${unit}` +
-  (chunks ? `  ${(weight / chunks).toFixed(heap ? 0 : 2).padStart(7)} ${perChunkUnit}/chunk` : '') +
+  (chunks ? `  ${perChunk(weight).toFixed(heap ? 0 : 2).padStart(7)} ${perChunkUnit}/chunk` : '') +
   `${extra}  ${label}`;
 const print = (title: string, map: Map<string, number>, count = top) => {
   console.log(`\n${title}`);
