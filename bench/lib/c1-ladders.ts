@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { benchDatabaseUrl, forkChild, nodeVersion, REDIS_URL, startHost, type Child } from './hosts.ts';
 import { inPool, openSubscription, type WsSubscription } from './clients.ts';
 import { sleep } from './stats.ts';
+import { log } from './log.ts';
 import { measured } from './process-usage.ts';
 import { joinStream, ReplyFleet, type ReplyServer, type Receives } from './replies.ts';
 import { rounds, stepsAt, toStep, type Step, type StepRules } from './reply-ladder.ts';
@@ -54,6 +55,7 @@ function replyStepper(fleet: ReplyFleet, plan: LadderPlan, label: string) {
     counter++;
     const raw = await fleet.step(n, { chunks: plan.chunks, seconds: plan.seconds, sendConcurrency: 32, drainMs: 90_000, profilePath });
     const step = toStep(n, raw.streams, { ...raw, lost: raw.unemitted, refused: raw.refusals.length }, plan);
+    if (raw.failed.length) log(`C1 ${label} N=${n}: ${raw.failed.length} replies ended ${[...new Set(raw.failed)].join(', ')}`);
     // Beside the profile: what the step streamed and what the process spent on it (profile-summary.ts reads it).
     if (profilePath) {
       const chunks = raw.streams.reduce((sum, stream) => sum + stream.lateness.length, 0);

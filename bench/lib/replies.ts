@@ -69,6 +69,8 @@ export function windowed(streams: Joined[]) {
   const lasts = streams.map((stream) => stream.emittedAt.at(-1) ?? -Infinity);
   const start = Math.max(...firsts);
   const end = Math.min(...lasts);
+  // A stream that emitted nothing has no first chunk: its absence is a loss, not a start.
+  const started = firsts.filter(Number.isFinite);
   const inside: number[] = [];
   const insideDue: number[] = [];
   const all: number[] = [];
@@ -82,7 +84,16 @@ export function windowed(streams: Joined[]) {
       }
     });
   }
-  return { inside, insideDue, all, overlapMs: Math.max(0, end - start), windowStart: start, windowEnd: end, firstEmit: Math.min(...firsts), lastFirstEmit: start };
+  return {
+    inside,
+    insideDue,
+    all,
+    overlapMs: Number.isFinite(end - start) ? Math.max(0, end - start) : 0,
+    windowStart: start,
+    windowEnd: end,
+    firstEmit: Math.min(...started),
+    lastFirstEmit: started.length ? Math.max(...started) : Number.NaN,
+  };
 }
 
 /** A server the harness drives: Parley's host (host.ts) or the AI SDK floor (sdk-server.ts); both answer these IPC commands. */
@@ -106,6 +117,8 @@ export interface ReplyStepRaw {
   unemitted: number;
   unfinished: number;
   refusals: string[];
+  /** Replies that ended otherwise than COMPLETED (their ExecutionFinished status). */
+  failed: string[];
   snapshots: number;
   /** From the first send to the last send's answer. */
   sendMs: number;
@@ -138,6 +151,8 @@ export class ReplyFleet {
   private readonly subscriptions: WsSubscription[] = [];
   private snapshots = 0;
   readonly errors: unknown[] = [];
+  /** Statuses of the replies of the current step that did not complete. */
+  private failed: string[] = [];
   private created = 0;
 
   constructor(
@@ -162,7 +177,10 @@ export class ReplyFleet {
         return openSubscription(this.server.wsUrl, added[i]!.token, TOKENS_SUBSCRIPTION, { threadId: added[i]!.threadId }, (at, data) => {
           const event = data.runEvents;
           if (event.__typename === 'TextDelta') this.receives[index]!.push([event.offset, event.text.length, at]);
-          else if (event.__typename === 'ExecutionFinished') this.finished[index] = true;
+          else if (event.__typename === 'ExecutionFinished') {
+            this.finished[index] = true;
+            if (event.status !== 'COMPLETED') this.failed.push(String(event.status));
+          }
           else if (event.__typename === 'MessageSnapshot') this.snapshots++;
         }, (error) => this.errors.push(error));
       })),
@@ -190,6 +208,7 @@ export class ReplyFleet {
       this.finished[i] = false;
     }
     this.snapshots = 0;
+    this.failed = [];
     await this.server.call('emitsByTag');
     const sendStarted = Date.now();
     const refusals: string[] = [];
@@ -222,7 +241,7 @@ export class ReplyFleet {
       unemitted += Math.max(0, args.chunks - mine.length / 2);
       return joinStream(mine, this.receives[i]!, intervalMs);
     });
-    return { streams, unemitted, unfinished, refusals, snapshots: this.snapshots, sendMs, sendStarted, cpuMs: usage.cpuMs, cpuCores: usage.cpuCores, rssMb: usage.rssMb };
+    return { streams, unemitted, unfinished, refusals, failed: this.failed, snapshots: this.snapshots, sendMs, sendStarted, cpuMs: usage.cpuMs, cpuCores: usage.cpuCores, rssMb: usage.rssMb };
   }
 
   close(): void {

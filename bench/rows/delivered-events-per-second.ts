@@ -106,9 +106,10 @@ async function parleyRounds(profileDir: string | undefined): Promise<Step[][]> {
       for (let attempt = 0; ; attempt++) {
         const raw = await fleet.step(streams, { chunks: RATE * seconds, seconds, sendConcurrency: 16, drainMs: 40_000 });
         const step = summarize(streams, seconds, raw.streams, { missing: raw.unemitted + raw.refusals.length, unfinished: raw.unfinished, sendStarted: raw.sendStarted, sendMs: raw.sendMs });
-        startMsPerStream = Math.max(startMsPerStream, step.startSpreadMs / streams);
+        if (Number.isFinite(step.startSpreadMs)) startMsPerStream = Math.max(startMsPerStream, step.startSpreadMs / streams);
+        if (raw.failed.length) log(`P2 Parley ${streams} streams: ${raw.failed.length} replies ended ${[...new Set(raw.failed)].join(', ')}`);
         // Runs that started too far apart to overlap say nothing of delivery: once more, long enough for them to.
-        if (step.ok || attempt > 0 || step.windowMs >= MIN_WINDOW_MS || step.lost > 0 || step.p99 > P99_LIMIT_MS || seconds >= MAX_SECONDS) return step;
+        if (step.ok || attempt > 0 || step.windowMs >= MIN_WINDOW_MS || step.lost > 0 || step.p99 > P99_LIMIT_MS || seconds >= MAX_SECONDS || !Number.isFinite(step.startSpreadMs)) return step;
         seconds = secondsFor(step.startSpreadMs);
         log(`P2 Parley ${streams} streams: the runs started over ${(step.startSpreadMs / 1000).toFixed(1)} s, again with ${seconds} s streams`);
       }
