@@ -56,6 +56,7 @@ function replyStepper(fleet: ReplyFleet, plan: LadderPlan, label: string) {
     const raw = await fleet.step(n, { chunks: plan.chunks, seconds: plan.seconds, sendConcurrency: 32, drainMs: 90_000, profilePath });
     const step = toStep(n, raw.streams, { ...raw, lost: raw.unemitted, refused: raw.refusals.length }, plan);
     if (raw.failed.length) log(`C1 ${label} N=${n}: ${raw.failed.length} replies ended ${[...new Set(raw.failed)].join(', ')}`);
+    if (raw.refusals.length) log(`C1 ${label} N=${n}: ${raw.refusals.length} sends refused (first: ${raw.refusals[0]})`);
     // Beside the profile: what the step streamed and what the process spent on it (profile-summary.ts reads it).
     if (profilePath) {
       const chunks = raw.streams.reduce((sum, stream) => sum + stream.lateness.length, 0);
