@@ -86,8 +86,8 @@ export async function parleyLadder(plan: LadderPlan, nodeLine: string | undefine
   );
   const fleet = new ReplyFleet(host, { threadsPerUser: THREADS_PER_USER, tagPrefix: 'c' });
   try {
-    // Warm-up (JIT, pools, Redis channels, the subscribers' sockets): not counted.
-    await fleet.warm(plan.ladder[0]!, '/tokens 60 over 2');
+    // Warm-up (JIT, pools, Redis channels, the subscribers' sockets) at the row's pace for a third of its length: not counted.
+    await fleet.warm(plan.ladder[0]!, `/tokens ${Math.round(plan.chunks / 3)} over ${plan.seconds / 3}`);
     const done = await withCpuStep(plan, replyStepper(fleet, plan, `parley-${version}`), `Parley (${version})`);
     if (fleet.errors.length) notes.push(`subscription errors on Parley (${version}): ${fleet.errors.length} (first: ${JSON.stringify(fleet.errors[0]).slice(0, 200)})`);
     return done;
@@ -103,7 +103,7 @@ export async function sdkServerLadder(plan: LadderPlan, nodeLine: string | undef
   const server: ReplyServer = { pid: child.ready.pid as number, url: child.ready.url as string, wsUrl: child.ready.wsUrl as string, call: child.call };
   const fleet = new ReplyFleet(server, { threadsPerUser: THREADS_PER_USER, tagPrefix: 's' });
   try {
-    await fleet.warm(plan.ladder[0]!, '/tokens 60 over 2');
+    await fleet.warm(plan.ladder[0]!, `/tokens ${Math.round(plan.chunks / 3)} over ${plan.seconds / 3}`);
     return await withCpuStep(plan, replyStepper(fleet, plan, `sdk-${version}`), `AI SDK floor (${version})`);
   } finally {
     fleet.close();
