@@ -110,6 +110,8 @@ interface ClassSizes {
   retained: number;
   /** Self sizes of the objects this class is the nearest named dominator of (itself included). */
   owned: number;
+  /** The same, by the constructor of the objects owned. */
+  contents: Map<string, number>;
 }
 
 /** Classes that say nothing of who holds them: their bytes are charged to the nearest named dominator. */
@@ -231,7 +233,7 @@ function sizesByClass(snapshot: Snapshot): Map<string, ClassSizes> {
   const owner = new Int32Array(count);
   const sizesOf = (name: string) => {
     let sizes = classes.get(name);
-    if (!sizes) classes.set(name, (sizes = { count: 0, self: 0, retained: 0, owned: 0 }));
+    if (!sizes) classes.set(name, (sizes = { count: 0, self: 0, retained: 0, owned: 0, contents: new Map() }));
     return sizes;
   };
   // Reverse post-order: a node's dominator comes before it.
@@ -239,7 +241,9 @@ function sizesByClass(snapshot: Snapshot): Map<string, ClassSizes> {
     const n = postOrder[i]!;
     const name = (names[n] = classOf(n));
     owner[n] = n === 0 || !isGeneric(name) ? n : owner[dominator[n]!]!;
-    sizesOf(names[owner[n]!]!).owned += nodes[n * nodeWidth + selfAt]!;
+    const owning = sizesOf(names[owner[n]!]!);
+    owning.owned += nodes[n * nodeWidth + selfAt]!;
+    owning.contents.set(name, (owning.contents.get(name) ?? 0) + nodes[n * nodeWidth + selfAt]!);
     const sizes = sizesOf(name);
     sizes.count++;
     sizes.self += nodes[n * nodeWidth + selfAt]!;
@@ -258,9 +262,10 @@ const top = Number((beforePath ? topArg : beforePath) ?? 30);
 const after = sizesByClass(readSnapshot(afterPath));
 const before = beforePath ? sizesByClass(readSnapshot(beforePath)) : new Map<string, ClassSizes>();
 const rows = [...after].map(([name, sizes]) => {
-  const base = before.get(name) ?? { count: 0, self: 0, retained: 0, owned: 0 };
-  const change = (key: keyof ClassSizes) => (sizes[key] - base[key]) / per;
-  return { name, count: change('count'), self: change('self'), retained: change('retained'), owned: change('owned') };
+  const base = before.get(name) ?? { count: 0, self: 0, retained: 0, owned: 0, contents: new Map<string, number>() };
+  const change = (key: 'count' | 'self' | 'retained' | 'owned') => (sizes[key] - base[key]) / per;
+  const contents = [...sizes.contents].map(([kind, bytes]) => [kind, (bytes - (base.contents.get(kind) ?? 0)) / per] as const);
+  return { name, count: change('count'), self: change('self'), retained: change('retained'), owned: change('owned'), contents };
 });
 const unit = beforePath ? ' per subscription' : '';
 const table = (title: string, key: 'self' | 'retained' | 'owned') => {
@@ -274,3 +279,8 @@ console.log(`heap${unit}: ${totalSelf.toFixed(0)} bytes (sum of self sizes${befo
 table('Self size by constructor', 'self');
 table('Retained size by constructor (outermost objects of the class; classes overlap)', 'retained');
 table('Self size by retainer (each object charged to its nearest dominator of a named class; adds up to the heap)', 'owned');
+console.log(`\nWhat the largest retainers hold, by constructor${unit} (bytes)`);
+for (const row of [...rows].sort((a, b) => b.owned - a.owned).slice(0, 12)) {
+  const parts = [...row.contents].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([kind, bytes]) => `${kind} ${bytes.toFixed(0)}`);
+  console.log(`- ${row.name} (${row.owned.toFixed(0)}): ${parts.join(', ')}`);
+}

@@ -64,8 +64,8 @@ const markdownPath = fileURLToPath(new URL('../BENCHMARKS.md', import.meta.url))
 const profileDir = profile ? fileURLToPath(new URL(`./profiles/${RUN_ID}`, import.meta.url)) : undefined;
 if (profileDir) mkdirSync(profileDir, { recursive: true });
 
-// A hard stop for the whole run: bounded in time whatever happens.
-const HARD_LIMIT_MS = Number(process.env.BENCH_TIME_LIMIT_MS ?? 14 * 60_000);
+// A hard stop for the whole run: bounded in time whatever happens (at least 14 minutes, more when the rows chosen say they need it).
+const HARD_LIMIT_MS = Number(process.env.BENCH_TIME_LIMIT_MS ?? Math.max(14 * 60_000, chosen.reduce((sum, row) => sum + (row.timeLimitMs ?? 2 * 60_000), 0)));
 const hardStop = setTimeout(async () => {
   console.error(`bench: time limit of ${HARD_LIMIT_MS / 1000} s reached, stopping`);
   await killAllChildren().catch(() => {});
@@ -94,8 +94,12 @@ const started = Date.now();
 const results: RowResult[] = [];
 /** Writes results.json and BENCHMARKS.md; rows not run this time keep their previous results. */
 function writeOutputs(): number {
-  // BENCH_NO_WRITE=1: a diagnostic run (e.g. with --profile) that leaves the recorded results alone.
-  if (process.env.BENCH_NO_WRITE === '1') return Math.round((Date.now() - started) / 100) / 10;
+  // BENCH_NO_WRITE=1: a diagnostic run (e.g. with --profile) that leaves the recorded results alone;
+  // BENCH_DUMP=<file> keeps its rows' results (figures, notes and details) in that file instead.
+  if (process.env.BENCH_NO_WRITE === '1') {
+    if (process.env.BENCH_DUMP) writeFileSync(process.env.BENCH_DUMP, `${JSON.stringify({ runId: RUN_ID, node: process.version, rows: results }, null, 2)}\n`);
+    return Math.round((Date.now() - started) / 100) / 10;
+  }
   let previous: { rows?: RowResult[] } = {};
   if (existsSync(resultsPath)) {
     try {

@@ -1,8 +1,8 @@
 /**
- * P2 floor (child process): a bare graphql-yoga + graphql-ws server, wired like src/server/app.ts
+ * P2 and C1 floor (child process): a bare graphql-yoga + graphql-ws server, wired like src/server/app.ts
  * (useServer with yoga.getEnveloped on the same HTTP server and path), with one echo subscription on
- * yoga's in-memory pub/sub. The load is produced in this process like Parley's runtime produces it:
- * one paced timer chain per topic publishing TextDelta-sized events.
+ * yoga's in-memory pub/sub. The load is produced in this process like the demo model paces a reply:
+ * one timer chain per topic publishing TextDelta-sized events, each due at the start plus i·interval.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -64,35 +64,8 @@ useServer(
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 const port = (server.address() as AddressInfo).port;
 
-async function run(args: { topics: number; rate: number; seconds: number; round: string }) {
-  const interval = 1000 / args.rate;
-  const count = Math.round(args.rate * args.seconds);
-  await Promise.all(
-    Array.from({ length: args.topics }, (_, topic) => {
-      let offset = 0;
-      return new Promise<void>((resolve) => {
-        const tick = (index: number) => {
-          const text = 'x ';
-          pubsub.publish('echo', `t${topic}`, {
-            tag: `${args.round}s${topic}`,
-            text,
-            offset,
-            emittedAt: nowMs(),
-            executionId: 'RXhlY3V0aW9uOjExMTExMTExLTExMTEtNDExMS04MTExLTExMTExMTExMTExMQ==',
-            cursor: '12.3',
-          });
-          offset += text.length;
-          if (index + 1 >= count) return resolve();
-          setTimeout(() => tick(index + 1), interval);
-        };
-        tick(0);
-      });
-    }),
-  );
-}
-
 /**
- * C1's schedule: `topics` streams of `chunks` chunks over `seconds`, chunk i of each due at the
+ * The schedule: `topics` streams of `chunks` chunks over `seconds`, chunk i of each due at the
  * start plus i·seconds/chunks (not one interval after the previous one), like `/tokens n over s`.
  */
 async function schedule(args: { topics: number; chunks: number; seconds: number; round: string }) {
@@ -125,8 +98,7 @@ async function schedule(args: { topics: number; chunks: number; seconds: number;
 process.on('message', async (message: { id: number; cmd: string; args: never }) => {
   try {
     let result: unknown = true;
-    if (message.cmd === 'run') await run(message.args);
-    else if (message.cmd === 'schedule') await schedule(message.args);
+    if (message.cmd === 'schedule') await schedule(message.args);
     else if (message.cmd === 'stop') {
       for (const client of wsServer.clients) client.terminate();
       server.close();

@@ -5,7 +5,8 @@
  *   BENCH_RECORD_EMITS=1  wraps the real runAgent and records when each text-delta leaves the runtime
  *   BENCH_COUNT_SQL=1     counts SQL statements by patching pg.Client.prototype.query
  *   BENCH_NO_CONSUMER=1   stops this instance's queue consumer after start (it claims no runs)
- * and always counts the pub/sub messages this instance publishes and Redis delivers to it (`redisMessages`).
+ * and always counts the pub/sub messages this instance publishes and Redis delivers to it (`redisMessages`);
+ * `profileStart` / `profileStop` take a CPU profile of the window between them.
  * Commands arrive over the IPC channel: { id, cmd, args } → { id, ok, result | error }.
  */
 import { randomUUID } from 'node:crypto';
@@ -14,6 +15,7 @@ import pg from 'pg';
 import type { AgentRunInput } from '../../src/runtime/agent-run-input.ts';
 import { nowMs } from './stats.ts';
 import { closedLoop, FLOOR_TABLE_SQL } from './floor.ts';
+import { profileStart, profileStop } from './inspector-profile.ts';
 
 const serverEnv = JSON.parse(process.env.BENCH_ENV ?? '{}') as Record<string, string>;
 
@@ -201,6 +203,9 @@ const commands: Record<string, (args: never) => unknown> = {
     (globalThis as { gc?: () => void }).gc?.();
     return process.memoryUsage();
   },
+  /** A CPU profile of the window between the two (inspector-profile.ts). */
+  profileStart,
+  profileStop,
   sqlCounts: (args: { reset?: boolean }) => {
     const snapshot = JSON.parse(JSON.stringify(sql));
     if (args?.reset) Object.assign(sql, { total: 0, writes: 0, begins: 0, commits: 0, byTable: {}, texts: [], all: [] });

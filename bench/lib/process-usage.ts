@@ -11,7 +11,7 @@ export function processUsage(pid: number): { cpuMs: number; rssMb: number } {
 }
 
 /** Samples a process's RSS every second while `work` runs; its CPU over the whole of it. */
-export async function measured<T>(pid: number, work: () => Promise<T>): Promise<{ result: T; cpuCores: number; rssMb: number }> {
+export async function measured<T>(pid: number, work: () => Promise<T>): Promise<{ result: T; cpuMs: number; cpuCores: number; rssMb: number }> {
   const before = processUsage(pid);
   const started = Date.now();
   let last = before;
@@ -28,7 +28,7 @@ export async function measured<T>(pid: number, work: () => Promise<T>): Promise<
   try {
     const result = await work();
     sample();
-    return { result, cpuCores: (last.cpuMs - before.cpuMs) / Math.max(1, Date.now() - started), rssMb: peak };
+    return { result, cpuMs: last.cpuMs - before.cpuMs, cpuCores: (last.cpuMs - before.cpuMs) / Math.max(1, Date.now() - started), rssMb: peak };
   } finally {
     clearInterval(timer);
   }

@@ -36,6 +36,8 @@ export interface Row {
   id: string;
   name: string;
   run(options: { profileDir?: string }): Promise<RowResult>;
+  /** How long the row may take at most (bench/run.ts's hard limit adds these up); 2 minutes when unset. */
+  timeLimitMs?: number;
   /** BENCHMARKS.md's account of what the row measures and how. */
   method: string;
 }
