@@ -21,7 +21,7 @@ import { UserAdministration } from './directory/user-admin.ts';
 import type { LiveBus } from './events/live-bus.ts';
 import { LiveBusModule } from './events/live-bus-module.ts';
 import { CancellationService } from './execution/cancellation.ts';
-import { ExecutionEngine, type ExecutionEngineDeps } from './execution/engine.ts';
+import { ExecutionModule, type ExecutionDeps } from './execution/execution-module.ts';
 import type { QueueConsumer } from './execution/queue-consumer.ts';
 import type { RunningExecutions } from './execution/running-executions.ts';
 import { SuspensionService } from './execution/suspensions.ts';
@@ -64,6 +64,8 @@ export interface Parley {
   threadLife: ThreadLife;
   running: RunningExecutions;
   consumer: QueueConsumer;
+  /** Running turns: the lease, admission, runs, Stop, suspensions, the sweep of dead instances' runs. */
+  execution: ExecutionModule;
   outagePatience: OutagePatience;
   rateLimits: RateLimits;
   metrics: ParleyMetrics;
@@ -79,7 +81,7 @@ export interface Parley {
 }
 
 export interface ParleyOverrides {
-  runtime?: ExecutionEngineDeps['runtime'];
+  runtime?: ExecutionDeps['runtime'];
   /** Receives the spans (tests: an in-memory exporter) instead of OTEL_EXPORTER_OTLP_ENDPOINT. */
   spanExporter?: SpanExporter;
 }
@@ -104,12 +106,9 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
   const toolsModule = new ToolsModule(prisma, access, config, embedded, logger, (call) => metrics.observeToolCall(call));
   await instance.start(toolsModule);
   const tools = toolsModule.servers;
-  const engine = new ExecutionEngine({ settings: config, prisma, sql: db.sql, bus, models, logger, instanceId, embedded, runtime, tools, ...observability.runObservers(models) });
-  const { running, consumer, kick } = engine;
+  const execution = new ExecutionModule({ settings: config, prisma, sql: db.sql, bus, models, access, logger, instanceId, embedded, runtime, tools, ...observability.runObservers(models) });
+  const { running, consumer, scheduler, suspensions, cancellation } = execution;
   const role = config.PARLEY_ROLE;
-  // An instance that runs no turns records a resolution and kicks the thread: a worker resumes it.
-  const resume = runsTurns(role) ? { run: (run: AdmittedRun, messages: ModelMessage[]) => consumer.launch(run, messages) } : { handOff: kick };
-  const suspensions = new SuspensionService(prisma, access, bus, running, instanceId, config.PARLEY_MAX_MESSAGE_CHARS, resume);
   const queueState = new QueueStateReader(prisma, logger);
   metrics.observe({
     runningExecutions: () => running.all().length,
@@ -124,22 +123,20 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
     onLimitExceeded: refuseOverLimit,
   }, tools);
   return {
-    config, logger, instanceId, db, bus, models, access, metrics, tracing, running, consumer, suspensions, tools,
+    config, logger, instanceId, db, bus, models, access, metrics, tracing, running, consumer, suspensions, tools, execution, cancellation,
     tokens: tokens.tokens,
     authenticator: tokens.authenticator,
     rateLimits: rateLimits.rateLimits,
     signedInStreams: tokens.streams,
     directory,
     users: new UserAdministration(prisma, directory, { disabled: (id) => tokens.userDisabled(id), enabled: (id) => tokens.userEnabled(id) }),
-    queue: new QueueService(prisma, db.sql, bus, access, kick, queueLimits(config), suspensions, refuseOverLimit),
+    queue: new QueueService(prisma, db.sql, bus, access, scheduler, queueLimits(config), suspensions, refuseOverLimit),
     conversations: new ConversationService(prisma, access),
-    cancellation: new CancellationService(prisma, access, running, bus, kick),
-    branches: new BranchService(prisma, db.sql, bus, access, kick, queueLimits(config), refuseOverLimit),
+    branches: new BranchService(prisma, db.sql, bus, access, scheduler, queueLimits(config), refuseOverLimit),
     threadLife: new ThreadLife(prisma, bus, access),
-    outagePatience: engine.outagePatience,
+    outagePatience: execution.outagePatience,
     role,
-    // An api instance neither claims turns nor sweeps dead instances' runs: it holds no lease.
-    startWork: () => (runsTurns(role) ? work.start(engine.recovery, engine.consuming) : Promise.resolve()),
+    startWork: () => work.start(execution),
     stopWork: () => work.stop(),
     async close() {
       await work.stop();

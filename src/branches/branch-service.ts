@@ -1,3 +1,4 @@
+import type { TurnScheduler } from '../execution/turn-scheduler.ts';
 import { prismaRunner, type SqlRunner } from '../storage/sql-client.ts';
 import type { PrismaClient, User } from '../generated/prisma/client.ts';
 import type { AccessPolicy, ThreadWithAgent } from '../auth/access.ts';
@@ -41,7 +42,7 @@ export class BranchService {
     sql: SqlRunner,
     private readonly bus: LiveBus,
     private readonly access: AccessPolicy,
-    private readonly kick: (threadId: string) => void,
+    private readonly scheduler: Pick<TurnScheduler, 'kick'>,
     private readonly limits: QueueLimits,
     onLimitExceeded: (error: LimitExceededError) => never,
   ) {
@@ -141,7 +142,7 @@ export class BranchService {
   private announce(threadId: string, events: ThreadEvent[]): void {
     if (events.length === 0) return;
     this.bus.publishThreadEvents(events);
-    this.kick(threadId);
+    this.scheduler.kick(threadId);
   }
 }
 

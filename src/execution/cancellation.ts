@@ -6,9 +6,8 @@ import { ConflictError, InvalidInputError, NotFoundError } from '../domain/error
 import { appendThreadEvents } from '../events/event-log.ts';
 import type { LiveBus } from '../events/live-bus.ts';
 import type { ThreadEvent } from '../events/thread-event.ts';
-import type { RunningExecutions } from './running-executions.ts';
-
-export const STOP_REASON = 'stopped by the user';
+import { STOP_REASON, type RunningExecutions } from './running-executions.ts';
+import type { TurnScheduler } from './turn-scheduler.ts';
 
 /**
  * Stop. Taken under the thread's session lock, so it waits for an admission that is still
@@ -21,7 +20,7 @@ export class CancellationService {
     private readonly access: AccessPolicy,
     private readonly running: RunningExecutions,
     private readonly bus: LiveBus,
-    private readonly kick: (threadId: string) => void,
+    private readonly scheduler: Pick<TurnScheduler, 'kick'>,
   ) {}
 
   async cancel(user: User, executionId: string): Promise<{ cancelRequested: boolean }> {
@@ -46,7 +45,7 @@ export class CancellationService {
       return [] as ThreadEvent[];
     });
     this.bus.publishThreadEvents(events);
-    if (events.length > 0) this.kick(execution.threadId);
+    if (events.length > 0) this.scheduler.kick(execution.threadId);
     else this.signal(executionId);
     return { cancelRequested: true };
   }

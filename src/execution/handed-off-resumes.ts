@@ -6,6 +6,9 @@ import type { ThreadEvent } from '../events/thread-event.ts';
 import type { ModelMessage } from 'ai';
 import type { AdmittedRun } from './admission.ts';
 import type { RunningExecutions } from './running-executions.ts';
+import type { RunPool } from './run-pool.ts';
+import type { LiveBus } from '../events/live-bus.ts';
+import type { Logger } from 'pino';
 import { claimResumption, recordedResolution } from './suspensions.ts';
 
 /** A suspended execution with no open card: its card was resolved on an instance that runs no turns. */
@@ -17,11 +20,33 @@ const HANDED_OFF = { parentExecutionId: null, status: 'SUSPENDED', suspensions: 
  * exactly one instance resumes each.
  */
 export class HandedOffResumes {
+  /** Threads whose handed-off resumption this instance is claiming now. */
+  private readonly resuming = new Set<string>();
+
   constructor(
     private readonly prisma: PrismaClient,
     private readonly running: RunningExecutions,
     private readonly instanceId: string,
+    private readonly bus: LiveBus,
+    private readonly pool: RunPool,
+    private readonly logger: Logger,
   ) {}
+
+  /** Claims and runs the thread's resumption that an api instance handed off, if it has one. */
+  async resume(threadId: string): Promise<void> {
+    if (this.resuming.has(threadId)) return;
+    this.resuming.add(threadId);
+    try {
+      const claimed = await this.claim(threadId);
+      if (!claimed) return;
+      this.bus.publishThreadEvents(claimed.events);
+      this.pool.resume(claimed.run, claimed.messages);
+    } catch (error) {
+      this.logger.error({ err: error, threadId }, 'resuming a handed-off execution failed; the sweep will try again');
+    } finally {
+      this.resuming.delete(threadId);
+    }
+  }
 
   /** The threads with a handed-off resumption (at most `take`). */
   async threads(take = 100): Promise<string[]> {
@@ -30,7 +55,7 @@ export class HandedOffResumes {
   }
 
   /** Claims the thread's handed-off resumption for this instance; null when it has none (any more). */
-  async claim(threadId: string): Promise<{ run: AdmittedRun; messages: ModelMessage[]; events: ThreadEvent[] } | null> {
+  private async claim(threadId: string): Promise<{ run: AdmittedRun; messages: ModelMessage[]; events: ThreadEvent[] } | null> {
     // Read without the lock first: most kicks are for new messages, not resumptions.
     const candidate = await this.prisma.execution.findFirst({ where: { threadId, ...HANDED_OFF }, select: { id: true } });
     if (!candidate) return null;

@@ -7,6 +7,7 @@ import type { FlushPolicy } from '../recording/conversation-log.ts';
 import type { RunListener } from '../recording/run-listener.ts';
 import { rootRunRecording } from '../recording/root-run-recording.ts';
 import { interruption } from './ending.ts';
+import type { TurnScheduler } from './turn-scheduler.ts';
 
 /** This instance's lease: a row renewed by a heartbeat. An expired lease means the instance died. */
 export class InstanceLease {
@@ -75,7 +76,7 @@ export class Interruptions {
     private readonly sql: SqlClient,
     private readonly bus: LiveBus,
     private readonly flushPolicy: FlushPolicy,
-    private readonly kick: (threadId: string) => void,
+    private readonly scheduler: Pick<TurnScheduler, 'kick'>,
     private readonly logger: Logger,
     /** Observers of each interrupted run (its metrics), after the listeners that record it. */
     private readonly observers: (execution: { agent: { model: string } }) => RunListener[] = () => [],
@@ -106,6 +107,6 @@ export class Interruptions {
     const detail = `instance ${execution.ownerInstanceId ?? '(none)'} stopped while running this execution`;
     await recording.settle(interruption(detail, execution.user.locale as Locale));
     this.logger.warn({ executionId: execution.id, instance: execution.ownerInstanceId }, 'execution interrupted');
-    this.kick(execution.threadId);
+    this.scheduler.kick(execution.threadId);
   }
 }

@@ -1,4 +1,10 @@
 import type { MessagePart } from '../conversation/parts.ts';
+import type { LiveBus } from '../events/live-bus.ts';
+import { snapshotRecord } from '../events/run-event-stream.ts';
+import type { PrismaClient } from '../generated/prisma/client.ts';
+
+/** The abort reason of a Stop: the run ends CANCELLED. */
+export const STOP_REASON = 'stopped by the user';
 
 /** The abort reason when the server stops: the run is handed back as interrupted, not cancelled. */
 export class ServerShutdown extends Error {
@@ -55,6 +61,35 @@ export class RunningExecution {
 /** Cancellation handles of the executions this instance runs, registered under the session lock. */
 export class RunningExecutions {
   private readonly byId = new Map<string, RunningExecution>();
+
+  /**
+   * What other instances ask of the runs of this one, by execution id: a Stop (the user's request
+   * reached another instance), and the live reply for a subscriber that joined mid-stream there.
+   * Returns the function that stops listening.
+   */
+  answerRelays(bus: LiveBus): () => void {
+    return bus.onInstanceMessage((message) => {
+      if (message.kind !== 'cancel' && message.kind !== 'snapshot') return;
+      const run = this.get(message.executionId);
+      if (!run) return;
+      if (message.kind === 'cancel') {
+        run.controller.abort(new Error(STOP_REASON));
+        return;
+      }
+      const snapshot = run.snapshot();
+      if (snapshot.messageId) bus.publishThreadEvents([snapshotRecord(run.threadId, run.executionId, snapshot.messageId, snapshot.parts)]);
+    });
+  }
+
+  /** Stops recorded while their relay was lost (another instance's, with Redis down) still land: read and applied. */
+  async abortRecordedStops(prisma: PrismaClient): Promise<void> {
+    if (this.byId.size === 0) return;
+    const requested = await prisma.execution.findMany({
+      where: { id: { in: [...this.byId.keys()] }, cancelRequestedAt: { not: null } },
+      select: { id: true },
+    });
+    for (const { id } of requested) this.get(id)?.controller.abort(new Error(STOP_REASON));
+  }
 
   register(executionId: string, threadId: string): RunningExecution {
     const entry = new RunningExecution(executionId, threadId);

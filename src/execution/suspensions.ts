@@ -10,6 +10,7 @@ import type { NewThreadEvent, ThreadEvent } from '../events/thread-event.ts';
 import type { AdmittedRun } from './admission.ts';
 import type { Checkpoint } from '../runtime/agent-runtime.ts';
 import type { RunningExecutions } from './running-executions.ts';
+import type { TurnScheduler } from './turn-scheduler.ts';
 
 export type Resolution = { decision: 'APPROVE' | 'DENY'; allowInThread?: boolean } | { answer: string };
 
@@ -26,11 +27,8 @@ export class SuspensionService {
     private readonly running: RunningExecutions,
     private readonly instanceId: string,
     private readonly maxAnswerChars: number,
-    /**
-     * Where a resolved suspension's run goes on: here (`run`), or, on an instance that runs no turns
-     * (PARLEY_ROLE=api), to whichever instance claims it after `handOff` kicks the thread.
-     */
-    private readonly resume: { run: (run: AdmittedRun, messages: ModelMessage[]) => void } | { handOff: (threadId: string) => void },
+    /** Where a resolved suspension's run goes on: here, or on whichever instance claims it after a kick. */
+    private readonly scheduler: TurnScheduler,
   ) {}
 
   async resolve(user: User, suspensionId: string, resolution: Resolution): Promise<ThreadEvent> {
@@ -100,15 +98,15 @@ export class SuspensionService {
         });
         const resolved = { executionId: suspension.executionId, payload: { type: 'SuspensionResolved' as const, suspensionId: suspension.id, resolution: resolutionJson } };
         // Left SUSPENDED with no open card: a consumer elsewhere claims it (HandedOffResumes).
-        if ('handOff' in this.resume) return { events: await appendThreadEvents(prismaRunner(tx), threadId, [resolved]), run: null, messages: [] };
+        if (!this.scheduler.runsTurnsHere) return { events: await appendThreadEvents(prismaRunner(tx), threadId, [resolved]), run: null, messages: [] };
         const claimed = await claimResumption(tx, this.running, this.instanceId, suspension, resolution);
         registeredId = claimed.run.execution.id;
         const events = await appendThreadEvents(prismaRunner(tx), threadId, [resolved, ...claimed.events]);
         return { events, run: claimed.run, messages: claimed.messages };
       });
       this.bus.publishThreadEvents(outcome.events);
-      if ('handOff' in this.resume) this.resume.handOff(threadId);
-      else if (outcome.run) this.resume.run(outcome.run, outcome.messages);
+      if (outcome.run) this.scheduler.resume(outcome.run, outcome.messages);
+      else this.scheduler.kick(threadId);
       return outcome.events[0]!;
     } catch (error) {
       if (registeredId) this.running.unregister(registeredId);

@@ -1,3 +1,4 @@
+import type { TurnScheduler } from '../execution/turn-scheduler.ts';
 import { prismaRunner, type SqlRunner } from '../storage/sql-client.ts';
 import type { PrismaClient, QueueItem, User } from '../generated/prisma/client.ts';
 import type { AccessPolicy } from '../auth/access.ts';
@@ -22,7 +23,7 @@ export class QueueService {
     private readonly sql: SqlRunner,
     private readonly bus: LiveBus,
     private readonly access: AccessPolicy,
-    private readonly kick: (threadId: string) => void,
+    private readonly scheduler: Pick<TurnScheduler, 'kick'>,
     private readonly limits: QueueLimits,
     private readonly questions: Pick<SuspensionService, 'answerOpenQuestion'>,
     /** Throws the error, after counting it. */
@@ -208,7 +209,7 @@ export class QueueService {
   /** After a commit: subscribers get the change's events, and the consumers a kick. */
   private announce(threadId: string, events: ThreadEvent[]): void {
     this.bus.publishThreadEvents(events);
-    this.kick(threadId);
+    this.scheduler.kick(threadId);
   }
 
 }

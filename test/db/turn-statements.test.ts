@@ -136,14 +136,14 @@ describeEachBackend('the statements of one turn', (backend) => {
     const follower = await followNewThread(server, token, agentId);
     // The first turn caches the token and warms the pools.
     await turn(follower, '/tokens 1');
-    await server.parley.consumer.waitForRuns(30_000);
+    await server.parley.execution.waitForRuns(30_000);
     const before = admissionsOf(follower.threadId);
     statements.length = 0;
     recording = true;
     await turn(follower, '/tokens 1');
     recording = false;
     // The run's promise settles after the consumer has decided what to admit next (synchronously).
-    expect(await server.parley.consumer.waitForRuns(30_000)).toBe(true);
+    expect(await server.parley.execution.waitForRuns(30_000)).toBe(true);
     // The sign-in's lookups (the token, then its user) are cached for a few seconds, not per turn:
     // a loaded machine may let the cache lapse between the two turns.
     const turnsOwn = statements.filter((text) => !/^\s*SELECT "[^"]+"\."(api_token|user)"\./.test(text));
@@ -160,7 +160,7 @@ describeEachBackend('the statements of one turn', (backend) => {
     await follower.waitFor(finishedOf(first.executionId!));
     const second = await follower.waitFor(startedFrom(next.queueId));
     await follower.waitFor(finishedOf(second.executionId!));
-    expect(await server.parley.consumer.waitForRuns(30_000)).toBe(true);
+    expect(await server.parley.execution.waitForRuns(30_000)).toBe(true);
     // Its own admission, the kick of the second send (the thread busy), the admission after the first turn.
     expect(admissionsOf(follower.threadId)).toBe(3);
     await follower.close();

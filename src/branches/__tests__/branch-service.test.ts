@@ -50,7 +50,7 @@ describe('BranchService', () => {
     const project = await directory.createProject(user, { name: 'branches' });
     agentId = (await directory.createAgent(null, project.id, { name: 'agent', model: 'demo:default' })).id;
     const bus = { publishThreadEvents: (events: ThreadEvent[]) => published.push(...events) } as unknown as LiveBus;
-    branches = new BranchService(db.prisma, db.sql, bus, access, () => {}, queueLimits(config), (error) => {
+    branches = new BranchService(db.prisma, db.sql, bus, access, { kick: () => {} }, queueLimits(config), (error) => {
       throw error;
     });
     life = new ThreadLife(db.prisma, bus, access);
