@@ -4,7 +4,7 @@ import type { RateLimits } from '../auth/rate-limits.ts';
 import type { ApiTokens } from '../auth/tokens.ts';
 import type { BranchService } from '../branches/branch-service.ts';
 import type { ThreadLife } from '../branches/thread-life.ts';
-import type { ConversationService } from '../conversation/conversation-service.ts';
+import type { ConversationService, SiblingBatch } from '../conversation/conversation-service.ts';
 import type { DirectoryService } from '../directory/directory-service.ts';
 import type { UserAdministration } from '../directory/user-admin.ts';
 import { UnauthenticatedError } from '../domain/errors.ts';
@@ -48,6 +48,8 @@ export interface GraphQLContext {
   services: ResolverServices;
   /** What the Pothos Prisma plugin loads a resolver's selection (`query`) with; nothing else reads it. */
   loader: PrismaClient;
+  /** The request's batch of `Message.siblingIds` reads (one query for every message of a response). */
+  siblings: SiblingBatch;
   /** The connection's bound on events waiting for a slow reader (one per WebSocket, one per SSE request). */
   eventBacklog: EventBacklog;
   /** The HTTP request's id, or the WebSocket operation's: in its errors, log lines and spans. */

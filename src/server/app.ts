@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import { bootstrapDemo, type DemoBootstrap } from './bootstrap.ts';
 import { serveGraphQLOverWebSocket } from './graphql-ws.ts';
+import { SharedEventResults } from './plugins/use-shared-event-results.ts';
 import { openParley, type Parley, type ParleyOverrides } from '../parley.ts';
 import { createLogger, logModelWarningsTo } from '../observability/logging.ts';
 import { inRequestScope, REQUEST_ID_HEADER, requestIdFrom } from '../observability/request-id.ts';
@@ -51,7 +52,8 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   // A worker (PARLEY_ROLE=worker) serves its probes and metrics only; clients go to api instances.
   const clients = servesClients(parley.role);
   const limitReporter = new LimitReporter(parley.metrics, logger);
-  const yoga = createParleyYoga({ parley, config, logger, isAccepting: () => accepting, limits: limitReporter });
+  const sharedResults = new SharedEventResults();
+  const yoga = createParleyYoga({ parley, config, logger, isAccepting: () => accepting, limits: limitReporter, sharedResults });
   const bodyLimits = { maxBytes: config.PARLEY_MAX_REQUEST_BYTES, maxMultipartBytes: maxMultipartBytes(config) };
   // Node checks the headers timeout this often; the default (30 s) would let a slow client keep
   // its connection three times as long as the timeout says.
@@ -91,6 +93,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     streams: parley.signedInStreams,
     logger,
     onSlowReaderDrop: slowReaderDropped(parley),
+    sharedResults,
   });
 
   let stopping: Promise<void> | null = null;

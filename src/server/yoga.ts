@@ -3,6 +3,7 @@ import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { authorizationFromConnectionParams } from '../auth/tokens.ts';
 import type { Config } from '../config.ts';
+import { SiblingBatch } from '../conversation/conversation-service.ts';
 import { EventBacklog } from '../events/event-backlog.ts';
 import type { GraphQLContext, ResolverServices } from '../schema/context.ts';
 import { streamThreadEvents } from '../events/run-event-stream.ts';
@@ -30,7 +31,7 @@ import { useUploadAuthentication } from './plugins/use-upload-authentication.ts'
 import { useSubscriptionsPerUser } from './plugins/use-subscriptions-per-user.ts';
 import type { LimitReporter } from './connection-limits.ts';
 import { currentRequestId, requestIdFrom } from '../observability/request-id.ts';
-import { useSharedEventResults } from './plugins/use-shared-event-results.ts';
+import { useSharedEventResults, type SharedEventResults } from './plugins/use-shared-event-results.ts';
 import { useStreamSignIn } from './plugins/use-stream-sign-in.ts';
 
 /** What the HTTP server (req) or the WebSocket server (connectionParams) hands to Yoga. */
@@ -55,10 +56,12 @@ export interface ParleyYogaOptions {
   isAccepting: () => boolean;
   /** Told each time a limit refuses an operation. */
   limits: LimitReporter;
+  /** The server's live-event results, executed once per selection (its WebSocket server serializes them once). */
+  sharedResults: SharedEventResults;
 }
 
 /** Every HTTP route (GraphQL, /health, /ready, the web chat at /) and every operation over HTTP or WebSocket goes through this. */
-export function createParleyYoga({ parley, config, logger, isAccepting, limits }: ParleyYogaOptions): ParleyYoga {
+export function createParleyYoga({ parley, config, logger, isAccepting, limits, sharedResults }: ParleyYogaOptions): ParleyYoga {
   const services = resolverServices(parley);
   return createYoga<ServerContext, GraphQLContext>({
     schema,
@@ -110,7 +113,7 @@ export function createParleyYoga({ parley, config, logger, isAccepting, limits }
         load: (user, attachmentId) => parley.conversations.attachment(user, attachmentId),
       }),
       useInputHygiene(),
-      useSharedEventResults(),
+      useSharedEventResults(sharedResults),
       useStreamSignIn({ streams: parley.signedInStreams }),
     ],
     context: async ({ request, connectionParams, eventBacklog, requestId: operationRequestId }) => {
@@ -126,6 +129,7 @@ export function createParleyYoga({ parley, config, logger, isAccepting, limits }
         streamDeadline: connectionParams ? null : expiresAt,
         services,
         loader: parley.db.prisma,
+        siblings: new SiblingBatch(services.conversations),
         eventBacklog: eventBacklog ?? new EventBacklog(config.PARLEY_MAX_BUFFERED_EVENT_BYTES, undefined, slowReaderDropped(parley)),
         requestId,
         logger: logger.child({ requestId }),
