@@ -1,6 +1,7 @@
 // The import graph of src/: which file imports which (static, type-only and dynamic imports alike,
-// since each ties the design), the cycles among files, and the top-level folders that import each
-// other. `npm test` fails on any (test/architecture/import-cycles.test.ts); run this file to see them:
+// since each ties the design), the cycles among files, and the cycles among top-level folders, of
+// any length. `npm test` fails on any (test/architecture/import-cycles.test.ts); run this file to
+// see them, with the imports that tie each group of folders:
 //   npx tsx scripts/import-graph.ts [srcDir]
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -8,8 +9,11 @@ import path from 'node:path';
 export interface ImportProblems {
   /** Groups of files that reach each other through imports (strongly connected, size > 1). */
   fileCycles: string[][];
-  /** Top-level folders of src/ that import each other ('.' is src/ itself). */
-  folderTies: [string, string][];
+  /**
+   * Groups of top-level folders of src/ that reach each other through imports ('.' is src/
+   * itself): strongly connected, size > 1, so a cycle of three folders is found as well as a pair.
+   */
+  folderCycles: string[][];
 }
 
 const IMPORT_SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)['"](\.{1,2}\/[^'"]+)['"]/gm;
@@ -85,36 +89,55 @@ function stronglyConnected(graph: Map<string, Set<string>>): string[][] {
   return components;
 }
 
-export function importProblems(srcDir: string): ImportProblems {
-  const graph = importGraph(srcDir);
-  const relative = (file: string) => path.relative(srcDir, file);
-  const folderOf = (file: string) => {
-    const parts = relative(file).split(path.sep);
+/** An import from a file of one top-level folder to a file of another, as paths relative to srcDir. */
+export interface FolderImport {
+  from: string;
+  to: string;
+  fromFolder: string;
+  toFolder: string;
+}
+
+/** Every import that crosses from one top-level folder of srcDir to another ('.' is srcDir itself). */
+export function folderImports(srcDir: string, graph = importGraph(srcDir)): FolderImport[] {
+  const folderOf = (relative: string) => {
+    const parts = relative.split(path.sep);
     return parts.length > 1 ? parts[0]! : '.';
   };
-  const edges = new Set<string>();
+  const crossing: FolderImport[] = [];
   for (const [file, targets] of graph) {
     for (const target of targets) {
-      const [from, to] = [folderOf(file), folderOf(target)];
-      if (from !== to) edges.add(`${from}\0${to}`);
+      const [from, to] = [path.relative(srcDir, file), path.relative(srcDir, target)];
+      if (folderOf(from) !== folderOf(to)) crossing.push({ from, to, fromFolder: folderOf(from), toFolder: folderOf(to) });
     }
   }
-  const folderTies: [string, string][] = [];
-  for (const edge of edges) {
-    const [from, to] = edge.split('\0') as [string, string];
-    if (from < to && edges.has(`${to}\0${from}`)) folderTies.push([from, to]);
+  return crossing;
+}
+
+export function importProblems(srcDir: string): ImportProblems {
+  const graph = importGraph(srcDir);
+  const folders = new Map<string, Set<string>>();
+  for (const { fromFolder, toFolder } of folderImports(srcDir, graph)) {
+    if (!folders.has(toFolder)) folders.set(toFolder, new Set());
+    folders.set(fromFolder, (folders.get(fromFolder) ?? new Set()).add(toFolder));
   }
+  const sortedGroups = (groups: string[][]) => groups.map((group) => group.sort()).sort((a, b) => a.join('\0').localeCompare(b.join('\0')));
   return {
-    fileCycles: stronglyConnected(graph).map((component) => component.map(relative).sort()),
-    folderTies: folderTies.sort(),
+    fileCycles: sortedGroups(stronglyConnected(graph).map((component) => component.map((file) => path.relative(srcDir, file)))),
+    folderCycles: sortedGroups(stronglyConnected(folders)),
   };
 }
 
 if (process.argv[1] && import.meta.url.endsWith(path.basename(process.argv[1]))) {
   const srcDir = path.resolve(process.argv[2] ?? 'src');
-  const { fileCycles, folderTies } = importProblems(srcDir);
+  const { fileCycles, folderCycles } = importProblems(srcDir);
   for (const cycle of fileCycles) console.log(`file cycle: ${cycle.join(' → ')}`);
-  for (const [a, b] of folderTies) console.log(`folders import each other: ${a} ↔ ${b}`);
-  console.log(`${fileCycles.length} file cycles, ${folderTies.length} folder ties`);
-  process.exit(fileCycles.length + folderTies.length > 0 ? 1 : 0);
+  const crossing = folderImports(srcDir);
+  for (const group of folderCycles) {
+    console.log(`folders that reach each other: ${group.join(', ')}`);
+    for (const { from, to, fromFolder, toFolder } of crossing) {
+      if (group.includes(fromFolder) && group.includes(toFolder)) console.log(`  ${fromFolder} → ${toFolder}: ${from} imports ${to}`);
+    }
+  }
+  console.log(`${fileCycles.length} file cycles, ${folderCycles.length} folder cycles`);
+  process.exit(fileCycles.length + folderCycles.length > 0 ? 1 : 0);
 }

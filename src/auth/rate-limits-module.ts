@@ -1,7 +1,6 @@
 import type { Cluster, Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { DatabaseSettings } from '../db/settings.ts';
-import type { LiveBus } from '../events/live-bus.ts';
 import type { Module } from '../lifecycle/module.ts';
 import { RateLimits } from './rate-limits.ts';
 import type { RateLimitSettings } from './settings.ts';
@@ -13,6 +12,15 @@ export function rateLimitScope(settings: DatabaseSettings): string {
   return `${url.host}${url.pathname}:${url.searchParams.get('schema') ?? 'public'}`;
 }
 
+/**
+ * What the budgets need of the live bus: its Redis command connection, null in memory. Declared
+ * here so that auth knows nothing of the bus: events reach auth (through conversation), never
+ * the reverse.
+ */
+export interface RedisCommandSource {
+  readonly commandClient: Redis | Cluster | null;
+}
+
 /** The per-minute request budgets, counted in Redis when the bus has it (shared by all instances). */
 export class RateLimitsModule implements Module {
   readonly name = 'rate limits';
@@ -20,7 +28,7 @@ export class RateLimitsModule implements Module {
 
   constructor(
     private readonly settings: RateLimitSettings & DatabaseSettings,
-    private readonly bus: LiveBus,
+    private readonly bus: RedisCommandSource,
     private readonly logger: Logger,
   ) {}
 

@@ -1,11 +1,27 @@
 import type { Logger } from 'pino';
-import type { InstanceMessage, LiveBus } from '../events/live-bus.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import type { Module } from '../lifecycle/module.ts';
 import { JwtVerifier, jwtKeysFrom } from './jwt.ts';
 import type { JwtSettings } from './settings.ts';
 import { SignedInStreams } from './signed-in-streams.ts';
 import { ApiTokens, TokenAuthenticator, TokenUsageRecorder } from './tokens.ts';
+
+/** What every instance hears when a sign-in ends early: a revoked token, a disabled (or enabled again) user. */
+export type RevocationMessage = { kind: 'token-revoked'; tokenId: string } | { kind: 'user-disabled' | 'user-enabled'; userId: string };
+
+const REVOCATION_KINDS: ReadonlySet<string> = new Set<RevocationMessage['kind']>(['token-revoked', 'user-disabled', 'user-enabled']);
+
+/**
+ * What revocation needs of the channel the instances share (the live bus): announcing to every
+ * instance, hearing each message any instance announces (other kinds too, which it ignores), and
+ * whether everything announced so far has been heard. Declared here so that auth knows nothing of
+ * the bus.
+ */
+export interface InstanceAnnouncements {
+  announceToInstances(message: RevocationMessage): Promise<void>;
+  onInstanceMessage(listener: (message: { kind: string }) => void): () => void;
+  instanceMessagesHeard(): Promise<boolean>;
+}
 
 /**
  * The API tokens and the cached authenticator, with what keeps the cache true: a revoked token or
@@ -24,7 +40,7 @@ export class TokenRevocationModule implements Module {
 
   constructor(
     prisma: PrismaClient,
-    private readonly bus: LiveBus,
+    private readonly bus: InstanceAnnouncements,
     private readonly logger: Logger,
     jwtSettings: JwtSettings,
   ) {
@@ -59,6 +75,7 @@ export class TokenRevocationModule implements Module {
   async start(): Promise<void> {
     // Synchronous, so that a message is acted on before anything the bus delivers after it.
     this.stopListening = this.bus.onInstanceMessage((message) => {
+      if (!isRevocation(message)) return;
       if (message.kind === 'token-revoked') this.authenticator.forget(message.tokenId);
       if (message.kind === 'user-disabled') this.forgetUser(message.userId);
       if (message.kind === 'user-enabled') this.authenticator.forgetUser(message.userId);
@@ -74,7 +91,11 @@ export class TokenRevocationModule implements Module {
     this.streams.endAll(userId);
   }
 
-  private async announce(message: InstanceMessage): Promise<void> {
+  private async announce(message: RevocationMessage): Promise<void> {
     await this.bus.announceToInstances(message).catch((error) => this.logger.warn({ err: error, message }, 'announcing a revocation to the other instances failed'));
   }
+}
+
+function isRevocation(message: { kind: string }): message is RevocationMessage {
+  return REVOCATION_KINDS.has(message.kind);
 }

@@ -203,7 +203,7 @@ async function checkRedis(config: Config): Promise<Omit<CheckResult, 'check'>> {
 async function checkRedisCluster(config: Config): Promise<Omit<CheckResult, 'check'>> {
   const [{ Cluster, Command, Redis }, { clusterState }, { clusterAuthOf, parseClusterNodes }] = await Promise.all([
     import('ioredis'),
-    import('../events/redis-cluster-bus.ts'),
+    import('../events/redis-cluster-state.ts'),
     import('../events/settings.ts'),
   ]);
   const auth = clusterAuthOf(config);

@@ -24,7 +24,9 @@ const COMMANDS: readonly Command[] = [
   ...toolCommands,
 ];
 
-const GROUPS = [...new Set(COMMANDS.filter((command) => command.name.includes(' ')).map((command) => command.name.split(' ')[0]))];
+const GROUPS = COMMANDS.filter((command) => command.name.includes(' '))
+  .map((command) => command.name.split(' ')[0])
+  .filter((group, index, groups) => groups.indexOf(group) === index);
 
 const SUMMARY_COLUMN = 48;
 

@@ -5,6 +5,9 @@ import type { ThreadEvent } from './thread-event.ts';
  * Control messages for instances; every instance checks its own runs: a relayed Stop, or a
  * subscriber asking the running instance for a fresh snapshot of the reply; a revoked API token,
  * which every instance forgets at once; and a disabled user, whose streams every instance ends (and an enabled one, whose refusals every instance forgets).
+ * The last three are auth's (`RevocationMessage` in src/auth/token-revocation-module.ts, which
+ * knows the bus only as a small interface): the compiler checks they match where Parley hands the
+ * bus to it.
  */
 export type InstanceMessage =
   | { kind: 'cancel' | 'snapshot'; executionId: string }

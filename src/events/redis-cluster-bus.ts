@@ -1,5 +1,5 @@
 import { createPubSub } from '@graphql-yoga/subscription';
-import { Cluster, Command, Redis } from 'ioredis';
+import { Cluster } from 'ioredis';
 import type { Logger } from 'pino';
 import { ServiceUnavailableError } from '../domain/errors.ts';
 import type { InstanceMessage, InstanceTopics, LiveBus } from './live-bus-contract.ts';
@@ -8,7 +8,9 @@ import { listenerSet } from './listener-set.ts';
 import { RepublishBuffer } from './republish-buffer.ts';
 import { ThreadListeners } from './thread-listeners.ts';
 import type { ThreadEvent } from './thread-event.ts';
-import { confirmation, HEARD_TIMEOUT_MS, messageRouter, queueKickSender, within } from './redis-channels.ts';
+import { confirmation, messageRouter, queueKickSender, within } from './redis-channels.ts';
+import { clusterState, COMMAND_TIMEOUT_MS } from './redis-cluster-state.ts';
+import { ShardSubscribers } from './redis-cluster-subscribers.ts';
 
 // Every channel is a sharded one (SSUBSCRIBE/SPUBLISH): a thread's events stay inside the shard that
 // owns its channel's slot, so the cluster's pub/sub work grows with its shards, not with every node.
@@ -21,31 +23,10 @@ const THREAD_CHANNEL = 'thread:';
 const QUEUE_KICK_CHANNEL = '{parley}:queue-kick';
 const INSTANCE_CHANNEL = '{parley}:instance:all';
 
-/** Longest any command waits: a stalled cluster (its processes stopped, connections open) must not hold callers. */
-const COMMAND_TIMEOUT_MS = 2_000;
 /** Longest one round of subscribing every channel again may take before it is tried afresh. */
 const RECOVERY_ROUND_MS = 5_000;
 /** Between attempts to subscribe every channel again after a fault. */
 const RECOVERY_BACKOFF_MS = [50, 100, 200, 400, 800, 1_000];
-
-/** The cluster slot of a channel, as ioredis routes it. */
-const slotOf = (channel: string) => new Command('ssubscribe', [channel]).getSlot()!;
-
-/** The cluster's own view: whether its state is ok and how many of its nodes answer. */
-export async function clusterState(client: Cluster): Promise<{ state: string; nodes: number; reachable: number }> {
-  const nodes = client.nodes('all');
-  const answers = await Promise.all(
-    nodes.map((node) =>
-      within(node.cluster('INFO') as Promise<string>, COMMAND_TIMEOUT_MS, () => new Error('no answer')).then(
-        (info) => /cluster_state:(\w+)/.exec(info)?.[1] ?? 'unknown',
-        () => null,
-      ),
-    ),
-  );
-  const states = answers.filter((answer): answer is string => answer !== null);
-  const state = states.length === 0 ? 'unreachable' : states.every((answer) => answer === 'ok') ? 'ok' : (states.find((answer) => answer !== 'ok') ?? 'ok');
-  return { state, nodes: nodes.length, reachable: states.length };
-}
 
 /**
  * Instances sharing a Redis Cluster. Commands (SPUBLISH, rate limits) go through ioredis' Cluster,
@@ -81,32 +62,15 @@ export function createRedisClusterLiveBus(seeds: ClusterSeeds, logger: Logger, a
 
   /** Every channel some subscriber of this instance listens to, with the state of its SSUBSCRIBE. */
   const channels = new Map<string, ReturnType<typeof confirmation>>();
-  /** The subscribing connection of each master (`host:port`), and the channels subscribed on it. */
-  const shards = new Map<string, { connection: Redis; channels: Set<string>; connected: Promise<void> }>();
   let up = false;
   let everUp = false;
   let closed = false;
   let recovering: Promise<void> | null = null;
 
-  const ownerOf = (channel: string): string => {
-    const owner = commands.slots[slotOf(channel)]?.[0];
-    if (!owner) throw new Error(`no node of the cluster owns the slot of ${channel}`);
-    return owner;
-  };
-
-  const dropShards = () => {
-    for (const { connection } of shards.values()) {
-      connection.removeAllListeners();
-      connection.on('error', () => {});
-      connection.disconnect();
-    }
-    shards.clear();
-  };
-
   /** A subscription failed or may have: every channel is unconfirmed until subscribed again. */
   const fault = (reason: string, error?: unknown) => {
     if (closed) return;
-    dropShards();
+    subscribers.dropAll();
     if (up) {
       up = false;
       logger.warn({ err: error, reason }, 'live delivery over the Redis Cluster was interrupted; subscribing again');
@@ -116,44 +80,7 @@ export function createRedisClusterLiveBus(seeds: ClusterSeeds, logger: Logger, a
     recover();
   };
 
-  const shardFor = async (nodeKey: string) => {
-    const existing = shards.get(nodeKey);
-    if (existing) {
-      await existing.connected;
-      return existing;
-    }
-    const [host, port] = [nodeKey.slice(0, nodeKey.lastIndexOf(':')), Number(nodeKey.slice(nodeKey.lastIndexOf(':') + 1))];
-    // Recovery is this bus's (fault → recover), never ioredis' own reconnect or re-subscription.
-    const connection = new Redis({
-      ...commands.options.redisOptions,
-      host,
-      port,
-      lazyConnect: true,
-      autoResubscribe: false,
-      retryStrategy: () => null,
-      enableOfflineQueue: false,
-      // A slow SSUBSCRIBE is not a fault (callers wait within their own bounds); a lost connection is.
-      commandTimeout: undefined,
-      connectionName: 'parley-ssubscriber',
-    });
-    const shard = { connection, channels: new Set<string>(), connected: connection.connect() };
-    shards.set(nodeKey, shard);
-    connection.on('error', (error: Error) => {
-      // A SUNSUBSCRIBE the node pushes when the slot moves away arrives with no command waiting for it.
-      if (/Command queue state error/.test(error.message)) fault(`${nodeKey} ended a subscription`, error);
-    });
-    connection.on('close', () => fault(`the connection to ${nodeKey} closed`));
-    connection.on('moved', () => fault(`${nodeKey} no longer owns a channel's slot`));
-    connection.on('smessage', (channel: string, message: string) => receive(channel, message));
-    await shard.connected;
-    return shard;
-  };
-
-  const subscribeOn = async (channel: string) => {
-    const shard = await shardFor(ownerOf(channel));
-    shard.channels.add(channel);
-    await shard.connection.ssubscribe(channel);
-  };
+  const subscribers = new ShardSubscribers(commands, { fault, message: (channel, message) => receive(channel, message) }, logger);
 
   const refreshSlots = () =>
     new Promise<void>((resolve, reject) => commands.refreshSlotsCache((error) => (error ? reject(error) : resolve())));
@@ -167,7 +94,7 @@ export function createRedisClusterLiveBus(seeds: ClusterSeeds, logger: Logger, a
           if (commands.status !== 'ready') await new Promise<void>((resolve) => commands.once('ready', () => resolve()));
           await refreshSlots();
           const wanted = [...channels.entries()];
-          await within(Promise.all(wanted.map(([channel]) => subscribeOn(channel))), RECOVERY_ROUND_MS, () => new Error('SSUBSCRIBE timed out'));
+          await within(Promise.all(wanted.map(([channel]) => subscribers.subscribe(channel))), RECOVERY_ROUND_MS, () => new Error('SSUBSCRIBE timed out'));
           if (wanted.some(([channel, entry]) => channels.get(channel) !== entry)) continue;
           for (const [, entry] of wanted) {
             entry.confirmed = true;
@@ -186,7 +113,7 @@ export function createRedisClusterLiveBus(seeds: ClusterSeeds, logger: Logger, a
           return;
         } catch (error) {
           logger.debug({ err: error, attempt }, 'subscribing on the Redis Cluster failed; trying again');
-          dropShards();
+          subscribers.dropAll();
           await new Promise((resolve) => setTimeout(resolve, RECOVERY_BACKOFF_MS[Math.min(attempt, RECOVERY_BACKOFF_MS.length - 1)]));
         }
       }
@@ -220,7 +147,7 @@ export function createRedisClusterLiveBus(seeds: ClusterSeeds, logger: Logger, a
     const entry = confirmation();
     channels.set(channel, entry);
     if (!up) return recover();
-    subscribeOn(channel).then(
+    subscribers.subscribe(channel).then(
       () => {
         if (channels.get(channel) !== entry) return;
         entry.confirmed = true;
@@ -231,10 +158,7 @@ export function createRedisClusterLiveBus(seeds: ClusterSeeds, logger: Logger, a
   };
   const releaseChannel = (channel: string) => {
     channels.delete(channel);
-    for (const shard of shards.values()) {
-      if (!shard.channels.delete(channel)) continue;
-      shard.connection.sunsubscribe(channel).catch((error: unknown) => logger.debug({ err: error, channel }, 'Redis SUNSUBSCRIBE failed'));
-    }
+    subscribers.unsubscribe(channel);
   };
 
   const threads = new ThreadListeners(
@@ -275,16 +199,8 @@ export function createRedisClusterLiveBus(seeds: ClusterSeeds, logger: Logger, a
     onInstanceMessage: instanceMessages.add,
     instanceMessagesHeard: async () => {
       if (!up || !channels.get(INSTANCE_CHANNEL)?.confirmed) return false;
-      const shard = [...shards.values()].find((candidate) => candidate.channels.has(INSTANCE_CHANNEL));
-      if (!shard || shard.connection.status !== 'ready') return false;
-      // The connection that receives the instance channel, on the master that owns its slot: it
-      // answers the PING after every message SPUBLISHed there before it (see redis-bus.ts).
-      try {
-        await within(shard.connection.ping(), HEARD_TIMEOUT_MS, () => new Error('no answer to PING'));
-        return up && shards.get(ownerOf(INSTANCE_CHANNEL)) === shard;
-      } catch {
-        return false;
-      }
+      const heard = await subscribers.heardAllOn(INSTANCE_CHANNEL);
+      return up && heard;
     },
     onOutage: outages.add,
     onResync: resyncs.add,
@@ -298,7 +214,7 @@ export function createRedisClusterLiveBus(seeds: ClusterSeeds, logger: Logger, a
       await within(Promise.allSettled([...inFlight]), COMMAND_TIMEOUT_MS, () => new Error('timeout')).catch(() => {});
       closed = true;
       if (republishTimer) clearTimeout(republishTimer);
-      dropShards();
+      subscribers.dropAll();
       commands.disconnect();
     },
   };

@@ -1,23 +1,9 @@
 import { ConflictError, LimitExceededError } from '../domain/errors.ts';
-import { SiblingBatch } from '../conversation/conversation-service.ts';
 import { builder } from './builder.ts';
-import type { GraphQLContext } from './context.ts';
 import { ConversationRef } from './conversation.ts';
 import { COMMON_MUTATION_ERRORS } from './errors.ts';
 import { decodeIdArg, encodeId, encodeOptionalId } from './ids.ts';
 import { MessageQueuedRef } from './run-events.ts';
-
-/** One batch of sibling reads per request (its context). */
-const siblingBatches = new WeakMap<object, SiblingBatch>();
-
-function siblingBatchOf(context: GraphQLContext): SiblingBatch {
-  let batch = siblingBatches.get(context);
-  if (!batch) {
-    batch = new SiblingBatch(context.services.conversations);
-    siblingBatches.set(context, batch);
-  }
-  return batch;
-}
 
 builder.prismaObjectFields('Message', (t) => ({
   parentId: t.id({
@@ -29,8 +15,8 @@ builder.prismaObjectFields('Message', (t) => ({
     description:
       'The messages with the same parent and role, oldest first, this one included: show "2 / 3" and switchBranch to a neighbour.',
     select: { threadId: true, parentId: true, role: true },
-    resolve: async (message, _args, context) =>
-      (await siblingBatchOf(context).load(message)).map((id) => encodeId('Message', id)),
+    // The request's one batch: every message of the response is read in one query.
+    resolve: async (message, _args, { siblings }) => (await siblings.load(message)).map((id) => encodeId('Message', id)),
   }),
 }));
 

@@ -4,52 +4,58 @@ import type { RateLimits } from '../auth/rate-limits.ts';
 import type { ApiTokens } from '../auth/tokens.ts';
 import type { BranchService } from '../branches/branch-service.ts';
 import type { ThreadLife } from '../branches/thread-life.ts';
-import type { ConversationService } from '../conversation/conversation-service.ts';
+import type { ConversationService, SiblingBatch } from '../conversation/conversation-service.ts';
 import type { DirectoryService } from '../directory/directory-service.ts';
 import type { UserAdministration } from '../directory/user-admin.ts';
 import { UnauthenticatedError } from '../domain/errors.ts';
-import type { EventBacklog } from '../events/event-backlog.ts';
 import type { RunEvent } from '../events/subscriber-ledger.ts';
 import type { CancellationService } from '../execution/cancellation.ts';
 import type { SuspensionService } from '../execution/suspensions.ts';
-import type { ToolServers } from '../tools/tool-servers.ts';
 import type { PrismaClient, User } from '../generated/prisma/client.ts';
 import type { ParleyTracing } from '../observability/tracing.ts';
 import type { QueueService } from '../queue/queue-service.ts';
+import type { ToolServers } from '../tools/tool-servers.ts';
 
-/** The services resolvers call: built once per server, the same for every request. */
-export interface ResolverServices {
-  access: AccessPolicy;
-  directory: DirectoryService;
-  queue: QueueService;
-  conversations: ConversationService;
-  cancellation: CancellationService;
-  suspensions: SuspensionService;
-  branches: BranchService;
-  threadLife: ThreadLife;
-  toolServers: ToolServers;
-  tokens: ApiTokens;
-  users: UserAdministration;
-  rateLimits: RateLimits;
+/**
+ * What the schema calls of the domain, and nothing more: each service as the methods its resolvers
+ * use (a new call is added here, where it shows). Built once per server, the same for every request.
+ */
+export interface SchemaServices {
+  access: Pick<AccessPolicy, 'agent' | 'projectRole' | 'roleOf' | 'thread' | 'visibleNode'>;
+  directory: Pick<DirectoryService, 'addMember' | 'createAgent' | 'createProject' | 'createThread' | 'removeMember' | 'updateAgent'>;
+  queue: Pick<QueueService, 'edit' | 'enqueueOrAnswer' | 'remove' | 'reorder' | 'retryFailed' | 'steer'>;
+  conversations: Pick<ConversationService, 'conversation' | 'pathWindow' | 'queue' | 'siblingIds'>;
+  cancellation: Pick<CancellationService, 'cancel'>;
+  suspensions: Pick<SuspensionService, 'resolve'>;
+  branches: Pick<BranchService, 'editMessage' | 'regenerateMessage' | 'switchBranch'>;
+  threadLife: Pick<ThreadLife, 'deleteThread' | 'renameThread'>;
+  toolServers: Pick<ToolServers, 'add' | 'refresh' | 'remove' | 'update' | 'visibleIds'>;
+  tokens: Pick<ApiTokens, 'list' | 'revoke'>;
+  users: Pick<UserAdministration, 'createProjectFor' | 'createUser' | 'disableUser' | 'enableUser'>;
+  /** The per-minute budgets, which every mutation field spends (mutation-wrappers.ts). */
+  rateLimits: Pick<RateLimits, 'consume'>;
   /** Links a queued message to the request that queued it (its turn's trace names that request). */
   tracing: Pick<ParleyTracing, 'rememberQueued'>;
-  /** A subscriber's stream of a thread's events: the log after `after`, snapshots, then live. */
-  threadEvents(options: { threadId: string; after: string | null; backlog: EventBacklog }): AsyncIterableIterator<RunEvent>;
 }
 
+/**
+ * What a resolver may read, made per request by the server (server/request-context.ts): the viewer
+ * and what its sign-in says, the request's loaders, the services the schema calls, and the
+ * request's id and logger. What only the server's plugins read is the server's, not this.
+ */
 export interface GraphQLContext {
   viewer: User | null;
   /** Why the request's JWT was refused (expired, wrong audience, …), told to the client; null otherwise. */
   viewerRefusal: string | null;
   /** Whether the request's credential is an admin one (an API token made with --admin, or a JWT with the admin scope). */
   admin: boolean;
-  /** When a subscription of this HTTP (SSE) request must end: its JWT's `exp`. Null for API tokens and on a WebSocket, which is closed instead. */
-  streamDeadline: number | null;
-  services: ResolverServices;
-  /** What the Pothos Prisma plugin loads a resolver's selection (`query`) with; nothing else reads it. */
+  /** What the Pothos Prisma plugin loads a resolver's selection (`query`) with. */
   loader: PrismaClient;
-  /** The connection's bound on events waiting for a slow reader (one per WebSocket, one per SSE request). */
-  eventBacklog: EventBacklog;
+  /** The request's batch of `Message.siblingIds` reads (one query for every message of a response). */
+  siblings: SiblingBatch;
+  /** A subscriber's stream of a thread's events: the log after `after`, snapshots, then live, within this connection's backlog bound. */
+  threadEvents(options: { threadId: string; after: string | null }): AsyncIterableIterator<RunEvent>;
+  services: SchemaServices;
   /** The HTTP request's id, or the WebSocket operation's: in its errors, log lines and spans. */
   requestId: string;
   /** The server's logger with this request's id on every line. */

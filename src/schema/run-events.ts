@@ -193,9 +193,7 @@ builder.subscriptionField('runEvents', (t) =>
         'agent:read',
       );
       if (args.after != null) resumeAfter(args.after, thread.lastEventSeq);
-      return endingAsResult(
-        context.services.threadEvents({ threadId: thread.id, after: args.after ?? null, backlog: context.eventBacklog }),
-      );
+      return endingAsResult(context.threadEvents({ threadId: thread.id, after: args.after ?? null }));
     },
     resolve: (event: RunEvent | DomainError) => {
       if (event instanceof DomainError) throw event;

@@ -4,12 +4,14 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import { bootstrapDemo, type DemoBootstrap } from './bootstrap.ts';
 import { serveGraphQLOverWebSocket } from './graphql-ws.ts';
+import { SharedEventResults } from './plugins/use-shared-event-results.ts';
 import { openParley, type Parley, type ParleyOverrides } from '../parley.ts';
 import { createLogger, logModelWarningsTo } from '../observability/logging.ts';
 import { inRequestScope, REQUEST_ID_HEADER, requestIdFrom } from '../observability/request-id.ts';
 import { limitRequestBody } from './request-body-limit.ts';
 import { LimitReporter, limitConnections } from './connection-limits.ts';
-import { createParleyYoga, maxMultipartBytes, slowReaderDropped } from './yoga.ts';
+import { slowReaderDropped } from './request-context.ts';
+import { createParleyYoga, maxMultipartBytes } from './yoga.ts';
 import { METRICS_PATH } from './plugins/use-metrics.ts';
 import { servesClients } from '../execution/settings.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -51,7 +53,8 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   // A worker (PARLEY_ROLE=worker) serves its probes and metrics only; clients go to api instances.
   const clients = servesClients(parley.role);
   const limitReporter = new LimitReporter(parley.metrics, logger);
-  const yoga = createParleyYoga({ parley, config, logger, isAccepting: () => accepting, limits: limitReporter });
+  const sharedResults = new SharedEventResults();
+  const yoga = createParleyYoga({ parley, config, logger, isAccepting: () => accepting, limits: limitReporter, sharedResults });
   const bodyLimits = { maxBytes: config.PARLEY_MAX_REQUEST_BYTES, maxMultipartBytes: maxMultipartBytes(config) };
   // Node checks the headers timeout this often; the default (30 s) would let a slow client keep
   // its connection three times as long as the timeout says.
@@ -91,6 +94,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     streams: parley.signedInStreams,
     logger,
     onSlowReaderDrop: slowReaderDropped(parley),
+    sharedResults,
   });
 
   let stopping: Promise<void> | null = null;

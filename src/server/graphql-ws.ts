@@ -9,7 +9,7 @@ import { isDatabaseOutage } from '../db/outage.ts';
 import { EventBacklog } from '../events/event-backlog.ts';
 import { inRequestScope, requestIdFrom } from '../observability/request-id.ts';
 import { errorWithRequestId, withRequestId } from './plugins/use-request-id.ts';
-import { isSharedResult } from './plugins/use-shared-event-results.ts';
+import type { SharedEventResults } from './plugins/use-shared-event-results.ts';
 import { TOO_MANY_SUBSCRIPTIONS_CODE } from './plugins/use-subscriptions-per-user.ts';
 import type { ParleyYoga } from './yoga.ts';
 import type { LimitReporter } from './connection-limits.ts';
@@ -68,6 +68,8 @@ export interface GraphQLWebSocketOptions {
   logger: Logger;
   /** Told when a subscription on a socket passes maxBufferedBytes and drops what waits for it. */
   onSlowReaderDrop?: () => void;
+  /** The server's shared live-event results (the Yoga's too): each is turned into JSON once. */
+  sharedResults: Pick<SharedEventResults, 'isShared'>;
 }
 
 export interface GraphQLWebSocket {
@@ -93,6 +95,7 @@ export function serveGraphQLOverWebSocket(
       ),
     );
   const backlogs = new WeakMap<WebSocket, EventBacklog>();
+  const serializedResults = new WeakMap<ExecutionResult, string>();
   const wsServer = new WebSocketServer({
     server,
     path: '/graphql',
@@ -120,7 +123,9 @@ export function serveGraphQLOverWebSocket(
         ) as never,
       // A shared result never carries errors, so it needs no request id.
       onNext: (ctx, _id, _payload, args, result) =>
-        isSharedResult(result) ? serializedOnce(result, ctx.extra.socket as SharedPayloadWebSocket) : withRequestId(result, requestIdOf(args)),
+        options.sharedResults.isShared(result)
+          ? serializedOnce(result, ctx.extra.socket as SharedPayloadWebSocket, serializedResults)
+          : withRequestId(result, requestIdOf(args)),
       onError: (_ctx, _id, payload, errors) => {
         const requestId = requestIdFrom(payload.extensions?.requestId);
         return errors.map((error) => errorWithRequestId(error, requestId));
@@ -230,21 +235,21 @@ function requestIdOf(args: ExecutionArgs): string {
   return (args.contextValue as { requestId: string }).requestId;
 }
 
+const PLACEHOLDER = 'parley:serialized-payload';
+const PLACEHOLDER_TAIL = `"payload":"${PLACEHOLDER}"}`;
+
 /**
- * A result shared by many subscribers (useSharedEventResults) is turned into JSON once. graphql-ws
+ * A result shared by many subscribers (SharedEventResults) is turned into JSON once, kept in
+ * `serialized` (the server's, keyed by the result) for every other socket that sends it. graphql-ws
  * writes each message as `{"id":…,"type":"next","payload":…}` with JSON.stringify, payload last:
  * the payload given to it stands for the stored text, and the socket puts that text in its place
  * as the message is sent (graphql-ws sends right after it stringifies, in the same tick).
  */
-const serializedResults = new WeakMap<ExecutionResult, string>();
-const PLACEHOLDER = 'parley:serialized-payload';
-const PLACEHOLDER_TAIL = `"payload":"${PLACEHOLDER}"}`;
-
-function serializedOnce(result: ExecutionResult, socket: SharedPayloadWebSocket): ExecutionResult {
-  let text = serializedResults.get(result);
+function serializedOnce(result: ExecutionResult, socket: SharedPayloadWebSocket, serialized: WeakMap<ExecutionResult, string>): ExecutionResult {
+  let text = serialized.get(result);
   if (text === undefined) {
     text = JSON.stringify(result);
-    serializedResults.set(result, text);
+    serialized.set(result, text);
   }
   const json = text;
   return {

@@ -1,12 +1,6 @@
-import type { IncomingMessage } from 'node:http';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
-import { authorizationFromConnectionParams } from '../auth/tokens.ts';
 import type { Config } from '../config.ts';
-import { EventBacklog } from '../events/event-backlog.ts';
-import type { GraphQLContext, ResolverServices } from '../schema/context.ts';
-import { streamThreadEvents } from '../events/run-event-stream.ts';
-import { observeDelivery } from '../observability/delivery.ts';
 import { schema } from '../schema/index.ts';
 import { createGraphiQLRenderer, graphiqlOptions } from './graphiql.ts';
 import { maskError } from './mask-error.ts';
@@ -29,23 +23,11 @@ import { useTracing } from './plugins/use-tracing.ts';
 import { useUploadAuthentication } from './plugins/use-upload-authentication.ts';
 import { useSubscriptionsPerUser } from './plugins/use-subscriptions-per-user.ts';
 import type { LimitReporter } from './connection-limits.ts';
-import { currentRequestId, requestIdFrom } from '../observability/request-id.ts';
-import { useSharedEventResults } from './plugins/use-shared-event-results.ts';
+import { requestContextFactory, type ServerContext, type YogaContext } from './request-context.ts';
+import { useSharedEventResults, type SharedEventResults } from './plugins/use-shared-event-results.ts';
 import { useStreamSignIn } from './plugins/use-stream-sign-in.ts';
 
-/** What the HTTP server (req) or the WebSocket server (connectionParams) hands to Yoga. */
-export interface ServerContext {
-  req?: IncomingMessage;
-  connectionParams?: Record<string, unknown>;
-  /** A WebSocket's bound, shared by its operations; an HTTP request gets one of its own. */
-  eventBacklog?: EventBacklog;
-  /** A WebSocket operation's own id (an HTTP request's comes from the request scope). */
-  requestId?: string;
-  /** A WebSocket's peer address (its upgrade request is not kept); an HTTP request has `req`. */
-  remoteAddress?: string;
-}
-
-export type ParleyYoga = YogaServerInstance<ServerContext, GraphQLContext>;
+export type ParleyYoga = YogaServerInstance<ServerContext, YogaContext>;
 
 export interface ParleyYogaOptions {
   parley: Parley;
@@ -55,12 +37,13 @@ export interface ParleyYogaOptions {
   isAccepting: () => boolean;
   /** Told each time a limit refuses an operation. */
   limits: LimitReporter;
+  /** The server's live-event results, executed once per selection (its WebSocket server serializes them once). */
+  sharedResults: SharedEventResults;
 }
 
 /** Every HTTP route (GraphQL, /health, /ready, the web chat at /) and every operation over HTTP or WebSocket goes through this. */
-export function createParleyYoga({ parley, config, logger, isAccepting, limits }: ParleyYogaOptions): ParleyYoga {
-  const services = resolverServices(parley);
-  return createYoga<ServerContext, GraphQLContext>({
+export function createParleyYoga({ parley, config, logger, isAccepting, limits, sharedResults }: ParleyYogaOptions): ParleyYoga {
+  return createYoga<ServerContext, YogaContext>({
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
@@ -103,69 +86,18 @@ export function createParleyYoga({ parley, config, logger, isAccepting, limits }
         maxCost: config.PARLEY_MAX_QUERY_COST,
         costWeights: costWeights(config),
       }),
-      useRateLimits(),
+      useRateLimits(parley.rateLimits),
       useSubscriptionsPerUser(config.PARLEY_MAX_SUBSCRIPTIONS_PER_USER, () => limits.hit('subscriptions_per_user')),
       useAttachmentDownload({
         identify: (authorization) => parley.authenticator.identify(authorization),
         load: (user, attachmentId) => parley.conversations.attachment(user, attachmentId),
       }),
       useInputHygiene(),
-      useSharedEventResults(),
+      useSharedEventResults(sharedResults),
       useStreamSignIn({ streams: parley.signedInStreams }),
     ],
-    context: async ({ request, connectionParams, eventBacklog, requestId: operationRequestId }) => {
-      const requestId = operationRequestId ?? currentRequestId() ?? requestIdFrom(undefined);
-      const authorization = connectionParams
-        ? authorizationFromConnectionParams(connectionParams)
-        : request.headers.get('authorization');
-      const { user, refusal, expiresAt, admin } = await parley.authenticator.identify(authorization);
-      return {
-        viewer: user,
-        viewerRefusal: refusal,
-        admin: user !== null && admin,
-        streamDeadline: connectionParams ? null : expiresAt,
-        services,
-        loader: parley.db.prisma,
-        eventBacklog: eventBacklog ?? new EventBacklog(config.PARLEY_MAX_BUFFERED_EVENT_BYTES, undefined, slowReaderDropped(parley)),
-        requestId,
-        logger: logger.child({ requestId }),
-      };
-    },
+    context: requestContextFactory({ parley, config, logger }),
   });
-}
-
-/** What resolvers may call: the domain services, not the instance. */
-function resolverServices(parley: Parley): ResolverServices {
-  const { access, directory, queue, conversations, cancellation, suspensions, branches, threadLife, tokens, users, rateLimits, tracing } = parley;
-  return {
-    access,
-    directory,
-    queue,
-    conversations,
-    cancellation,
-    suspensions,
-    branches,
-    threadLife,
-    tokens,
-    users,
-    rateLimits,
-    tracing,
-    toolServers: parley.tools,
-    threadEvents: ({ threadId, after, backlog }) =>
-      observeDelivery(
-        streamThreadEvents({
-          prisma: parley.db.prisma,
-          sql: parley.db.sql,
-          bus: parley.bus,
-          running: parley.running,
-          threadId,
-          after,
-          liveChannelTimeoutMs: parley.config.PARLEY_LIVE_CHANNEL_TIMEOUT_MS,
-          backlog,
-        }),
-        parley.metrics,
-      ),
-  };
 }
 
 /** A request that a browser would send without a preflight passes Yoga's CSRF prevention with one of these. */
@@ -203,11 +135,6 @@ export function metricsEndpoint(config: Config): MetricsEndpoint {
   const token = config.PARLEY_METRICS_TOKEN ?? null;
   const enabled = config.PARLEY_METRICS ?? (!config.DATABASE_URL || token !== null);
   return { enabled, token };
-}
-
-/** Counts a subscription whose reader fell past the bound and had its waiting events dropped. */
-export function slowReaderDropped(parley: Parley): () => void {
-  return () => parley.metrics.slowReadersDropped.inc();
 }
 
 /**

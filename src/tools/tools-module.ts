@@ -5,7 +5,8 @@ import { queueLimits, type QueueSettings } from '../queue/settings.ts';
 import type { Module } from '../lifecycle/module.ts';
 import { SecretBox, secretKeyFor } from './secrets.ts';
 import type { ToolSettings } from './settings.ts';
-import { ToolServers, type ToolCallObserver } from './tool-servers.ts';
+import type { ToolCallObserver } from './run-tools.ts';
+import { ToolServers } from './tool-servers.ts';
 
 /** The instance's tool-server clients: connected at start (in the background), closed at stop. */
 export class ToolsModule implements Module {

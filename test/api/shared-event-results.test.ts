@@ -1,7 +1,7 @@
 import type { ExecutionResult } from 'graphql';
 import { createSchema, createYoga } from 'graphql-yoga';
 import { describe, expect, it } from 'vitest';
-import { isSharedResult, useSharedEventResults } from '../../src/server/plugins/use-shared-event-results.ts';
+import { SharedEventResults, useSharedEventResults } from '../../src/server/plugins/use-shared-event-results.ts';
 
 /**
  * The plugin on a small schema whose event fields count their executions: events made from one
@@ -57,7 +57,8 @@ function harness() {
       },
     },
   });
-  const yoga = createYoga({ schema, logging: false, plugins: [useSharedEventResults()] });
+  const shared = new SharedEventResults();
+  const yoga = createYoga({ schema, logging: false, plugins: [useSharedEventResults(shared)] });
   async function subscribe(query: string, variables: Record<string, unknown> = {}) {
     // Yoga's parse cache hands out one DocumentNode per query text, as graphql-ws.ts gets it.
     const { subscribe: run, contextFactory, parse: parseCached } = yoga.getEnveloped({});
@@ -72,14 +73,14 @@ function harness() {
   const publish = (origin: object, cursor: string) => {
     for (const listener of listeners) listener({ cursor, origin });
   };
-  return { executions, subscribe, publish, listenerCount: () => listeners.length };
+  return { executions, subscribe, publish, isShared: (result: unknown) => shared.isShared(result), listenerCount: () => listeners.length };
 }
 
 const SELECT = 'subscription($after: String, $loud: Boolean = false) { events(after: $after) { cursor text loud @include(if: $loud) } }';
 
 describe('shared event results', () => {
   it('executes an event once for every subscription with the same selection, and hands out the same result', async () => {
-    const { executions, subscribe, publish } = harness();
+    const { executions, subscribe, publish, isShared } = harness();
     // Different root arguments (read once, at subscribe) still share: the selection is the same.
     const first = await subscribe(SELECT, { after: '1' });
     const second = await subscribe(SELECT, { after: '7' });
@@ -89,7 +90,9 @@ describe('shared event results', () => {
     const [a, b] = await results;
     expect(a.value).toEqual({ data: { events: { cursor: '3', text: 'hello' } } });
     expect(b.value).toBe(a.value);
-    expect(isSharedResult(a.value)).toBe(true);
+    expect(isShared(a.value)).toBe(true);
+    // What is shared is the server's own: another server's results know nothing of it.
+    expect(new SharedEventResults().isShared(a.value)).toBe(false);
     expect(executions.text).toBe(1);
     await first.return?.();
     await second.return?.();
@@ -118,7 +121,7 @@ describe('shared event results', () => {
   });
 
   it('never shares a result with errors', async () => {
-    const { subscribe, publish } = harness();
+    const { subscribe, publish, isShared } = harness();
     const first = await subscribe(SELECT, { loud: true });
     const second = await subscribe(SELECT, { loud: true });
     const results = Promise.all([first.next(), second.next()]);
@@ -126,7 +129,7 @@ describe('shared event results', () => {
     const [a, b] = await results;
     expect(a.value?.errors?.[0]?.message).toBeDefined();
     expect(b.value).not.toBe(a.value);
-    expect(isSharedResult(a.value)).toBe(false);
+    expect(isShared(a.value)).toBe(false);
     await first.return?.();
     await second.return?.();
   });

@@ -47,19 +47,19 @@ export interface CostWeights {
 export class OperationCost {
   private readonly fragments: Map<string, FragmentDefinitionNode>;
   private readonly fragmentCosts = new Map<string, number>();
-  private readonly pageTypes: Set<string>;
 
+  /** `pageTypes`: the schema's (see `pageTypesOf`), which a rule computes once for every document. */
   constructor(
     private readonly schema: GraphQLSchema,
     document: DocumentNode,
     private readonly weights: CostWeights,
+    private readonly pageTypes: ReadonlySet<string> = pageTypesOf(schema),
   ) {
     this.fragments = new Map(
       document.definitions
         .filter((definition) => definition.kind === Kind.FRAGMENT_DEFINITION)
         .map((definition) => [definition.name.value, definition]),
     );
-    this.pageTypes = pageTypesOf(schema);
   }
 
   of(operation: OperationDefinitionNode): number {
@@ -124,20 +124,15 @@ function isPaged(field: GraphQLField<unknown, unknown>): boolean {
   return field.args.some((argument) => argument.name === 'first' || argument.name === 'last');
 }
 
-const pageTypesBySchema = new WeakMap<GraphQLSchema, Set<string>>();
-
 /** The types paged fields return (connections): their lists are the page. */
-function pageTypesOf(schema: GraphQLSchema): Set<string> {
-  let pageTypes = pageTypesBySchema.get(schema);
-  if (pageTypes) return pageTypes;
-  pageTypes = new Set();
+function pageTypesOf(schema: GraphQLSchema): ReadonlySet<string> {
+  const pageTypes = new Set<string>();
   for (const type of Object.values(schema.getTypeMap())) {
     if (!isObjectType(type) && !isInterfaceType(type)) continue;
     for (const field of Object.values(type.getFields())) {
       if (isPaged(field)) pageTypes.add(getNamedType(field.type).name);
     }
   }
-  pageTypesBySchema.set(schema, pageTypes);
   return pageTypes;
 }
 
@@ -159,10 +154,23 @@ export function unpagedListFields(schema: GraphQLSchema): string[] {
   return lists;
 }
 
-/** A validation rule refusing each operation that costs more than `maxCost` (see OperationCost). */
+/**
+ * A validation rule refusing each operation that costs more than `maxCost` (see OperationCost).
+ * The page types of a schema are found once per rule (the schema is built once, never changed).
+ */
 export function costLimitRule(maxCost: number, weights: CostWeights, onExceeded: (cost: number) => GraphQLError) {
+  const pageTypesBySchema = new WeakMap<GraphQLSchema, ReadonlySet<string>>();
+  const pageTypesFor = (schema: GraphQLSchema) => {
+    let pageTypes = pageTypesBySchema.get(schema);
+    if (!pageTypes) {
+      pageTypes = pageTypesOf(schema);
+      pageTypesBySchema.set(schema, pageTypes);
+    }
+    return pageTypes;
+  };
   return (context: ValidationContext): ASTVisitor => {
-    const costs = new OperationCost(context.getSchema(), context.getDocument(), weights);
+    const schema = context.getSchema();
+    const costs = new OperationCost(schema, context.getDocument(), weights, pageTypesFor(schema));
     return {
       OperationDefinition(operation) {
         const cost = costs.of(operation);

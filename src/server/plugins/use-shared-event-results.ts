@@ -12,6 +12,8 @@ import {
 import { isAsyncIterable, isPromise, mapAsyncIterator, type Plugin } from 'graphql-yoga';
 import type { RunEvent } from '../../events/subscriber-ledger.ts';
 
+type Outcome = ExecutionResult | Promise<ExecutionResult>;
+
 /**
  * Executes each live event once per instance for every subscription that selects the same thing,
  * instead of once per subscriber: the result is kept on the event's origin (the record the bus
@@ -20,62 +22,80 @@ import type { RunEvent } from '../../events/subscriber-ledger.ts';
  * resolvers read only the event, never the viewer, which is what makes sharing them safe; a
  * result with errors is never shared.
  *
- * Results that are shared are marked (see `isSharedResult`) so that a transport can serialize
- * them once as well.
+ * One per server (its Yoga and its WebSocket server share it): results that are shared are known
+ * to it (see `isShared`) so that a transport can serialize them once as well. Everything it keeps
+ * is keyed weakly by what it was made from, so it lasts as long as that does.
  */
-export function useSharedEventResults(): Plugin {
+export class SharedEventResults {
+  private readonly shared = new WeakSet<ExecutionResult>();
+  private readonly resultsByOrigin = new WeakMap<object, Map<string, Outcome>>();
+  /** A key for each document object (random, so nothing counts documents across the process). */
+  private readonly documentKeys = new WeakMap<DocumentNode, string>();
+  private readonly perEventVariables = new WeakMap<DocumentNode, string[]>();
+
+  /** True for a result given, as this very object, to every subscriber that selected the same thing. */
+  isShared(result: unknown): boolean {
+    return typeof result === 'object' && result !== null && this.shared.has(result as ExecutionResult);
+  }
+
+  /** A subscription's execution, each event's result shared as the class says. */
+  readonly subscribe = async (args: ExecutionArgs) => {
+    const stream = await createSourceEventStream(args);
+    if (!isAsyncIterable(stream)) return stream;
+    const selection = this.selectionKey(args);
+    const executeEvent = (event: unknown): Outcome => {
+      const origin = originOf(event);
+      if (!origin) return execute({ ...args, rootValue: event });
+      const key = `${selection}\u0000${(event as RunEvent).cursor}`;
+      const results = this.resultsByOrigin.get(origin) ?? new Map<string, Outcome>();
+      const known = results.get(key);
+      if (known) return known;
+      this.resultsByOrigin.set(origin, results);
+      const outcome = execute({ ...args, rootValue: event });
+      if (isPromise(outcome)) {
+        const pending = outcome.then((result) => {
+          if (result.errors) results.delete(key);
+          else this.shared.add(result);
+          return result;
+        });
+        results.set(key, pending);
+        return pending;
+      }
+      if (!outcome.errors) {
+        this.shared.add(outcome);
+        results.set(key, outcome);
+      }
+      return outcome;
+    };
+    // Its return() reaches the source at once, even while a next() waits (a quiet thread's stream
+    // must end when its subscriber leaves).
+    return mapAsyncIterator(stream, executeEvent);
+  };
+
+  /** What decides a result besides the event: the document, the operation and the variables its selection reads. */
+  private selectionKey(args: ExecutionArgs): string {
+    let id = this.documentKeys.get(args.document);
+    if (id === undefined) {
+      id = randomUUID();
+      this.documentKeys.set(args.document, id);
+    }
+    let names = this.perEventVariables.get(args.document);
+    if (!names) {
+      names = variablesReadPerEvent(args.document);
+      this.perEventVariables.set(args.document, names);
+    }
+    const values = names.map((name) => args.variableValues?.[name] ?? null);
+    return `${id}\u0000${args.operationName ?? ''}\u0000${JSON.stringify(values)}`;
+  }
+}
+
+/** Runs every subscription's per-event execution through `results` (see SharedEventResults). */
+export function useSharedEventResults(results: SharedEventResults): Plugin {
   return {
     onSubscribe({ setSubscribeFn }) {
-      setSubscribeFn(subscribeSharingResults as never);
+      setSubscribeFn(results.subscribe as never);
     },
   };
-}
-
-const sharedResults = new WeakSet<ExecutionResult>();
-
-/** True for a result given, as this very object, to every subscriber that selected the same thing. */
-export function isSharedResult(result: unknown): boolean {
-  return typeof result === 'object' && result !== null && sharedResults.has(result as ExecutionResult);
-}
-
-type Outcome = ExecutionResult | Promise<ExecutionResult>;
-
-const resultsByOrigin = new WeakMap<object, Map<string, Outcome>>();
-/** A key for each document object (random, so nothing counts documents across the process). */
-const documentKeys = new WeakMap<DocumentNode, string>();
-const perEventVariables = new WeakMap<DocumentNode, string[]>();
-
-async function subscribeSharingResults(args: ExecutionArgs) {
-  const stream = await createSourceEventStream(args);
-  if (!isAsyncIterable(stream)) return stream;
-  const selection = selectionKey(args);
-  const executeEvent = (event: unknown): Outcome => {
-    const origin = originOf(event);
-    if (!origin) return execute({ ...args, rootValue: event });
-    const key = `${selection}\u0000${(event as RunEvent).cursor}`;
-    const results = resultsByOrigin.get(origin) ?? new Map<string, Outcome>();
-    const known = results.get(key);
-    if (known) return known;
-    resultsByOrigin.set(origin, results);
-    const outcome = execute({ ...args, rootValue: event });
-    if (isPromise(outcome)) {
-      const pending = outcome.then((result) => {
-        if (result.errors) results.delete(key);
-        else sharedResults.add(result);
-        return result;
-      });
-      results.set(key, pending);
-      return pending;
-    }
-    if (!outcome.errors) {
-      sharedResults.add(outcome);
-      results.set(key, outcome);
-    }
-    return outcome;
-  };
-  // Its return() reaches the source at once, even while a next() waits (a quiet thread's stream
-  // must end when its subscriber leaves).
-  return mapAsyncIterator(stream, executeEvent);
 }
 
 /** The instance-wide record a live event was made from; null for anything else. */
@@ -83,22 +103,6 @@ function originOf(event: unknown): object | null {
   if (typeof event !== 'object' || event === null) return null;
   const { origin, cursor } = event as Partial<RunEvent>;
   return typeof origin === 'object' && origin !== null && typeof cursor === 'string' ? origin : null;
-}
-
-/** What decides a result besides the event: the document, the operation and the variables its selection reads. */
-function selectionKey(args: ExecutionArgs): string {
-  let id = documentKeys.get(args.document);
-  if (id === undefined) {
-    id = randomUUID();
-    documentKeys.set(args.document, id);
-  }
-  let names = perEventVariables.get(args.document);
-  if (!names) {
-    names = variablesReadPerEvent(args.document);
-    perEventVariables.set(args.document, names);
-  }
-  const values = names.map((name) => args.variableValues?.[name] ?? null);
-  return `${id}\u0000${args.operationName ?? ''}\u0000${JSON.stringify(values)}`;
 }
 
 /**

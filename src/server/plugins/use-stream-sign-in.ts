@@ -1,7 +1,7 @@
 import { GraphQLError, type ExecutionResult } from 'graphql';
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
 import type { SignedInStreams } from '../../auth/signed-in-streams.ts';
-import type { GraphQLContext } from '../../schema/context.ts';
+import type { YogaContext } from '../request-context.ts';
 
 export const STREAM_EXPIRED_MESSAGE = 'The sign-in token has expired: subscribe again with a fresh token.';
 export const STREAM_USER_DISABLED_MESSAGE = 'This user has been disabled: the subscription ended.';
@@ -14,7 +14,7 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * token's `exp`, and any subscription ends the moment its user is disabled, each with an
  * `UNAUTHENTICATED` error saying why. (A WebSocket is also closed: 4401 at `exp`, 4403 when disabled.)
  */
-export function useStreamSignIn(options: { streams: SignedInStreams }): Plugin<GraphQLContext> {
+export function useStreamSignIn(options: { streams: SignedInStreams }): Plugin<YogaContext> {
   return {
     onSubscribe({ args }) {
       const { viewer, streamDeadline } = args.contextValue;

@@ -5,7 +5,8 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STDIO_SERVER_ARGS, STDIO_SERVER_COMMAND } from '../../../test/support/stdio-command.ts';
-import { ToolServerConnection, type ConnectionState } from '../connections.ts';
+import { ToolServerConnection } from '../connections.ts';
+import type { ConnectionState } from '../server-endpoint.ts';
 import { declaredServerId, readDeclaredServers } from '../declared-servers.ts';
 import { UrlGuard } from '../url-guard.ts';
 
