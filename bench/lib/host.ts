@@ -103,15 +103,15 @@ const config = loadConfig({
 });
 const app = await buildApp(config, { overrides: process.env.BENCH_RECORD_EMITS === '1' ? { runtime: recordingRuntime } : {} });
 const { url } = await app.start();
-if (process.env.BENCH_NO_CONSUMER === '1') await app.parley.consumer.stop();
+if (process.env.BENCH_NO_CONSUMER === '1') await app.parley.execution.consumer.stop();
 
 const parley = app.parley;
 let fixture: { projectId: string; agentId: string } | null = null;
 
 async function ensureFixture() {
   if (fixture) return fixture;
-  const project = await parley.directory.createProject(null, { name: `bench-${randomUUID().slice(0, 8)}` });
-  const agent = await parley.directory.createAgent(null, project.id, { name: 'bench agent', model: 'demo:default' });
+  const project = await parley.services.directory.createProject(null, { name: `bench-${randomUUID().slice(0, 8)}` });
+  const agent = await parley.services.directory.createAgent(null, project.id, { name: 'bench agent', model: 'demo:default' });
   fixture = { projectId: project.id, agentId: agent.id };
   return fixture;
 }
@@ -139,8 +139,8 @@ async function setupThreads(args: { count: number; threadsPerUser?: number; tagP
   const { projectId, agentId: sharedAgentId } = await ensureFixture();
   const perUser = args.threadsPerUser ?? 1;
   const users = await pool(Math.ceil(args.count / perUser), 8, async () => {
-    const { user, token } = await parley.directory.createUser({ email: `bench-${randomUUID().slice(0, 12)}@example.test` });
-    await parley.directory.addMember(null, { projectId, user: user.id, role: 'member' });
+    const { user, token } = await parley.services.directory.createUser({ email: `bench-${randomUUID().slice(0, 12)}@example.test` });
+    await parley.services.directory.addMember(null, { projectId, user: user.id, role: 'member' });
     return { user, token };
   });
   return pool(args.count, 8, async (index) => {
@@ -149,8 +149,8 @@ async function setupThreads(args: { count: number; threadsPerUser?: number; tagP
     const agentId =
       tag === undefined && args.model === undefined
         ? sharedAgentId
-        : (await parley.directory.createAgent(null, projectId, { name: `bench agent ${tag ?? index}`, model: args.model ?? 'demo:default', systemPrompt: tag ? `TAG${tag}` : '' })).id;
-    const thread = await parley.directory.createThread(user, { agentId });
+        : (await parley.services.directory.createAgent(null, projectId, { name: `bench agent ${tag ?? index}`, model: args.model ?? 'demo:default', systemPrompt: tag ? `TAG${tag}` : '' })).id;
+    const thread = await parley.services.directory.createThread(user, { agentId });
     return { threadId: thread.id, token, userId: user.id, tag };
   });
 }

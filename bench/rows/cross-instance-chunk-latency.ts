@@ -124,7 +124,7 @@ export const crossInstanceChunkLatency: Row = {
   run,
   method: `Two instances share a fresh PostgreSQL schema and Redis, each in its own process (bench/lib/host.ts):
 **B** runs every reply — its runtime records emit times; **A** serves the 200 subscribers — its queue
-consumer is stopped right after start (\`parley.consumer.stop()\`), so it never claims a run, and its
+consumer is stopped right after start (\`parley.execution.consumer.stop()\`), so it never claims a run, and its
 \`sendMessage\` kicks reach B through Redis. As a second check, every execution's \`ownerInstanceId\` is
 read back and only streams owned by B are counted (the "excluded" count in the notes must be 0). 200
 threads (one user each), one WebSocket + \`runEvents\` subscription per thread on A, from the bench

@@ -4,7 +4,9 @@ import type { LimitExceededError } from '../domain/errors.ts';
 import type { Module } from '../lifecycle/module.ts';
 import { parseModelId, type ModelRegistry } from '../models/registry.ts';
 import type { RunListener } from '../recording/run-listener.ts';
+import type { Database } from '../db/database.ts';
 import { ParleyMetrics } from './metrics.ts';
+import { QueueStateReader } from './queue-state.ts';
 import { RunMetricsListener } from './run-metrics.ts';
 import type { ObservabilitySettings } from './settings.ts';
 import { ParleyTracing } from './tracing.ts';
@@ -43,6 +45,31 @@ export class ObservabilityModule implements Module {
       onDeferred: (cap: string) => this.metrics.admissionsDeferred.inc({ reason: cap }),
       onSwept: (count: number) => this.metrics.interruptionsSwept.inc(count),
     };
+  }
+
+  /** What the live bus tells of its traffic: each event published, each recovery from a Redis outage. */
+  busObservers() {
+    return {
+      published: (kind: 'live' | 'durable') => this.metrics.eventsPublished.inc({ kind }),
+      resynced: () => this.metrics.redisReconnects.inc(),
+    };
+  }
+
+  /** The gauges a scrape reads from the instance: its runs, queues, database pool, Redis and tool servers. */
+  observeInstance(instance: {
+    db: Pick<Database, 'prisma' | 'poolUsage'>;
+    liveBus: { connected: boolean };
+    running: { all(): unknown[] };
+    tools: { countByStatus(): Record<string, number> };
+  }): void {
+    const queueState = new QueueStateReader(instance.db.prisma, this.logger);
+    this.metrics.observe({
+      runningExecutions: () => instance.running.all().length,
+      queue: () => queueState.read(),
+      databasePool: () => instance.db.poolUsage?.() ?? null,
+      redisConnected: () => instance.liveBus.connected,
+      toolServers: () => instance.tools.countByStatus(),
+    });
   }
 
   async start(): Promise<void> {}

@@ -42,9 +42,9 @@ export async function bootstrapDemo(parley: Parley): Promise<DemoBootstrap> {
       created: false,
     };
   }
-  const { user, token } = await parley.directory.createUser({ email: DEMO_EMAIL, locale: 'en' });
-  const project = await parley.directory.createProject(user, { name: 'Demo project' });
-  const agent = await parley.directory.createAgent(user, project.id, {
+  const { user, token } = await parley.services.directory.createUser({ email: DEMO_EMAIL, locale: 'en' });
+  const project = await parley.services.directory.createProject(user, { name: 'Demo project' });
+  const agent = await parley.services.directory.createAgent(user, project.id, {
     name: 'Demo agent',
     model: 'demo:default',
     systemPrompt: 'You are the Parley demo agent.',

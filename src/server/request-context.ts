@@ -61,8 +61,8 @@ export function requestContextFactory({ parley, config, logger }: { parley: Parl
 
 /** What resolvers may call: the domain services, not the instance. */
 function schemaServices(parley: Parley): SchemaServices {
-  const { access, directory, queue, conversations, cancellation, suspensions, branches, threadLife, tokens, users, rateLimits, tracing } = parley;
-  return { access, directory, queue, conversations, cancellation, suspensions, branches, threadLife, tokens, users, rateLimits, tracing, toolServers: parley.tools };
+  const { tools, ...services } = parley.services;
+  return { ...services, tracing: parley.tracing, toolServers: tools };
 }
 
 /** A subscriber's stream of a thread's events, counted as it is delivered. */
@@ -73,7 +73,7 @@ function threadEventStreams(parley: Parley): ThreadEventsOn {
         prisma: parley.db.prisma,
         sql: parley.db.sql,
         bus: parley.bus,
-        running: parley.running,
+        running: parley.execution.running,
         threadId,
         after,
         liveChannelTimeoutMs: parley.config.PARLEY_LIVE_CHANNEL_TIMEOUT_MS,

@@ -190,7 +190,7 @@ describeEachBackend('suspensions', (backend) => {
   it('another user cannot resolve the card (NotFoundError), even as a project member', async () => {
     const { threadId, opened, follower, executionId } = await suspendedThread('/approve mine only');
     const other = await server.createUser();
-    await server.parley.directory.addMember(null, { projectId, user: other.userId, role: 'admin' });
+    await server.parley.services.directory.addMember(null, { projectId, user: other.userId, role: 'admin' });
     const foreign = await resolve(opened.suspensionId, { decision: 'APPROVE' }, other.token);
     expect(foreign).toMatchObject({ __typename: 'NotFoundError', code: 'NOT_FOUND' });
     const stranger = await server.createUser();

@@ -33,9 +33,9 @@ describe('tool-server tools through the OpenAI protocol', () => {
 
   it('the model is offered the tool under a name providers accept, calls it, and reads its result and its failure', async () => {
     const { token, projectId, agentId } = await setUpAgent(server, { project: 'Provider tools', model: 'openai:gpt-test', tools: [] });
-    const user = await server.parley.directory.findUser((await server.parley.db.prisma.membership.findFirstOrThrow({ where: { projectId } })).userId);
-    await server.parley.tools.add(user, projectId, { name: 'tools', url: mcp.url });
-    await server.parley.directory.updateAgent(user, agentId, { tools: ['tools/echo', 'tools/fail'], toolApprovals: [{ tool: 'tools/*', approval: 'NEVER' }] });
+    const user = await server.parley.services.directory.findUser((await server.parley.db.prisma.membership.findFirstOrThrow({ where: { projectId } })).userId);
+    await server.parley.services.tools.add(user, projectId, { name: 'tools', url: mcp.url });
+    await server.parley.services.directory.updateAgent(user, agentId, { tools: ['tools/echo', 'tools/fail'], toolApprovals: [{ tool: 'tools/*', approval: 'NEVER' }] });
 
     fake.enqueue(
       { kind: 'tool-calls', calls: [{ name: 'tools__echo', input: { text: 'from the model' }, id: 'call_1' }] },

@@ -176,7 +176,7 @@ describeEachBackend('stdio tool servers the operator declares', (backend) => {
   });
 
   it('parley doctor’s probe starts each declared server afresh and reports it like an HTTP one', async () => {
-    const probed = await server.parley.tools.probeAll();
+    const probed = await server.parley.services.tools.probeAll();
     expect(probed.map(({ name, projectId, transport, state }) => ({ name, projectId, transport, status: state.status, tools: state.tools.length }))).toEqual([
       { name: 'gone', projectId: null, transport: 'STDIO', status: 'CONNECTED', tools: 5 },
       { name: 'stdio', projectId: null, transport: 'STDIO', status: 'CONNECTED', tools: 5 },
@@ -235,7 +235,7 @@ describeEachBackend('stdio tool servers the operator declares', (backend) => {
   it('at start the file is the truth: a server gone from it is removed, a Relay project id is accepted', async () => {
     const gone = await server.parley.db.prisma.toolServer.findFirstOrThrow({ where: { name: 'gone' } });
     writeFileSync(file, JSON.stringify({ servers: { stdio: declaration(['Stdio allowed', ids.encodeId('Project', gone.id)]), other: declaration([projectNode()]) } }));
-    await server.parley.tools.syncDeclared();
+    await server.parley.services.tools.syncDeclared();
     expect((await server.parley.db.prisma.toolServer.findMany({ orderBy: { name: 'asc' } })).map((row) => row.name)).toEqual(['other', 'stdio']);
     expect((await stdioRow()).projects).toEqual(['Stdio allowed', gone.id]);
     expect((await server.parley.db.prisma.toolServer.findFirstOrThrow({ where: { name: 'other' } })).projects).toEqual([projectId]);

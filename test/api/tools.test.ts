@@ -337,7 +337,7 @@ describeEachBackend('tools from MCP servers', (backend) => {
     expect((await gql(server, REMOVE, { id }, stranger.token)).removeToolServer.__typename).toBe('NotFoundError');
     expect((await addServer('x', mcp.url, {}, stranger.token)).__typename).toBe('NotFoundError');
     const member = await server.createUser();
-    await server.parley.directory.addMember(null, { projectId, user: member.userId, role: 'member' });
+    await server.parley.services.directory.addMember(null, { projectId, user: member.userId, role: 'member' });
     expect((await gql(server, REMOVE, { id }, member.token)).removeToolServer.__typename).toBe('ForbiddenError');
     expect((await addServer('y', mcp.url, {}, member.token)).__typename).toBe('ForbiddenError');
     expect(await server.parley.db.prisma.toolServer.count({ where: { projectId, name: { in: ['x', 'y'] } } })).toBe(0);

@@ -428,8 +428,8 @@ describe.skipIf(skipBrowserSuite)('the web chat in Chromium', () => {
     const mcp: TestMcpServer = await startMcpServer();
     try {
       const admin = await server.parley.db.prisma.membership.findFirstOrThrow({ where: { projectId: user.projectId, role: 'ADMIN' } });
-      const owner = await server.parley.directory.findUser(admin.userId);
-      await server.parley.tools.add(owner, user.projectId, { name: 'tools', url: mcp.url });
+      const owner = await server.parley.services.directory.findUser(admin.userId);
+      await server.parley.services.tools.add(owner, user.projectId, { name: 'tools', url: mcp.url });
       const agentId = await addAgent(server, user.projectId, {
         tools: ['tools/echo', 'tools/fail', 'tools/picture'],
         toolApprovals: [

@@ -22,12 +22,12 @@ describeEachBackend('hot SQL statements', (backend) => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer({ backend, env: { PARLEY_CONSUMER_SWEEP_MS: '600000' } });
-    await server.parley.consumer.stop();
+    await server.parley.execution.consumer.stop();
   });
   afterAll(async () => server?.stop());
 
   async function newThread() {
-    const { directory } = server.parley;
+    const { directory } = server.parley.services;
     const { user, token } = await directory.createUser({ email: `hot-${Math.random().toString(36).slice(2)}@example.test` });
     const project = await directory.createProject(null, { name: 'hot paths' });
     await directory.addMember(null, { projectId: project.id, user: user.id, role: 'member' });
@@ -81,7 +81,7 @@ describeEachBackend('hot SQL statements', (backend) => {
   describe('the access check', () => {
     it('answers the thread with its agent, and whether a question card is open, for a member with the scope', async () => {
       const { user, thread, agent } = await newThread();
-      const found = await server.parley.access.thread(user, thread.id, 'agent:execute');
+      const found = await server.parley.services.access.thread(user, thread.id, 'agent:execute');
       const stored = await server.parley.db.prisma.thread.findUniqueOrThrow({ where: { id: thread.id }, include: { agent: true } });
       expect(found).toEqual({ ...stored, openQuestion: false });
       expect(found.agent.id).toBe(agent.id);
@@ -89,7 +89,8 @@ describeEachBackend('hot SQL statements', (backend) => {
 
     it('reports a TEST thread of another member as not found, a SHARED one as found', async () => {
       const { project, thread } = await newThread();
-      const { directory, access, db } = server.parley;
+      const { db } = server.parley;
+      const { directory, access } = server.parley.services;
       const { user: other } = await directory.createUser({ email: `other-${Math.random().toString(36).slice(2)}@example.test` });
       await directory.addMember(null, { projectId: project.id, user: other.id, role: 'member' });
       await expect(access.thread(other, thread.id, 'agent:read')).rejects.toBeInstanceOf(NotFoundError);
@@ -99,7 +100,8 @@ describeEachBackend('hot SQL statements', (backend) => {
 
     it('reports a non-member as not found (naming what was asked for) and a viewer without the scope as forbidden', async () => {
       const { project, thread } = await newThread();
-      const { directory, access, db } = server.parley;
+      const { db } = server.parley;
+      const { directory, access } = server.parley.services;
       await db.prisma.thread.update({ where: { id: thread.id }, data: { kind: 'SHARED' } });
       const { user: stranger } = await directory.createUser({ email: `stranger-${Math.random().toString(36).slice(2)}@example.test` });
       await expect(access.thread(stranger, thread.id, 'agent:read', { entity: 'Execution', id: 'x1' })).rejects.toThrow('Execution x1 was not found.');
@@ -113,7 +115,8 @@ describeEachBackend('hot SQL statements', (backend) => {
   describe('the enqueue', () => {
     it('queues at the tail with increasing positions, the item, its files and its MessageQueued event in one statement', async () => {
       const { user, thread } = await newThread();
-      const { queue, db } = server.parley;
+      const { db } = server.parley;
+      const { queue } = server.parley.services;
       const first = await queue.enqueueOrAnswer(user, { threadId: thread.id, text: 'one' });
       const second = await queue.enqueueOrAnswer(user, {
         threadId: thread.id,
@@ -141,7 +144,8 @@ describeEachBackend('hot SQL statements', (backend) => {
 
     it('gives concurrent sends distinct, increasing positions and seqs', async () => {
       const { user, thread } = await newThread();
-      const { queue, db } = server.parley;
+      const { db } = server.parley;
+      const { queue } = server.parley.services;
       await Promise.all(Array.from({ length: 10 }, (_, index) => queue.enqueueOrAnswer(user, { threadId: thread.id, text: `m${index}` })));
       const items = await db.prisma.queueItem.findMany({ where: { threadId: thread.id }, orderBy: { position: 'asc' } });
       expect(items.map((item) => item.position)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
@@ -151,7 +155,8 @@ describeEachBackend('hot SQL statements', (backend) => {
 
     it('answers a repeated idempotency key with the first event, also once the first item is gone, and under concurrency', async () => {
       const { user, thread } = await newThread();
-      const { queue, db } = server.parley;
+      const { db } = server.parley;
+      const { queue } = server.parley.services;
       const sends = await Promise.all(
         Array.from({ length: 6 }, () => queue.enqueueOrAnswer(user, { threadId: thread.id, text: 'once', idempotencyKey: 'k1' })),
       );
@@ -166,7 +171,8 @@ describeEachBackend('hot SQL statements', (backend) => {
 
     it('starts the tail above messages queued at the head', async () => {
       const { user, thread } = await newThread();
-      const { queue, db } = server.parley;
+      const { db } = server.parley;
+      const { queue } = server.parley.services;
       await db.prisma.queueItem.create({ data: { threadId: thread.id, userId: user.id, text: 'at the head', position: -3 } });
       await queue.enqueueOrAnswer(user, { threadId: thread.id, text: 'tail' });
       const items = await db.prisma.queueItem.findMany({ where: { threadId: thread.id }, orderBy: { position: 'asc' } });
@@ -178,7 +184,8 @@ describeEachBackend('hot SQL statements', (backend) => {
 
   async function admitted(text = 'question') {
     const context = await newThread();
-    const { queue, db } = server.parley;
+    const { db } = server.parley;
+    const { queue } = server.parley.services;
     await queue.enqueueOrAnswer(context.user, {
       threadId: context.thread.id,
       text,
@@ -226,7 +233,7 @@ describeEachBackend('hot SQL statements', (backend) => {
       expect(result.run.user).toEqual(await prisma.user.findUniqueOrThrow({ where: { id: user.id } }));
       expect(result.run.agent).toEqual(await prisma.agent.findUniqueOrThrow({ where: { id: agent.id } }));
       // One execution at a time: the next message waits.
-      await server.parley.queue.enqueueOrAnswer(user, { threadId: thread.id, text: 'next' });
+      await server.parley.services.queue.enqueueOrAnswer(user, { threadId: thread.id, text: 'next' });
       expect((await admission.admitNext(thread.id, anySlot())).kind).toBe('idle');
     });
 
@@ -234,7 +241,7 @@ describeEachBackend('hot SQL statements', (backend) => {
       const context = await newThread();
       const prisma = server.parley.db.prisma;
       await prisma.agent.update({ where: { id: context.agent.id }, data: { maxConcurrentExecutions: 0 } });
-      await server.parley.queue.enqueueOrAnswer(context.user, { threadId: context.thread.id, text: 'too many' });
+      await server.parley.services.queue.enqueueOrAnswer(context.user, { threadId: context.thread.id, text: 'too many' });
       const result = await new Admission(server.parley.db.sql, new RunningExecutions(), 'hot-statements').admitNext(context.thread.id, anySlot());
       expect(result.kind).toBe('refused');
       expect(result.kind === 'refused' && result.events.map((event) => event.payload)).toEqual([

@@ -121,7 +121,7 @@ describeWithServices('Parley through PostgreSQL outages (a cluster of our own, s
       expect(await socketClosure(server, freshToken)).toEqual({ code: 1013, reason: 'Service unavailable: try again later' });
       expect(await readiness(server)).toBe(503);
       // The run streams on to its end, held in memory, which cannot be recorded yet.
-      const inMemory = () => server.parley.running.get(rawExecutionId)?.snapshot?.().parts ?? [];
+      const inMemory = () => server.parley.execution.running.get(rawExecutionId)?.snapshot?.().parts ?? [];
       await eventually(() => inMemory().some((part) => part.type === 'text' && part.text === COUNTING_3), 30_000);
       expect(follower.events.some(finishedOf(executionId))).toBe(false);
       });
@@ -160,7 +160,7 @@ describeWithServices('Parley through PostgreSQL outages (a cluster of our own, s
       await follower.waitFor(is('TextDelta', executionId));
 
       await whileDown(async () => {
-        await eventually(() => !server.parley.outagePatience.leaseHeld(), 30_000, 'the lease to run out');
+        await eventually(() => !server.parley.execution.outagePatience.leaseHeld(), 30_000, 'the lease to run out');
       });
 
       const finished = await follower.waitFor(finishedOf(executionId), 30_000);
@@ -207,9 +207,9 @@ describeWithServices('Parley through PostgreSQL outages (a cluster of our own, s
           expectUnavailable(await sendMessage(server, token, threadId, 'during both'));
           const rawExecutionId = decodeId('executionId', executionId, 'Execution');
           // The run streams on to its end, held in memory.
-          const inMemory = () => server.parley.running.get(rawExecutionId)?.snapshot?.().parts ?? [];
+          const inMemory = () => server.parley.execution.running.get(rawExecutionId)?.snapshot?.().parts ?? [];
           await eventually(() => inMemory().some((part) => part.type === 'text' && part.text === COUNTING_6), 30_000).catch((error: Error) => {
-            throw new Error(`${error.message}; running: ${server.parley.running.get(rawExecutionId) !== undefined}; in memory: ${JSON.stringify(inMemory())}`);
+            throw new Error(`${error.message}; running: ${server.parley.execution.running.get(rawExecutionId) !== undefined}; in memory: ${JSON.stringify(inMemory())}`);
           });
           if (order === 'Redis first') await redis.restart();
         });

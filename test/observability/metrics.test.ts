@@ -122,7 +122,7 @@ describe('metrics at /metrics (embedded mode)', () => {
       return { pending: valueOf(text, 'parley_queue_pending_items'), age: valueOf(text, 'parley_queue_oldest_pending_age_seconds') };
     };
     expect((await gauges()).pending).toBe(0);
-    await parley.consumer.stop();
+    await parley.execution.consumer.stop();
     try {
       const threadId = await newThread(server, token, agentId);
       await graphql(server, 'mutation($t: ID!) { sendMessage(threadId: $t, text: "waits") { __typename } }', {
@@ -134,7 +134,7 @@ describe('metrics at /metrics (embedded mode)', () => {
       expect(fresh.pending).toBe(1);
       expect(fresh.oldestPendingAt).not.toBeNull();
     } finally {
-      parley.consumer.start();
+      parley.execution.consumer.start();
     }
   });
 
@@ -327,7 +327,7 @@ describeWithServices('metrics on PostgreSQL and Redis', () => {
 
   it('reads the pool, Redis, the leases and the queue from the live services', async () => {
     const { parley } = server;
-    await parley.consumer.stop();
+    await parley.execution.consumer.stop();
     try {
       const threadId = await newThread(server, token, agentId);
       await send(server, token, threadId, 'waits in the queue');
@@ -339,7 +339,7 @@ describeWithServices('metrics on PostgreSQL and Redis', () => {
       expect(ageS).toBeGreaterThanOrEqual(-1);
       expect(ageS).toBeLessThan(60);
     } finally {
-      parley.consumer.start();
+      parley.execution.consumer.start();
     }
     const text = await (await scrape(server, 'postgres-metrics-token')).text();
     expect(valueOf(text, 'parley_redis_connected')).toBe(1);

@@ -110,9 +110,9 @@ describe('traces (OpenTelemetry, in-memory exporter)', () => {
 
   it("a tool server's call is one span that names the server, the tool and how it ended, never its input, output or headers", async () => {
     const { projectId } = await server.parley.db.prisma.agent.findUniqueOrThrow({ where: { id: agentId } });
-    const user = await server.parley.directory.findUser((await server.parley.db.prisma.membership.findFirstOrThrow({ where: { projectId } })).userId);
-    await server.parley.tools.add(user, projectId, { name: 'tools', url: mcp.url, headers: [{ name: 'X-Api-Key', value: 'header-secret-9' }] });
-    await server.parley.directory.updateAgent(user, agentId, { tools: ['tools/echo', 'tools/fail'], toolApprovals: [{ tool: 'tools/*', approval: 'NEVER' }] });
+    const user = await server.parley.services.directory.findUser((await server.parley.db.prisma.membership.findFirstOrThrow({ where: { projectId } })).userId);
+    await server.parley.services.tools.add(user, projectId, { name: 'tools', url: mcp.url, headers: [{ name: 'X-Api-Key', value: 'header-secret-9' }] });
+    await server.parley.services.directory.updateAgent(user, agentId, { tools: ['tools/echo', 'tools/fail'], toolApprovals: [{ tool: 'tools/*', approval: 'NEVER' }] });
 
     const succeeded = await turnOf('/tool tools/echo {"text":"classified-input"}', 'COMPLETED');
     const [call] = succeeded.inTurn.filter((span) => span.name === 'ai.toolCall');

@@ -184,7 +184,7 @@ async function buildFixture(world: SecurityWorld, kind: FixtureKind): Promise<Fi
     case 'fellow-viewer': {
       const email = `fellow-${randomUUID().slice(0, 8)}@example.test`;
       const { userId } = await world.server.createUser({ email });
-      await world.server.parley.directory.addMember(null, { projectId: rawId(world.projectId), user: userId, role: 'VIEWER' });
+      await world.server.parley.services.directory.addMember(null, { projectId: rawId(world.projectId), user: userId, role: 'VIEWER' });
       return { threadIds: [], email };
     }
     case 'tool-server': {

@@ -46,7 +46,7 @@ describeEachBackend('Bounded data per thread and per user', (backend) => {
     const threadId = await newThread(server, token, agentId);
     await send(server, token, threadId, '/slow 120 running');
     const id = decodeId('threadId', threadId, 'Thread');
-    await eventually(() => server.parley.running.all().some((run) => run.threadId === id), 60_000, 'the first run');
+    await eventually(() => server.parley.execution.running.all().some((run) => run.threadId === id), 60_000, 'the first run');
     for (let index = 0; index < 3; index += 1) await send(server, token, threadId, `/slow 120 pending ${index}`);
     const sendQuery = `mutation($threadId: ID!, $text: String!) { sendMessage(threadId: $threadId, text: $text) { __typename ${LIMIT_FIELDS} } }`;
     const before = await databaseState(server);
@@ -70,7 +70,7 @@ describeEachBackend('Bounded data per thread and per user', (backend) => {
     const id = decodeId('threadId', threadId, 'Thread');
     await eventually(
       async () =>
-        !server.parley.running.all().some((run) => run.threadId === id) &&
+        !server.parley.execution.running.all().some((run) => run.threadId === id) &&
         (await server.parley.db.prisma.execution.count({ where: { threadId: id, status: 'COMPLETED' } })) > 0,
       60_000,
       'the first message to be answered',

@@ -47,7 +47,7 @@ describe('The demo model shares the event loop', () => {
     await send(server, token, threadId, `/tokens ${CHUNKS}`);
     // The run is watched in the instance's memory: polling the database would compete with the run's own writes.
     const id = decodeId('threadId', threadId, 'Thread');
-    const run = () => server.parley.running.all().find((entry) => entry.threadId === id);
+    const run = () => server.parley.execution.running.all().find((entry) => entry.threadId === id);
     await eventually(() => run() !== undefined, 120_000, 'the run to start');
     // How far the reply had come each time /health answered: in reply characters, not in
     // milliseconds, so a busy machine (which slows the run and /health alike) cannot change it.

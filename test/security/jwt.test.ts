@@ -310,7 +310,7 @@ describeEachBackend('sign-in with JWTs from a JWKS', (backend: Backend) => {
       expect(added.stderr).toBe('');
       expect(added.stdout).toContain(`${memberGlobalId} is now member of project`);
     } else {
-      await server.parley.directory.addMember(null, { projectId: owner.projectId, user: memberId, role: 'member' });
+      await server.parley.services.directory.addMember(null, { projectId: owner.projectId, user: memberId, role: 'member' });
     }
     const thread = await newThread(server, memberToken, owner.agentId);
     expect((await requestData(server, ThreadDocument, { id: thread }, memberToken)).thread.id).toBe(thread);

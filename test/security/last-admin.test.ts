@@ -38,10 +38,10 @@ describeEachBackend('a project always keeps an admin', (backend: Backend) => {
 
   it('an operator at the CLI cannot either', async () => {
     const admin = await setUpAgent(server, { project: 'Operator' });
-    await expect(server.parley.directory.addMember(null, { projectId: admin.projectId, user: admin.userId, role: 'viewer' })).rejects.toThrow(
+    await expect(server.parley.services.directory.addMember(null, { projectId: admin.projectId, user: admin.userId, role: 'viewer' })).rejects.toThrow(
       /last admin/,
     );
-    await expect(server.parley.directory.removeMember(null, { projectId: admin.projectId, user: admin.userId })).rejects.toThrow(/last admin/);
+    await expect(server.parley.services.directory.removeMember(null, { projectId: admin.projectId, user: admin.userId })).rejects.toThrow(/last admin/);
   });
 
   it('with a second admin, either may step down, but not both', async () => {

@@ -30,7 +30,7 @@ describeEachBackend('Fair run slots (8 per instance, 4 per user)', (backend) => 
   // Read from the instance's memory, not the database: polling PGlite would compete with the admissions it waits for.
   const threadsOf = new Map<string, Set<string>>();
   const runningOf = (userId: string) =>
-    server.parley.running.all().filter((run) => threadsOf.get(userId)?.has(run.threadId)).length;
+    server.parley.execution.running.all().filter((run) => threadsOf.get(userId)?.has(run.threadId)).length;
   const threadOf = async (user: User) => {
     const threadId = await newThread(server, user.token, hog.agentId);
     threadsOf.set(user.userId, (threadsOf.get(user.userId) ?? new Set()).add(decodeId('threadId', threadId, 'Thread')));
@@ -71,10 +71,10 @@ describeEachBackend('Fair run slots (8 per instance, 4 per user)', (backend) => 
     const follower = follow(server, third.token, await threadOf(third));
     try {
       await send(server, third.token, follower.threadId, '/slow 120 my turn');
-      expect(server.parley.running.all()).toHaveLength(8);
+      expect(server.parley.execution.running.all()).toHaveLength(8);
 
       // One of the hog's runs ends: the third user (no run here) gets its slot, not the hog's next turn.
-      const hogRun = server.parley.running.all().find((run) => threadsOf.get(hog.userId)!.has(run.threadId))!;
+      const hogRun = server.parley.execution.running.all().find((run) => threadsOf.get(hog.userId)!.has(run.threadId))!;
       await cancel(server, hog.token, encodeId('Execution', hogRun.executionId));
       await follower.waitFor((event) => event.__typename === 'ExecutionStarted', 15_000);
     } finally {

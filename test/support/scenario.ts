@@ -31,7 +31,7 @@ interface AgentSetUp extends User {
 export type DirectoryTarget = Pick<TestServer, 'parley'> | Pick<Database, 'prisma' | 'sql'>;
 
 function directoryOf(target: DirectoryTarget): DirectoryService {
-  if ('parley' in target) return target.parley.directory;
+  if ('parley' in target) return target.parley.services.directory;
   return new DirectoryService(target.prisma, new AccessPolicy(target.prisma, target.sql), new ModelRegistry({ demo: true, compatible: {} }));
 }
 

@@ -55,7 +55,7 @@ export function randomGlobalId(type: NodeTypeName): string {
 
 export async function buildSecurityWorld(server: TestServer): Promise<SecurityWorld> {
   // Written straight into the directory: its API has suites of its own, and this is quicker.
-  const directory = server.parley.directory;
+  const directory = server.parley.services.directory;
   const actor = async (name: string): Promise<Actor> => {
     const email = `${name}-${randomUUID().slice(0, 8)}@example.test`;
     return { ...(await server.createUser({ email })), email };

@@ -72,7 +72,7 @@ export async function startTestServer(
     backend,
     env,
     async createUser({ email, locale } = {}) {
-      const { user, token } = await parley.directory.createUser({
+      const { user, token } = await parley.services.directory.createUser({
         email: email ?? `user-${randomUUID().slice(0, 8)}@example.test`,
         locale: locale ?? 'en',
       });

@@ -44,8 +44,9 @@ describe('BranchService', () => {
 
   beforeAll(async () => {
     server = await startTestServer({ env: { PARLEY_CONSUMER_SWEEP_MS: '600000' } });
-    await server.parley.consumer.stop();
-    const { directory, db, access, config } = server.parley;
+    await server.parley.execution.consumer.stop();
+    const { db, config } = server.parley;
+    const { directory, access } = server.parley.services;
     ({ user } = await directory.createUser({ email: `branches-${Math.random().toString(36).slice(2)}@example.test` }));
     const project = await directory.createProject(user, { name: 'branches' });
     agentId = (await directory.createAgent(null, project.id, { name: 'agent', model: 'demo:default' })).id;
@@ -61,10 +62,10 @@ describe('BranchService', () => {
 
   /** Admits the head of the queue and finishes it with `reply`; answers the turn's message ids. */
   async function runHead(threadId: string, reply: string) {
-    const admitted = await new Admission(server.parley.db.sql, server.parley.running, 'unit').admitNext(threadId, new RunSlots({ perInstance: 9, perUser: 9, perProject: 9 }));
+    const admitted = await new Admission(server.parley.db.sql, server.parley.execution.running, 'unit').admitNext(threadId, new RunSlots({ perInstance: 9, perUser: 9, perProject: 9 }));
     if (admitted.kind !== 'admitted') throw new Error(`expected an admission, got ${admitted.kind}`);
     const { execution, assistantMessageId } = admitted.run;
-    server.parley.running.unregister(execution.id);
+    server.parley.execution.running.unregister(execution.id);
     await prisma().message.update({ where: { id: assistantMessageId! }, data: { parts: [{ type: 'text', text: reply }] } });
     await prisma().execution.update({ where: { id: execution.id }, data: { status: 'COMPLETED', finishedAt: new Date() } });
     const started = admitted.events.find((event) => event.payload.type === 'ExecutionStarted')!;
@@ -72,7 +73,7 @@ describe('BranchService', () => {
   }
 
   async function turn(threadId: string, text: string) {
-    await server.parley.queue.enqueueOrAnswer(user, { threadId, text });
+    await server.parley.services.queue.enqueueOrAnswer(user, { threadId, text });
     return runHead(threadId, `re: ${text}`);
   }
 
@@ -83,7 +84,7 @@ describe('BranchService', () => {
   }
 
   async function newThread() {
-    return (await server.parley.directory.createThread(user, { agentId })).id;
+    return (await server.parley.services.directory.createThread(user, { agentId })).id;
   }
 
   it('old-style threads are one path; an edit adds a sibling, moves the leaf to the parent and queues its turn first', async () => {
@@ -146,10 +147,10 @@ describe('BranchService', () => {
     await expect(branches.switchBranch(user, { messageId: done.userMessageId, threadId: other })).rejects.toThrow(InvalidInputError);
     await expect(branches.switchBranch(user, { messageId: 'missing' })).rejects.toThrow(NotFoundError);
 
-    await server.parley.queue.enqueueOrAnswer(user, { threadId, text: 'running' });
-    const running = await new Admission(server.parley.db.sql, server.parley.running, 'unit').admitNext(threadId, new RunSlots({ perInstance: 9, perUser: 9, perProject: 9 }));
+    await server.parley.services.queue.enqueueOrAnswer(user, { threadId, text: 'running' });
+    const running = await new Admission(server.parley.db.sql, server.parley.execution.running, 'unit').admitNext(threadId, new RunSlots({ perInstance: 9, perUser: 9, perProject: 9 }));
     if (running.kind !== 'admitted') throw new Error('expected an admission');
-    server.parley.running.unregister(running.run.execution.id);
+    server.parley.execution.running.unregister(running.run.execution.id);
     const before = await prisma().thread.findUniqueOrThrow({ where: { id: threadId } });
     await expect(branches.editMessage(user, { messageId: done.userMessageId }, { text: 'y' })).rejects.toThrow(ConflictError);
     await expect(branches.regenerateMessage(user, { messageId: done.replyId })).rejects.toThrow(ConflictError);

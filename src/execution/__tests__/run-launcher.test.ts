@@ -20,13 +20,15 @@ describe('a run’s ending, from the runtime’s result', () => {
   beforeAll(async () => {
     server = await startTestServer({ env: { PARLEY_CONSUMER_SWEEP_MS: '600000' } });
     // This test admits and launches the runs itself.
-    await server.parley.consumer.stop();
+    await server.parley.execution.consumer.stop();
   });
   afterAll(async () => server?.stop());
 
   /** Admits one message on a new thread and runs it with `runtime` in place of the agent loop. */
   async function runWith(runtime: (input: AgentRunInput, abort: (reason: unknown) => void) => Promise<RunOutcome>) {
-    const { directory, queue, db, bus, models, running, tracing, instanceId } = server.parley;
+    const { db, bus, models, tracing, instanceId } = server.parley;
+    const { directory, queue } = server.parley.services;
+    const { running } = server.parley.execution;
     const { user } = await directory.createUser({ email: `ending-${Math.random().toString(36).slice(2)}@example.test` });
     const project = await directory.createProject(null, { name: 'endings' });
     await directory.addMember(null, { projectId: project.id, user: user.id, role: 'member' });

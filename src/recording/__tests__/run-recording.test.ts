@@ -16,12 +16,14 @@ describe('a run’s recording', () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer({ env: { PARLEY_CONSUMER_SWEEP_MS: '600000' } });
-    await server.parley.consumer.stop();
+    await server.parley.execution.consumer.stop();
   });
   afterAll(async () => server?.stop());
 
   async function admittedRun() {
-    const { directory, queue, db, running, instanceId } = server.parley;
+    const { db, instanceId } = server.parley;
+    const { directory, queue } = server.parley.services;
+    const { running } = server.parley.execution;
     const { user } = await directory.createUser({ email: `recording-${Math.random().toString(36).slice(2)}@example.test` });
     const project = await directory.createProject(null, { name: 'recording' });
     await directory.addMember(null, { projectId: project.id, user: user.id, role: 'member' });
