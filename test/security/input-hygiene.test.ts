@@ -10,7 +10,7 @@ import {
   type GraphQLField,
   type GraphQLInputType,
 } from 'graphql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { schema } from '../../src/schema/index.ts';
 import { describeEachBackend } from '../support/backends.ts';
 import { newThread, setUpAgent } from '../support/scenario.ts';

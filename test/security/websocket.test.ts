@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { describeEachBackend } from '../support/backends.ts';
-import { conversation, messagesOf, send, textOf } from '../support/client.ts';
+import { send } from '../support/client.ts';
 import { checkStream, finishedOf, ofKind, type RunEvent } from '../support/run-events.ts';
 import { newThread, setUpAgent } from '../support/scenario.ts';
 import { RawClient } from '../support/raw-websocket.ts';
