@@ -7,7 +7,8 @@ import * as documents from '../support/documents.ts';
 import { expectTypename } from '../support/client.ts';
 import { refusedSubscription } from '../support/follower.ts';
 import { newThread } from '../support/scenario.ts';
-import { databaseState, eventually, request, requestData, startTestServer, type GraphQLResponse, type TestServer } from '../support/server.ts';
+import { databaseState, request, requestData, startTestServer, type GraphQLResponse, type TestServer } from '../support/server.ts';
+import { settledConversation } from '../support/waits.ts';
 
 // Bad input gets a clear error and changes nothing (README, "API errors"). The limits are the defaults of
 // src/config.ts (PARLEY_MAX_MESSAGE_CHARS 32,000, PARLEY_MAX_REQUEST_BYTES 1,000,000,
@@ -510,7 +511,7 @@ describe('idempotent sendMessage', () => {
 
     // Both items run once; then nothing is pending and the log holds one MessageQueued per key.
     const thread = rawId(threadId);
-    await settled(thread, 2);
+    await expectSettledWithTurns(2);
     expect(await prisma.execution.count({ where: { threadId: thread, status: 'COMPLETED' } })).toBe(2);
     const queued = await prisma.threadEvent.findMany({ where: { threadId: thread, type: 'MessageQueued' } });
     // Stored namespaced as the client's key (`client:<key>`), apart from the server's own retry keys.
@@ -529,25 +530,19 @@ describe('idempotent sendMessage', () => {
   });
 });
 
-/** Waits until the thread has run `executions` turns to the end and nothing is pending. */
-async function settled(thread: string, executions: number) {
+/** Waits for the inputs thread to settle, and expects `executions` turns on it, each ended (its ExecutionFinished recorded). */
+async function expectSettledWithTurns(executions: number) {
+  await settledConversation(server, token, threadId);
   const prisma = server.parley.db.prisma;
-  await eventually(async () => {
-    const [pending, active, done, finishedEvents] = await Promise.all([
-      prisma.queueItem.count({ where: { threadId: thread } }),
-      prisma.execution.count({ where: { threadId: thread, status: { in: ['RUNNING', 'SUSPENDED'] } } }),
-      prisma.execution.count({ where: { threadId: thread, parentExecutionId: null } }),
-      // ExecutionFinished is the last thing a run records.
-      prisma.threadEvent.count({ where: { threadId: thread, type: 'ExecutionFinished' } }),
-    ]);
-    return pending === 0 && active === 0 && done === executions && finishedEvents === executions;
-  });
+  const thread = rawId(threadId);
+  expect(await prisma.execution.count({ where: { threadId: thread, parentExecutionId: null } })).toBe(executions);
+  expect(await prisma.threadEvent.count({ where: { threadId: thread, type: 'ExecutionFinished' } })).toBe(executions);
 }
 
 describe('retryExecution of a turn that did not fail', () => {
   it('is a ConflictError and queues nothing', async () => {
     const thread = rawId(threadId);
-    await settled(thread, 2);
+    await expectSettledWithTurns(2);
     const execution = await server.parley.db.prisma.execution.findFirstOrThrow({
       where: { threadId: thread, status: 'COMPLETED' },
       orderBy: { createdAt: 'desc' },
@@ -566,14 +561,14 @@ describe('retryExecution of a turn that did not fail', () => {
     // retryExecution records its re-queued item under the idempotency key `retry:<executionId>`, in the
     // same namespace as the keys clients pass to sendMessage: a client key must not stand in for a retry.
     const thread = rawId(threadId);
-    await settled(thread, 2);
+    await expectSettledWithTurns(2);
     const execution = await server.parley.db.prisma.execution.findFirstOrThrow({
       where: { threadId: thread, status: 'COMPLETED' },
       orderBy: { createdAt: 'desc' },
     });
     const sent = await sendMessage({ text: 'an ordinary message', idempotencyKey: `retry:${execution.id}` })();
     expect(sent.__typename).toBe('MessageQueued');
-    await settled(thread, 3);
+    await expectSettledWithTurns(3);
 
     const before = await databaseState(server);
     const result = await retryExecution(encodeId('Execution', execution.id))();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { sendWithFiles } from '../support/attachments.ts';
 import { describeEachBackend, describeWithServices } from '../support/backends.ts';
-import { cancel, conversation, expectTypename, messagesOf, queue, send, settledConversation, textOf, type Message } from '../support/client.ts';
+import { cancel, conversation, expectTypename, messagesOf, queue, send, textOf, type Message } from '../support/client.ts';
 import {
   AgentThreadsDocument,
   DeleteThreadDocument,
@@ -15,6 +15,7 @@ import { follow } from '../support/follower.ts';
 import { is, ofKind } from '../support/run-events.ts';
 import { addMember, newThread, setUpAgent } from '../support/scenario.ts';
 import { eventually, requestData, startTestServer, type TestServer } from '../support/server.ts';
+import { activeExecutionOf, settledConversation } from '../support/waits.ts';
 
 describeEachBackend('branches: edit, regenerate, switch; rename and delete threads', (backend) => {
   let server: TestServer;
@@ -41,15 +42,14 @@ describeEachBackend('branches: edit, regenerate, switch; rename and delete threa
     return messagesOf(await conversation(server, token, threadId));
   }
 
-  /** Waits until the thread runs nothing and has nothing queued. */
-  async function settled(threadId: string): Promise<void> {
-    const last = messagesOf(await settledConversation(server, token, threadId)).at(-1);
-    expect(last?.role).toBe('ASSISTANT');
+  /** Waits for the thread to settle, and expects it to end on a reply. */
+  async function expectSettledOnReply(threadId: string): Promise<void> {
+    expect(messagesOf(await settledConversation(server, token, threadId)).at(-1)?.role).toBe('ASSISTANT');
   }
 
   async function turn(threadId: string, text: string): Promise<void> {
     await send(server, token, threadId, text);
-    await settled(threadId);
+    await expectSettledOnReply(threadId);
   }
 
   const edit = (messageId: string, text: string, threadId?: string, as = token) =>
@@ -68,14 +68,14 @@ describeEachBackend('branches: edit, regenerate, switch; rename and delete threa
     const b = (await messages(threadId))[2]!;
 
     expect(await edit(b.id, 'b2', threadId)).toMatchObject({ __typename: 'MessageQueued', text: 'b2' });
-    await settled(threadId);
+    await expectSettledOnReply(threadId);
     const b2 = (await messages(threadId))[2]!;
     expect(await path(threadId)).toEqual(['U:a', 'A:You said: "a"', 'U:b2', 'A:You said: "b2"']);
     expect(b2.parentId).toBe(b.parentId);
     expect(b2.siblingIds).toEqual([b.id, b2.id]);
 
     expectTypename(await edit(b2.id, 'b3'), 'MessageQueued');
-    await settled(threadId);
+    await expectSettledOnReply(threadId);
     await turn(threadId, '/history');
     expect(await path(threadId)).toEqual(['U:a', 'A:You said: "a"', 'U:b3', 'A:You said: "b3"', 'U:/history', 'A:History: a | b3']);
     const b3 = (await messages(threadId))[2]!;
@@ -83,10 +83,10 @@ describeEachBackend('branches: edit, regenerate, switch; rename and delete threa
 
     const firstReply = (await messages(threadId))[5]!;
     expectTypename(await regenerate(firstReply.id, threadId), 'MessageQueued');
-    await settled(threadId);
+    await expectSettledOnReply(threadId);
     const secondReply = (await messages(threadId))[5]!;
     expectTypename(await regenerate(secondReply.id), 'MessageQueued');
-    await settled(threadId);
+    await expectSettledOnReply(threadId);
     const replies = await messages(threadId);
     expect(replies).toHaveLength(6);
     expect(textOf(replies[5])).toBe('History: a | b3');
@@ -179,8 +179,7 @@ describeEachBackend('branches: edit, regenerate, switch; rename and delete threa
 
     expectTypename(await cancel(server, token, slow.executionId), 'CancelRequested');
     await busyFollower.close();
-    await eventually(async () => (await path(threadId)).length === 6 && (await queue(server, token, threadId)).items.length === 0, 30_000);
-    await settled(threadId);
+    await expectSettledOnReply(threadId);
     expect(await path(threadId)).toEqual(['U:a2', 'A:You said: "a2"', 'U:x', 'A:You said: "x"', 'U:/history', 'A:History: a2 | x']);
   });
 
@@ -189,7 +188,7 @@ describeEachBackend('branches: edit, regenerate, switch; rename and delete threa
     await turn(threadId, 'first');
     const [first] = await messages(threadId);
     expectTypename(await edit(first!.id, 'second'), 'MessageQueued');
-    await settled(threadId);
+    await expectSettledOnReply(threadId);
     const cursor = (await conversation(server, token, threadId)).eventCursor;
     const tabs = [follow(server, token, threadId, cursor), follow(server, token, threadId, cursor)];
     try {
@@ -226,11 +225,11 @@ describeEachBackend('branches: edit, regenerate, switch; rename and delete threa
     const threadId = await newThread(server, token, agentId);
     const upload = await sendWithFiles(server, token, { threadId, text: 'with a file' }, [{ name: 'note.txt', type: 'text/plain', content: 'hello' }]);
     expect(upload.data?.sendMessage).toMatchObject({ __typename: 'MessageQueued' });
-    await settled(threadId);
+    await expectSettledOnReply(threadId);
     await send(server, token, threadId, '/ask Your name?');
     await eventually(async () => (await conversation(server, token, threadId)).openSuspensions.length === 1, 30_000);
     await requestData(server, SendMessageDocument, { threadId, text: 'Ada' }, token);
-    await settled(threadId);
+    await expectSettledOnReply(threadId);
     const attachment = messagesOf(await conversation(server, token, threadId))[0]!.parts.find((part) => part.__typename === 'AttachmentPart');
     const downloadPath = attachment?.__typename === 'AttachmentPart' ? attachment.downloadPath : '';
     const download = () => fetch(new URL(downloadPath, server.url), { headers: { authorization: `Bearer ${token}` } }).then((response) => response.status);
@@ -256,7 +255,7 @@ describeEachBackend('branches: edit, regenerate, switch; rename and delete threa
     // A queued item too: deferred behind another thread's run, it is pending when the thread goes.
     const busy = await newThread(server, token, agentId);
     await send(server, token, busy, '/slow 60');
-    await eventually(async () => (await conversation(server, token, busy)).activeExecutionId);
+    await activeExecutionOf(server, token, busy);
     await send(server, token, threadId, 'pending');
     await subscriber.waitFor(is('MessageQueued', (event) => event.text === 'pending'));
     expect((await rows()).queueItems).toBe(1);
@@ -273,7 +272,7 @@ describeEachBackend('branches: edit, regenerate, switch; rename and delete threa
 
     const busyRun = (await conversation(server, token, busy)).activeExecutionId!;
     expectTypename(await cancel(server, token, busyRun), 'CancelRequested');
-    await eventually(async () => (await conversation(server, token, busy)).activeExecutionId === null);
+    await settledConversation(server, token, busy, { outcome: 'CANCELLED' });
   });
 });
 
@@ -296,7 +295,7 @@ describeWithServices('branches across two instances', () => {
     const { token, agentId } = await setUpAgent(first, { project: 'Two instances' });
     const threadId = await newThread(first, token, agentId);
     await send(first, token, threadId, 'original');
-    await eventually(async () => messagesOf(await conversation(first, token, threadId)).at(-1)?.outcome === 'COMPLETED', 30_000);
+    await settledConversation(first, token, threadId);
     const [original] = messagesOf(await conversation(first, token, threadId));
     const cursor = (await conversation(second, token, threadId)).eventCursor;
     const watcher = follow(second, token, threadId, cursor);

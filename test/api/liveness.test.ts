@@ -8,6 +8,7 @@ import { is, isDurable, ofKind, replyTexts } from '../support/run-events.ts';
 import { newThread, setUpAgent } from '../support/scenario.ts';
 import { eventually, startTestServer, TEST_REDIS_URL, type TestServer } from '../support/server.ts';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
+import { ENDED, executionRowsReaching } from '../support/waits.ts';
 
 /**
  * A subscription is never silent: it either receives every durable event after its cursor, or it
@@ -96,14 +97,9 @@ function behindProxy(liveChannelTimeoutMs: number) {
   const thread = () => newThread(setup.server, setup.token, setup.agentId);
   const follower = (threadId: string) => follow(setup.server, setup.token, threadId, '0');
 
-  /** Waits (reading the database, not Redis) until the thread has `count` finished executions. */
+  /** Waits (reading the database, not Redis) until the thread has `count` ended executions. */
   const ended = (threadId: string, count: number) =>
-    eventually(async () => {
-      const finished = await setup.server.parley.db.prisma.execution.count({
-        where: { threadId: decodeId('threadId', threadId, 'Thread'), status: { notIn: ['RUNNING', 'SUSPENDED'] } },
-      });
-      return finished >= count;
-    });
+    executionRowsReaching(setup.server.parley.db.prisma, decodeId('threadId', threadId, 'Thread'), ENDED, { count, timeoutMs: 15_000 });
 
   /** A new thread followed from its start, whose first run (`text`) has ended: the subscription is live. */
   async function liveThread(text: string) {

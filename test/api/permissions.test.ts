@@ -42,7 +42,8 @@ import {
 import { expectTypename } from '../support/client.ts';
 import { follow, refusedSubscription } from '../support/follower.ts';
 import { typenames } from '../support/run-events.ts';
-import { databaseState, eventually, request, requestData, startTestServer, type Backend, type GraphQLResponse, type TestServer } from '../support/server.ts';
+import { databaseState, request, requestData, startTestServer, type Backend, type GraphQLResponse, type TestServer } from '../support/server.ts';
+import { settledConversation } from '../support/waits.ts';
 
 interface Actor {
   userId: string;
@@ -109,20 +110,10 @@ async function buildWorld(backend: Backend): Promise<World> {
   const sent = await requestData(server, SendMessageDocument, { threadId: thread.id, text: 'secret hello' }, owner.token);
   expectTypename(sent.sendMessage, 'MessageQueued');
   // Let the run finish, so the thread is quiet while the others try their luck.
-  const conversation = await eventually(async () => {
-    const { conversation } = await requestData(server, ConversationDocument, { threadId: thread.id }, owner.token);
-    const { queue } = await requestData(server, QueueDocument, { threadId: thread.id }, owner.token);
-    // ExecutionFinished is the last thing a run records (after its status and reply).
-    const finished = await server.parley.db.prisma.threadEvent.count({
-      where: { threadId: decodeRaw(thread.id), type: 'ExecutionFinished' },
-    });
-    const done =
-      finished === 1 &&
-      conversation.activeExecutionId === null &&
-      queue.items.length === 0 &&
-      conversation.messages.edges.map((edge) => edge.node.role).join() === 'USER,ASSISTANT';
-    return done && conversation;
-  });
+  const conversation = await settledConversation(server, owner.token, thread.id);
+  // Its ExecutionFinished was committed with its end.
+  expect(await server.parley.db.prisma.threadEvent.count({ where: { threadId: decodeRaw(thread.id), type: 'ExecutionFinished' } })).toBe(1);
+  expect(conversation.messages.edges.map((edge) => edge.node.role).join()).toBe('USER,ASSISTANT');
   const executionId = conversation.messages.edges[1]!.node.executionId!;
   expect(executionId).toBeTruthy();
   return {

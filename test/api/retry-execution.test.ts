@@ -4,7 +4,8 @@ import { RetryExecutionDocument } from '../support/documents.ts';
 import { follow } from '../support/follower.ts';
 import { ofKind, type RunEvent } from '../support/run-events.ts';
 import { addMember, newThread, setUpAgent } from '../support/scenario.ts';
-import { eventually, requestData, startTestServer, type TestServer } from '../support/server.ts';
+import { requestData, startTestServer, type TestServer } from '../support/server.ts';
+import { settledConversation } from '../support/waits.ts';
 
 describe('retryExecution', () => {
   let server: TestServer;
@@ -88,6 +89,7 @@ describe('retryExecution', () => {
     await follower.close();
     const stale = await requestData(server, RetryExecutionDocument, { executionId }, token);
     expect(stale.retryExecution).toMatchObject({ __typename: 'ConflictError' });
-    await eventually(async () => (await server.parley.db.prisma.queueItem.count()) === 0);
+    await settledConversation(server, token, threadId);
+    expect(await server.parley.db.prisma.queueItem.count()).toBe(0);
   });
 });

@@ -5,7 +5,8 @@ import { cancel, conversation, execution, messagesOf, queue, send, textOf } from
 import type { Follower } from '../support/follower.ts';
 import { finishedOf, ofKind, replyTexts, startedFrom } from '../support/run-events.ts';
 import { addMember, followNewThread, setUpAgent } from '../support/scenario.ts';
-import { eventually, startTestServer, type TestServer } from '../support/server.ts';
+import { startTestServer, type TestServer } from '../support/server.ts';
+import { activeExecutionOf, settledConversation } from '../support/waits.ts';
 
 const COUNTING_30 = `Counting: ${Array.from({ length: 120 }, (_, index) => index + 1).join(' ')}`;
 
@@ -47,10 +48,7 @@ describeEachBackend('Stop', (backend) => {
     expect(finished.status).toBe('CANCELLED');
     expect(await statusOf(executionId)).toBe('CANCELLED');
 
-    const state = await eventually(async () => {
-      const current = await conversationOf(follower.threadId);
-      return current.activeExecutionId === null && current;
-    });
+    const state = await settledConversation(server, token, follower.threadId, { outcome: 'ANY' });
     const messages = messagesOf(state);
     expect(messages.map((message) => message.role)).toEqual(['USER', 'ASSISTANT']);
     // After a reload the reply still reads as stopped, not as a reply that simply ended there.
@@ -97,7 +95,7 @@ describeEachBackend('Stop', (backend) => {
       const queueId = await sendText(follower, text);
       if (round % 3 === 1) {
         // As soon as a reloading client could see it: the conversation's active execution.
-        executionId = await eventually(async () => (await conversationOf(follower.threadId)).activeExecutionId);
+        executionId = await activeExecutionOf(server, token, follower.threadId);
       } else {
         // As soon as ExecutionStarted arrives.
         executionId = (await follower.waitFor(startedFrom(queueId))).executionId!;
@@ -115,7 +113,7 @@ describeEachBackend('Stop', (backend) => {
       }
       outcomes.push(finished.status);
       expect(await statusOf(executionId)).toBe(finished.status);
-      await eventually(async () => (await conversationOf(follower.threadId)).activeExecutionId === null);
+      await settledConversation(server, token, follower.threadId, { outcome: 'ANY' });
     }
     expect(outcomes).toHaveLength(6);
     // The thread still works afterwards.

@@ -9,6 +9,7 @@ import { follow, type Follower } from '../support/follower.ts';
 import { finishedOf, is, ofKind, replyTexts, startedWith } from '../support/run-events.ts';
 import { newThread, setUpAgent } from '../support/scenario.ts';
 import { requestData, startTestServer, type TestServer } from '../support/server.ts';
+import { activeExecutionOf } from '../support/waits.ts';
 
 const SUSPENDED = is('ExecutionUpdated', (event) => event.status === 'SUSPENDED');
 
@@ -242,8 +243,7 @@ describeEachBackend('suspensions', (backend) => {
       followers.push(follower);
       await send(server, token, threadId, `/approve stopped early ${attempt}`);
       // Stop as soon as the execution exists: while it runs towards its approval card.
-      let executionId: string | null = null;
-      while (!executionId) executionId = (await conversation(server, token, threadId)).activeExecutionId ?? null;
+      const executionId = await activeExecutionOf(server, token, threadId);
       const stop = await cancel(server, token, executionId);
       expect(stop).toMatchObject({ __typename: 'CancelRequested', cancelRequested: true });
       // A Stop that was accepted ends the execution, whether it landed before or after the card opened.

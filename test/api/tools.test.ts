@@ -255,7 +255,7 @@ describeEachBackend('tools from MCP servers', (backend) => {
     await first.follower.waitFor(finishedOf(second.executionId!));
     expect(mcp.calls.get('slow')).toBe(before + 1);
     await send(server, token, first.threadId, '/tool tools/slow {"ms":3}');
-    await eventually(() => ofKind(first.follower.events, 'ExecutionFinished').length === 3);
+    await first.follower.waitUntil((events) => ofKind(events, 'ExecutionFinished').length === 3);
     expect(ofKind(first.follower.events, 'SuspensionOpened')).toHaveLength(2);
     expect(mcp.calls.get('slow')).toBe(before + 2);
     const replies = messagesOf(await conversation(server, token, first.threadId)).filter((message) => message.role === 'ASSISTANT');
@@ -304,7 +304,7 @@ describeEachBackend('tools from MCP servers', (backend) => {
       // Stopped mid-thread: a FAILED call, the server UNAVAILABLE with its last error.
       await guarded.stop();
       await send(server, token, threadId, '/tool guarded/echo {"text":"again"}');
-      await eventually(() => ofKind(follower.events, 'ExecutionFinished').length === 2);
+      await follower.waitUntil((events) => ofKind(events, 'ExecutionFinished').length === 2);
       const replies = messagesOf(await conversation(server, token, threadId)).filter((message) => message.role === 'ASSISTANT');
       expect(textOf(replies[1])).toMatch(/^Tool guarded\/echo failed: guarded: the tool server is unreachable/);
       const listed = (await gql(server, PROJECT, { id: projectNodeId }, token)).node.toolServers;

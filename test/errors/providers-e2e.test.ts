@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { classify } from '../../src/errors/classify.ts';
 import { logModelWarningsTo } from '../../src/observability/logging.ts';
 import { startFakeProvider, type FakeBehaviour, type FakeProvider, type FakeProtocol } from '../support/fake-provider.ts';
-import { testLogger } from '../support/server.ts';
+import { eventually, testLogger } from '../support/server.ts';
 
 /**
  * Drives the real provider packages against the local fake provider and checks that
@@ -69,7 +69,7 @@ interface StreamOutcome {
   toolCalls: Array<{ toolName: string; input: unknown }>;
 }
 
-async function streamOnce(model: ModelUnderTest, options: { abortSignal?: AbortSignal; withTools?: boolean } = {}): Promise<StreamOutcome> {
+async function streamOnce(model: ModelUnderTest, options: { abortSignal?: AbortSignal; withTools?: boolean; onText?: (textSoFar: string) => void } = {}): Promise<StreamOutcome> {
   const result = streamText({
     model: model.create(provider.url),
     prompt: 'Say hello',
@@ -93,7 +93,10 @@ async function streamOnce(model: ModelUnderTest, options: { abortSignal?: AbortS
   const outcome: StreamOutcome = { text: '', errors: [], toolCalls: [] };
   try {
     for await (const part of result.fullStream) {
-      if (part.type === 'text-delta') outcome.text += part.text;
+      if (part.type === 'text-delta') {
+        outcome.text += part.text;
+        options.onText?.(outcome.text);
+      }
       if (part.type === 'error') outcome.errors.push(part.error);
       if (part.type === 'tool-call') outcome.toolCalls.push({ toolName: part.toolName, input: part.input });
     }
@@ -192,9 +195,15 @@ describe('fake provider: normal replies through the real packages', () => {
   it('keeps a hanging stream open until the client aborts', async () => {
     provider.enqueue({ kind: 'hang', chunksBefore: ['partial'] });
     const controller = new AbortController();
-    const resultPromise = streamOnce(ANTHROPIC, { abortSignal: controller.signal });
-    await provider.waitForRequests(1);
+    let received = '';
+    let ended = false;
+    const resultPromise = streamOnce(ANTHROPIC, { abortSignal: controller.signal, onText: (text) => (received = text) });
+    const end = () => (ended = true);
+    void resultPromise.then(end, end);
+    await eventually(() => received === 'partial', 15_000, 'the chunk before the hang');
+    // Deliberate delay: time passes with the stream hanging; it must stay open all the same.
     await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(ended).toBe(false);
     controller.abort();
 
     const outcome = await resultPromise;

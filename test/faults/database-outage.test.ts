@@ -105,7 +105,7 @@ describeWithServices('Parley through PostgreSQL outages (a cluster of our own, s
       expect(queued.__typename).toBe('MessageQueued');
       const started = await follower.waitFor(startedWith('/slow 3'));
       const executionId = started.executionId!;
-      await eventually(() => follower.events.filter(is('TextDelta', executionId)).length >= 2);
+      await follower.waitUntil((events) => events.filter(is('TextDelta', executionId)).length >= 2);
 
       const idempotencyKey = randomUUID();
       const rawExecutionId = decodeId('executionId', executionId, 'Execution');

@@ -15,8 +15,9 @@ import { durableDelivery, startInstance, stopAllChildren, type Instance } from '
 import { checkStream, is, overlappingStarts, startedWith } from '../support/run-events.ts';
 import { newThread as createThread, setUpAgent } from '../support/scenario.ts';
 import { describeWithServices } from '../support/backends.ts';
-import { dropSchema, eventually, isolatedEnv, requestData } from '../support/server.ts';
+import { dropSchema, isolatedEnv, requestData } from '../support/server.ts';
 import { report } from '../support/report.ts';
+import { executionRowsReaching, threadsSettledInDatabase } from '../support/waits.ts';
 
 // Long enough that a busy machine's event-loop stalls do not expire a live instance's lease (which
 // would rightly interrupt its runs), short enough to wait for a killed one.
@@ -104,10 +105,7 @@ describeWithServices('several Parley instances on one PostgreSQL and Redis', () 
       await send(b, threadId, '/slow 1');
       await send(b, threadId, '/tokens 40');
       const started = await follower.waitFor(is('ExecutionStarted'));
-      const finishedAll = await eventually(async () => {
-        const finished = follower.events.filter(is('ExecutionFinished'));
-        return finished.length >= 2 ? finished : null;
-      });
+      const finishedAll = (await follower.waitUntil((events) => events.filter(is('ExecutionFinished')).length >= 2)).filter(is('ExecutionFinished'));
       const events = [...follower.events];
       const texts = checkStream(events);
       // Every durable event of the thread after the cursor, exactly as the log has them.
@@ -177,9 +175,7 @@ describeWithServices('several Parley instances on one PostgreSQL and Redis', () 
     await send(c, threadId, '/slow 30');
     await send(c, threadId, 'after the crash');
     const rawThreadId = decodeId('threadId', threadId, 'Thread');
-    const running = await eventually(() =>
-      db.prisma.execution.findFirst({ where: { threadId: rawThreadId, status: 'RUNNING' }, select: { id: true, ownerInstanceId: true } }),
-    );
+    const [running] = await executionRowsReaching(db.prisma, rawThreadId, 'RUNNING', { timeoutMs: 15_000 });
     const owner = byId(running.ownerInstanceId);
     expect(owner, `owner ${running.ownerInstanceId} is one of ours`).toBeDefined();
     const survivors = alive().filter((instance) => instance !== owner);
@@ -346,14 +342,7 @@ describeWithServices('several Parley instances on one PostgreSQL and Redis', () 
       timings.soakOperationsMs = Math.round(performance.now() - started);
 
       // Idle: nothing pending, nothing running.
-      await eventually(async () => {
-        await observeActive();
-        const [pending, active] = await Promise.all([
-          db.prisma.queueItem.count({ where: { threadId: { in: rawThreads } } }),
-          db.prisma.execution.count({ where: { threadId: { in: rawThreads }, status: { in: ['RUNNING', 'SUSPENDED'] } } }),
-        ]);
-        return pending === 0 && active === 0;
-      }, 30_000);
+      await threadsSettledInDatabase(db.prisma, rawThreads, { eachPoll: observeActive });
       timings.soakUntilIdleMs = Math.round(performance.now() - started);
 
       const executions = await db.prisma.execution.findMany({
@@ -399,7 +388,7 @@ describeWithServices('several Parley instances on one PostgreSQL and Redis', () 
       for (const [index, follower] of followers.entries()) {
         const rawThreadId = rawThreads[index];
         const own = executions.filter((row) => row.threadId === rawThreadId);
-        await eventually(async () => follower.events.filter(is('ExecutionFinished')).length >= own.length, 15_000);
+        await follower.waitUntil((events) => events.filter(is('ExecutionFinished')).length >= own.length);
         const events = [...follower.events];
         checkStream(events);
         const delivery = await durableDelivery(db.prisma, follower, rawThreadId, 0);

@@ -18,6 +18,7 @@ import { newThread as createThread, setUpAgent } from '../support/scenario.ts';
 import { describeWithServices } from '../support/backends.ts';
 import { dropSchema, eventually, isolatedEnv } from '../support/server.ts';
 import { report } from '../support/report.ts';
+import { executionRowsReaching } from '../support/waits.ts';
 
 const BASE_ENV = {
   // Long enough that a busy machine's stalls do not expire a live instance's lease.
@@ -49,10 +50,6 @@ describeWithServices('two Parley instances on PostgreSQL and a Redis Cluster of 
   const byId = (id: string | null | undefined) => instances.find((instance) => instance.id === id);
   const send = async (via: Instance, threadId: string, text: string) => (await sendMessage(via, token, threadId, text)).queueId;
   const raw = (threadId: string) => decodeId('threadId', threadId, 'Thread');
-  const runningIn = (threadId: string) =>
-    eventually(() =>
-      db.prisma.execution.findFirst({ where: { threadId: raw(threadId), status: 'RUNNING' }, select: { id: true, ownerInstanceId: true } }),
-    );
   const recordedTextLength = async (rawExecutionId: string) => {
     const message = await db.prisma.message.findFirst({
       where: { executionId: rawExecutionId, role: 'ASSISTANT' },
@@ -88,7 +85,7 @@ describeWithServices('two Parley instances on PostgreSQL and a Redis Cluster of 
     const threadId = await createThread(instances[0]!, token, agentId);
     const cursor = (await conversation(instances[0]!, token, threadId)).eventCursor;
     await send(instances[1]!, threadId, '/slow 6');
-    const running = await runningIn(threadId);
+    const [running] = await executionRowsReaching(db.prisma, raw(threadId), 'RUNNING', { timeoutMs: 15_000 });
     const owner = byId(running.ownerInstanceId);
     expect(owner, `owner ${running.ownerInstanceId}`).toBeDefined();
     const watcher = instances.find((instance) => instance !== owner)!;
@@ -96,7 +93,7 @@ describeWithServices('two Parley instances on PostgreSQL and a Redis Cluster of 
     try {
       const started = await follower.waitFor(is('ExecutionStarted'));
       const executionId = started.executionId!;
-      await eventually(async () => follower.events.filter(is('TextDelta', executionId)).length >= 2);
+      await follower.waitUntil((events) => events.filter(is('TextDelta', executionId)).length >= 2);
       const resyncsBefore = await resyncs(watcher);
       const t0 = performance.now();
       await fault({ threadId, channelSlot: await cluster.slotOf(`thread:${raw(threadId)}`), executionId: running.id });
@@ -123,7 +120,8 @@ describeWithServices('two Parley instances on PostgreSQL and a Redis Cluster of 
       await send(watcher, threadId, '/slow 30');
       const next = await follower.waitFor(startedWith('/slow 30'), 15_000);
       await follower.waitFor(is('TextDelta', next.executionId!), 15_000);
-      const nextOwner = byId((await runningIn(threadId)).ownerInstanceId);
+      const [nextRunning] = await executionRowsReaching(db.prisma, raw(threadId), 'RUNNING', { timeoutMs: 15_000 });
+      const nextOwner = byId(nextRunning.ownerInstanceId);
       const other = instances.find((instance) => instance !== nextOwner)!;
       const t1 = performance.now();
       expect(await cancel(other, token, next.executionId!)).toMatchObject({ __typename: 'CancelRequested', cancelRequested: true });

@@ -5,7 +5,7 @@ import WebSocket from 'ws';
 import { createParleyClient } from '../../packages/client/src/index.ts';
 import { openDatabase, type Database } from '../../src/db/database.ts';
 import { decodeId, encodeId } from '../../src/schema/ids.ts';
-import { cancel, conversation, execution, recordedReply, send as sendMessage } from '../support/client.ts';
+import { cancel, conversation, recordedReply, send as sendMessage } from '../support/client.ts';
 import { follow } from '../support/follower.ts';
 import {
   durableDelivery,
@@ -20,6 +20,8 @@ import { newThread as createThread, setUpAgent } from '../support/scenario.ts';
 import { describeWithServices } from '../support/backends.ts';
 import { dropSchema, eventually, isolatedEnv } from '../support/server.ts';
 import { report } from '../support/report.ts';
+import { until } from '../support/session.ts';
+import { ENDED, executionReaching, executionRowsReaching } from '../support/waits.ts';
 
 const BASE_ENV = {
   // Long enough that a busy machine's stalls do not expire a live instance's lease.
@@ -51,13 +53,7 @@ describeWithServices('Parley instances through a Redis outage (a redis-server of
   const send = async (via: Instance, threadId: string, text: string) => (await sendMessage(via, token, threadId, text)).queueId;
   /** Follows from `after` on `via`, resuming from its last cursor whenever the subscription drops. */
   const followOn = (via: Instance, threadId: string, after: string) => follow(via, token, threadId, after, { resume: true });
-  const runningIn = (threadId: string) =>
-    eventually(() =>
-      db.prisma.execution.findFirst({
-        where: { threadId: decodeId('threadId', threadId, 'Thread'), status: 'RUNNING' },
-        select: { id: true, ownerInstanceId: true },
-      }),
-    );
+  const rawThreadId = (threadId: string) => decodeId('threadId', threadId, 'Thread');
   const recordedTextLength = async (rawExecutionId: string) => {
     const message = await db.prisma.message.findFirst({
       where: { executionId: rawExecutionId, role: 'ASSISTANT' },
@@ -99,7 +95,7 @@ describeWithServices('Parley instances through a Redis outage (a redis-server of
     const threadId = await newThread(b);
     const cursor = await cursorOf(b, threadId);
     await send(b, threadId, '/slow 8');
-    const running = await runningIn(threadId);
+    const [running] = await executionRowsReaching(db.prisma, rawThreadId(threadId), 'RUNNING', { timeoutMs: 15_000 });
     const owner = byId(running.ownerInstanceId);
     expect(owner, `owner ${running.ownerInstanceId}`).toBeDefined();
     const watcher = owner === a ? b : a;
@@ -107,7 +103,7 @@ describeWithServices('Parley instances through a Redis outage (a redis-server of
     try {
       const started = await follower.waitFor(is('ExecutionStarted'));
       const executionId = started.executionId!;
-      await eventually(async () => follower.events.filter(is('TextDelta', executionId)).length >= 2);
+      await follower.waitUntil((events) => events.filter(is('TextDelta', executionId)).length >= 2);
       const deltasBefore = follower.events.filter(is('TextDelta')).length;
       const haveBefore = checkStream(follower.events).get(executionId)!.length;
       // Redis goes away while the run streams on: it stays down until the owner has recorded about
@@ -130,7 +126,7 @@ describeWithServices('Parley instances through a Redis outage (a redis-server of
       // Throws on a repeated cursor or out-of-order seq; collects gaps and overlaps of the text.
       const textProblems: string[] = [];
       const texts = checkStream(events, textProblems);
-      const delivery = await durableDelivery(db.prisma, follower, decodeId('threadId', threadId, 'Thread'), Number(cursor));
+      const delivery = await durableDelivery(db.prisma, follower, rawThreadId(threadId), Number(cursor));
       expect(delivery.delivered).toEqual(delivery.log);
       expect(await recordedReply(watcher, token, threadId, executionId)).toBe(COUNTING);
       // The deltas lost while Redis was away must come back as a snapshot after the reconnect, so the
@@ -167,7 +163,7 @@ describeWithServices('Parley instances through a Redis outage (a redis-server of
   it('while Redis is down: /ready is 503, a Stop through the other instance still lands, and a sent message runs', async () => {
     const threadId = await newThread(instances[0]);
     await send(instances[1], threadId, '/slow 30');
-    const running = await runningIn(threadId);
+    const [running] = await executionRowsReaching(db.prisma, rawThreadId(threadId), 'RUNNING', { timeoutMs: 15_000 });
     const owner = byId(running.ownerInstanceId);
     expect(owner, `owner ${running.ownerInstanceId}`).toBeDefined();
     const other = instances.find((instance) => instance !== owner)!;
@@ -186,28 +182,15 @@ describeWithServices('Parley instances through a Redis outage (a redis-server of
 
       const t0 = performance.now();
       expect(await cancel(other, token, executionId)).toMatchObject({ __typename: 'CancelRequested', cancelRequested: true });
-      const cancelled = await eventually(async () => {
-        const node = await execution(other, token, executionId);
-        return node.status !== 'RUNNING' ? node : null;
-      }, 10_000);
+      const cancelled = await executionReaching(other, token, executionId, ENDED, 10_000);
       timings.stopWhileRedisDownMs = Math.round(performance.now() - t0);
       expect(cancelled).toMatchObject({ status: 'CANCELLED' });
 
       const t1 = performance.now();
       await send(other, threadId, 'sent while redis is down');
-      const ran = await eventually(
-        () =>
-          db.prisma.execution.findFirst({
-            where: {
-              threadId: decodeId('threadId', threadId, 'Thread'),
-              acceptedText: 'sent while redis is down',
-              status: 'COMPLETED',
-            },
-            select: { id: true, ownerInstanceId: true },
-          }),
-        10_000,
-      );
+      const [ran] = await executionRowsReaching(db.prisma, rawThreadId(threadId), ENDED, { acceptedText: 'sent while redis is down', timeoutMs: 10_000 });
       timings.messageWhileRedisDownMs = Math.round(performance.now() - t1);
+      expect(ran.status).toBe('COMPLETED');
       expect(await recordedReply(other, token, threadId, encodeId('Execution', ran.id))).toBe('You said: "sent while redis is down"');
       for (const instance of instances) expect((await readiness(instance)).status).toBe(503);
       report(
@@ -239,7 +222,7 @@ describeWithServices('Parley instances through a Redis outage (a redis-server of
       const events = [...follower.events];
       checkStream(events);
       expect(events.filter(is('ExecutionFinished')).map((event) => event.status)).toEqual(['CANCELLED', 'COMPLETED']);
-      const delivery = await durableDelivery(db.prisma, follower, decodeId('threadId', threadId, 'Thread'), 0);
+      const delivery = await durableDelivery(db.prisma, follower, rawThreadId(threadId), 0);
       expect(delivery.delivered).toEqual(delivery.log);
     } finally {
       await follower.close();
@@ -250,26 +233,22 @@ describeWithServices('Parley instances through a Redis outage (a redis-server of
     const [a, b] = instances;
     const threadId = await newThread(b);
     await send(b, threadId, '/slow 8');
-    const running = await runningIn(threadId);
+    const [running] = await executionRowsReaching(db.prisma, rawThreadId(threadId), 'RUNNING', { timeoutMs: 15_000 });
     const watcher = byId(running.ownerInstanceId) === a ? b : a;
     const client = createParleyClient({ url: watcher.url, token, webSocketImpl: WebSocket, reconnectDelayMs: 50 });
     const session = client.thread(threadId);
     try {
       await session.ready();
       const executionId = encodeId('Execution', running.id);
-      await eventually(() => (session.getSnapshot().executions[executionId]?.text.length ?? 0) > 0, 15_000, 'streamed text');
+      await until(session, (state) => (state.executions[executionId]?.text.length ?? 0) > 0, 15_000);
       const haveBefore = await recordedTextLength(running.id);
       await redis.stop();
       await eventually(async () => (await recordedTextLength(running.id)) >= haveBefore + 14, 15_000);
       await redis.restart();
-      const done = await eventually(
-        () => {
-          const state = session.getSnapshot();
-          const reply = state.messages.find((message) => message.role === 'ASSISTANT' && message.executionId === executionId);
-          return reply?.outcome === 'COMPLETED' && state;
-        },
+      const done = await until(
+        session,
+        (state) => state.messages.find((message) => message.role === 'ASSISTANT' && message.executionId === executionId)?.outcome === 'COMPLETED',
         30_000,
-        'the reply to complete in the session',
       );
       expect(done.executions[executionId]!.text).toBe(COUNTING);
       expect(done.messages.map((message) => message.role)).toEqual(['USER', 'ASSISTANT']);

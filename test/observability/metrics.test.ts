@@ -12,6 +12,7 @@ import { sendAndFollow, newThread, setUpAgent } from '../support/scenario.ts';
 import { describeWithServices } from '../support/backends.ts';
 import { startTcpProxy } from '../support/tcp-proxy.ts';
 import { eventually, startTestServer, type TestServer } from '../support/server.ts';
+import { ENDED, executionRowsReaching } from '../support/waits.ts';
 import { declaredMetrics, valueOf } from './prometheus.ts';
 
 /** A query for a thread that does not exist: NOT_FOUND. */
@@ -85,17 +86,20 @@ describe('metrics at /metrics (embedded mode)', () => {
   });
 
   it('a streamed reply counts its tokens, its published and delivered events and their lag', async () => {
-    const before = await metricsText(server);
     const threadId = await newThread(server, token, agentId);
+    // A finished first turn gives the subscription something to answer. Once it has answered it is
+    // live: every chunk of the reply below reaches it as a live delta, none inside a snapshot.
+    await sendAndFollow(server, token, threadId, 'first');
     const follower = follow(server, token, threadId);
     let deltas = 0;
+    let before = '';
     try {
-      // Live from the first chunk on: the subscription is open before the message is sent.
-      await eventually(async () => valueOf(await metricsText(server), 'parley_subscriptions_active') > 0);
+      await follower.ready();
+      before = await metricsText(server);
       // Paced wider than PARLEY_DELTA_WINDOW_MS, so chunks are live events of their own, unless a
       // loaded machine lets two fall due within one window (they go out joined, as one).
       await send(server, token, threadId, '/tokens 5 over 1');
-      const events = await follower.waitUntil((received) => ofKind(received, 'ExecutionFinished').length === 1);
+      const events = await follower.waitUntil((received) => ofKind(received, 'ExecutionFinished').length === 2);
       deltas = ofKind(events, 'TextDelta').length;
     } finally {
       await follower.close();
@@ -154,7 +158,8 @@ describe('metrics at /metrics (embedded mode)', () => {
         startedAt: new Date(),
       },
     });
-    await eventually(async () => (await prisma.execution.findUniqueOrThrow({ where: { id: orphan.id } })).status === 'INTERRUPTED');
+    const [swept] = await executionRowsReaching(prisma, thread.id, ENDED, { timeoutMs: 15_000 });
+    expect(swept).toMatchObject({ id: orphan.id, status: 'INTERRUPTED' });
     const after = await metricsText(server);
     const moved = (name: string, labels: Record<string, string> = {}) => valueOf(after, name, labels) - valueOf(before, name, labels);
     expect(moved('parley_interrupted_executions_swept_total')).toBe(1);

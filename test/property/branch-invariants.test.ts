@@ -1,10 +1,11 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachBackend } from '../support/backends.ts';
-import { conversation, expectTypename, messagesOf, send, settledConversation, textOf, type Message } from '../support/client.ts';
+import { conversation, expectTypename, messagesOf, send, textOf, type Message } from '../support/client.ts';
 import { EditMessageDocument, RegenerateMessageDocument, SwitchBranchDocument } from '../support/documents.ts';
 import { newThread, setUpAgent } from '../support/scenario.ts';
 import { requestData, startTestServer, type TestServer } from '../support/server.ts';
+import { settledConversation } from '../support/waits.ts';
 import { decodeId } from '../../src/schema/ids.ts';
 
 // PostgreSQL gets fewer runs (and is the one that restarts: an in-memory PGlite cannot).
@@ -110,10 +111,6 @@ describeEachBackend('branch invariants under random sends, edits, regenerations,
     server = await startTestServer({ backend, env, dropSchemaOnStop: false });
   }
 
-  async function settled(threadId: string): Promise<void> {
-    await settledConversation(server, token, threadId);
-  }
-
   /** The messages the server shows that the model does not know yet, in path order. */
   async function learnNew(threadId: string, model: TreeModel) {
     return messagesOf(await conversation(server, token, threadId)).filter((message) => !model.nodes.has(message.id));
@@ -157,7 +154,7 @@ describeEachBackend('branch invariants under random sends, edits, regenerations,
         case 'send': {
           const text = command.history ? '/history' : `t${++counter}`;
           await send(server, token, threadId, text);
-          await settled(threadId);
+          await settledConversation(server, token, threadId);
           const [asked, reply] = await learnNew(threadId, model);
           model.add(asked!.id, model.leaf, 'USER', text);
           model.add(reply!.id, asked!.id, 'ASSISTANT', KnownReply.of(model, reply!));
@@ -169,7 +166,7 @@ describeEachBackend('branch invariants under random sends, edits, regenerations,
           const text = `e${++counter}`;
           const edited = await requestData(server, EditMessageDocument, { messageId: target.id, text, threadId }, token);
           expectTypename(edited.editMessage, 'MessageQueued');
-          await settled(threadId);
+          await settledConversation(server, token, threadId);
           const [asked, reply] = await learnNew(threadId, model);
           model.add(asked!.id, target.parentId, 'USER', text);
           model.add(reply!.id, asked!.id, 'ASSISTANT', KnownReply.of(model, reply!));
@@ -180,7 +177,7 @@ describeEachBackend('branch invariants under random sends, edits, regenerations,
           if (!target) break;
           const again = await requestData(server, RegenerateMessageDocument, { messageId: target.id }, token);
           expectTypename(again.regenerateMessage, 'MessageQueued');
-          await settled(threadId);
+          await settledConversation(server, token, threadId);
           const [reply] = await learnNew(threadId, model);
           model.add(reply!.id, target.parentId, 'ASSISTANT', KnownReply.of(model, reply!, target.parentId));
           break;

@@ -14,13 +14,9 @@ import { follow } from '../support/follower.ts';
 import { isDurable, ofKind, type RunEvent } from '../support/run-events.ts';
 import { newThread, setUpAgent } from '../support/scenario.ts';
 import { decodeId } from '../../src/schema/ids.ts';
-import {
-  eventually,
-  requestData,
-  startTestServer,
-  type TestServer,
-} from '../support/server.ts';
+import { requestData, startTestServer, type TestServer } from '../support/server.ts';
 import { report } from '../support/report.ts';
+import { settledConversation } from '../support/waits.ts';
 
 // PostgreSQL gets fewer runs: the whole file should stay well within a minute and a half. Each
 // count includes the one fixed example (HELD_QUEUE_EDIT) before the random runs.
@@ -224,11 +220,8 @@ describeEachBackend('queue invariants under random operations', (backend) => {
       }
 
       // Wind down: answer whatever waits, until the queue is empty and nothing runs.
-      // Idle is the queue read empty and then nothing active: with an empty queue nothing can start.
-      const final = await eventually(async () => {
-        const queue = await queueOf(server, token, threadId);
-        const state = await conversation(server, token, threadId);
-        for (const open of state.openSuspensions) {
+      const answerOpenCards = async () => {
+        for (const open of (await conversation(server, token, threadId)).openSuspensions) {
           const { resolveSuspension } = await requestData(
             server,
             ResolveSuspensionDocument,
@@ -241,9 +234,9 @@ describeEachBackend('queue invariants under random operations', (backend) => {
             expect(status, `open ${open.kind} card ${open.id} of a ${status} execution`).toBe('SUSPENDED');
           }
         }
-        const idle = queue.items.length === 0 && state.openSuspensions.length === 0 && state.activeExecutionId === null;
-        return idle ? state : null;
-      }, 45_000);
+      };
+      const final = await settledConversation(server, token, threadId, { outcome: 'ANY', timeoutMs: 45_000, eachPoll: answerOpenCards });
+      expect(final.openSuspensions, 'a card left open on an idle thread').toEqual([]);
       // The log has caught up with that state, and every turn that started has its ExecutionFinished
       // (which may be appended a moment after the execution's status became final).
       await watcher.waitUntil((events) => {

@@ -18,6 +18,7 @@ import {
 import { RawClient } from '../support/raw-websocket.ts';
 import { newThread, setUpAgent } from '../support/scenario.ts';
 import { databaseState, eventually, request, requestData, startTestServer, type Backend, type TestServer } from '../support/server.ts';
+import { ENDED, executionRowsReaching } from '../support/waits.ts';
 
 const ISSUER = 'https://id.example.test/';
 const AUDIENCE = 'parley-api';
@@ -153,11 +154,11 @@ describeEachBackend('the admin API', (backend: Backend) => {
     const { disableUser } = await requestData(server, DisableUserDocument, { userId: encodeId('User', userId) }, admin.token);
     expect(disableUser.__typename).toBe('User');
     const prisma = server.parley.db.prisma;
-    const refused = await eventually(
-      () => prisma.execution.findFirst({ where: { thread: { id: decodeId('threadId', threadId, 'Thread') }, status: 'REFUSED' } }),
-      30_000,
-      'the queued turn refused',
-    );
+    const [refused] = await executionRowsReaching(prisma, decodeId('threadId', threadId, 'Thread'), ENDED, {
+      acceptedText: 'after the disabling',
+      timeoutMs: 30_000,
+    });
+    expect(refused.status).toBe('REFUSED');
     expect(refused.refusalKey).toBe('refusal.user_disabled');
     expect(await prisma.queueItem.count({ where: { threadId: refused.threadId } })).toBe(0);
   });

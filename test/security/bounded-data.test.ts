@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { decodeId } from '../../src/schema/ids.ts';
 import { describeEachBackend } from '../support/backends.ts';
 import { sendWithFiles } from '../support/attachments.ts';
 import { send } from '../support/client.ts';
 import { newThread, setUpAgent } from '../support/scenario.ts';
-import { databaseState, eventually, startTestServer, type TestServer } from '../support/server.ts';
+import { databaseState, startTestServer, type TestServer } from '../support/server.ts';
+import { activeExecutionOf, settledConversation } from '../support/waits.ts';
 
 // Stored data has bounds per thread and per user: past them a mutation answers LimitExceededError
 // naming the setting and its limit, and nothing is stored.
@@ -45,8 +45,7 @@ describeEachBackend('Bounded data per thread and per user', (backend) => {
   it('a full queue refuses the next message with LimitExceededError and stores nothing', async () => {
     const threadId = await newThread(server, token, agentId);
     await send(server, token, threadId, '/slow 120 running');
-    const id = decodeId('threadId', threadId, 'Thread');
-    await eventually(() => server.parley.execution.running.all().some((run) => run.threadId === id), 60_000, 'the first run');
+    await activeExecutionOf(server, token, threadId, 60_000);
     for (let index = 0; index < 3; index += 1) await send(server, token, threadId, `/slow 120 pending ${index}`);
     const sendQuery = `mutation($threadId: ID!, $text: String!) { sendMessage(threadId: $threadId, text: $text) { __typename ${LIMIT_FIELDS} } }`;
     const before = await databaseState(server);
@@ -67,14 +66,7 @@ describeEachBackend('Bounded data per thread and per user', (backend) => {
     const first = await sendWithFiles(server, token, { threadId, text: 'first file' }, [{ name: 'a.txt', type: 'text/plain', content: 'x'.repeat(60) }]);
     expect(first.data?.sendMessage.__typename).toBe('MessageQueued');
     // The first message's turn runs meanwhile: the state to compare is the one after it.
-    const id = decodeId('threadId', threadId, 'Thread');
-    await eventually(
-      async () =>
-        !server.parley.execution.running.all().some((run) => run.threadId === id) &&
-        (await server.parley.db.prisma.execution.count({ where: { threadId: id, status: 'COMPLETED' } })) > 0,
-      60_000,
-      'the first message to be answered',
-    );
+    await settledConversation(server, token, threadId, { timeoutMs: 60_000 });
     const before = await databaseState(server);
     const second = await sendWithFiles(server, token, { threadId, text: 'second file' }, [{ name: 'b.txt', type: 'text/plain', content: 'y'.repeat(60) }]);
     expect(second.data?.sendMessage).toMatchObject({ __typename: 'LimitExceededError', code: 'LIMIT_EXCEEDED' });

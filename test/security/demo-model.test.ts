@@ -1,9 +1,10 @@
 import { get } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeId } from '../../src/schema/ids.ts';
+import { decodeId, encodeId } from '../../src/schema/ids.ts';
 import { send } from '../support/client.ts';
 import { newThread, setUpAgent } from '../support/scenario.ts';
 import { eventually, startTestServer, type TestServer } from '../support/server.ts';
+import { ENDED, executionReaching } from '../support/waits.ts';
 
 // The demo model cannot monopolise the server: a run streaming its chunks as fast as it can leaves
 // the event loop free for every other request, all along the reply.
@@ -48,7 +49,7 @@ describe('The demo model shares the event loop', () => {
     // The run is watched in the instance's memory: polling the database would compete with the run's own writes.
     const id = decodeId('threadId', threadId, 'Thread');
     const run = () => server.parley.execution.running.all().find((entry) => entry.threadId === id);
-    await eventually(() => run() !== undefined, 120_000, 'the run to start');
+    const executionId = encodeId('Execution', (await eventually(run, 120_000, 'the run to start')).executionId);
     // How far the reply had come each time /health answered: in reply characters, not in
     // milliseconds, so a busy machine (which slows the run and /health alike) cannot change it.
     const replyLength = () =>
@@ -59,11 +60,7 @@ describe('The demo model shares the event loop', () => {
       await health(new URL('/health', server.url));
       if (run()) progressAtAnswers.push(replyLength());
     }
-    const ended = async () => {
-      const { status } = await server.parley.db.prisma.execution.findFirstOrThrow({ where: { threadId: id } });
-      return status !== 'RUNNING' && status;
-    };
-    expect(await eventually(ended, 30_000, 'the run’s end recorded')).toBe('COMPLETED');
+    expect((await executionReaching(server, token, executionId, ENDED, 30_000)).status).toBe('COMPLETED');
     // /tokens n streams "t1 " … "tn ".
     const fullLength = Array.from({ length: CHUNKS }, (_, index) => `t${index + 1} `).join('').length;
     progressAtAnswers.push(fullLength);

@@ -10,12 +10,11 @@ import {
   type GraphQLField,
   type GraphQLInputType,
 } from 'graphql';
-import { createClient } from 'graphql-ws';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { schema } from '../../src/schema/index.ts';
 import { describeEachBackend } from '../support/backends.ts';
 import { newThread, setUpAgent } from '../support/scenario.ts';
+import { firstSubscriptionAnswer } from '../support/schema-operations.ts';
 import { databaseState, startTestServer, type Backend, type TestServer } from '../support/server.ts';
 
 const NUL = 'before\u0000after';
@@ -102,28 +101,10 @@ async function overHttp(server: TestServer, token: string, query: string, variab
   return (await response.json()) as Response;
 }
 
+/** One operation over a WebSocket of its own: its result, or the errors it was refused with. */
 async function overWebSocket(server: TestServer, token: string, query: string, variables?: Variables): Promise<Response> {
-  const client = createClient({
-    url: server.wsUrl,
-    webSocketImpl: WebSocket,
-    connectionParams: { authorization: `Bearer ${token}` },
-    retryAttempts: 0,
-  });
-  try {
-    return await new Promise<Response>((resolve, reject) => {
-      let result: Response | undefined;
-      client.subscribe(
-        { query, variables },
-        {
-          next: (value) => (result = value as Response),
-          error: (error) => (Array.isArray(error) ? resolve({ errors: error }) : reject(error)),
-          complete: () => resolve(result ?? {}),
-        },
-      );
-    });
-  } finally {
-    await client.dispose();
-  }
+  const { data, errors } = await firstSubscriptionAnswer(server, query, variables, token);
+  return { data: data as Response['data'], errors: errors as Response['errors'] };
 }
 
 function expectRefused(response: Response, argument: string) {

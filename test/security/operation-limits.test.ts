@@ -1,8 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { getIntrospectionQuery, Kind, parse, print, type DocumentNode, type OperationDefinitionNode } from 'graphql';
-import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { loadConfig } from '../../src/config.ts';
 import { schema } from '../../src/schema/index.ts';
 import { OperationCost, unpagedListFields, type CostWeights } from '../../src/server/plugins/operation-cost.ts';
@@ -11,6 +9,7 @@ import { costWeights } from '../../src/server/yoga.ts';
 import * as clientDocuments from '../../packages/client/src/gql/graphql.ts';
 import * as testDocuments from '../gql/operations.ts';
 import { addAgent, setUpAgent } from '../support/scenario.ts';
+import { firstSubscriptionAnswer } from '../support/schema-operations.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
 // Attacks on the document limits with the defaults of src/config.ts, over HTTP, SSE and WebSocket.
@@ -287,28 +286,11 @@ describe('real clients stay well inside the limits', () => {
 });
 
 describe('the same limits over SSE and WebSocket', () => {
+  /** The errors an operation over WebSocket is refused with, before it runs. */
   async function overWebSocket(query: string): Promise<Answer['errors']> {
-    const client = createClient({
-      url: server.wsUrl,
-      webSocketImpl: WebSocket,
-      connectionParams: { authorization: `Bearer ${token}` },
-      retryAttempts: 0,
-      lazy: true,
-    });
-    try {
-      return await new Promise((resolve, reject) => {
-        client.subscribe(
-          { query },
-          {
-            next: (result) => reject(new Error(`expected the operation to be refused, got ${JSON.stringify(result)}`)),
-            error: (error) => (Array.isArray(error) ? resolve(error) : reject(error)),
-            complete: () => reject(new Error('completed without an error')),
-          },
-        );
-      });
-    } finally {
-      await client.dispose();
-    }
+    const answer = await firstSubscriptionAnswer(server, query, undefined, token);
+    expect(answer.kind, `expected the operation to be refused, got ${JSON.stringify(answer)}`).toBe('error');
+    return answer.errors as Answer['errors'];
   }
 
   it('a WebSocket operation over each limit gets the same error', async () => {

@@ -1,8 +1,7 @@
 import { getIntrospectionQuery } from 'graphql';
-import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { ConfigError, loadConfig } from '../../src/config.ts';
+import { firstSubscriptionAnswer } from '../support/schema-operations.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
 // What a server tells a stranger about itself: the embedded defaults (developer experience) and
@@ -127,22 +126,9 @@ describe('production profile: PARLEY_INTROSPECTION=false, PARLEY_GRAPHIQL=false,
   });
 
   it('refuses introspection over WebSocket too', async () => {
-    const client = createClient({ url: server.wsUrl, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${token}` }, retryAttempts: 0, lazy: true });
-    try {
-      const errors = await new Promise<{ message: string }[]>((resolve, reject) => {
-        client.subscribe(
-          { query: '{ __schema { queryType { name } } }' },
-          {
-            next: (result) => reject(new Error(`expected a refusal, got ${JSON.stringify(result)}`)),
-            error: (error) => (Array.isArray(error) ? resolve(error) : reject(error)),
-            complete: () => reject(new Error('completed without an error')),
-          },
-        );
-      });
-      expect(errors[0]!.message).toContain('introspection has been disabled');
-    } finally {
-      await client.dispose();
-    }
+    const answer = await firstSubscriptionAnswer(server, '{ __schema { queryType { name } } }', undefined, token);
+    expect(answer.kind, `expected a refusal, got ${JSON.stringify(answer)}`).toBe('error');
+    expect(answer.errors![0]!.message).toContain('introspection has been disabled');
   });
 
   it('still answers __typename, which names only what the client asked for', async () => {

@@ -1,14 +1,11 @@
-import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
-import { print } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { describeEachBackend } from '../support/backends.ts';
-import { conversation, messagesOf, send, textOf } from '../support/client.ts';
-import { RunEventsDocument } from '../support/documents.ts';
+import { send } from '../support/client.ts';
 import { checkStream, finishedOf, ofKind, type RunEvent } from '../support/run-events.ts';
 import { newThread, setUpAgent } from '../support/scenario.ts';
 import { RawClient } from '../support/raw-websocket.ts';
 import { eventually, startTestServer, type TestServer } from '../support/server.ts';
+import { SseSubscription } from '../support/sse.ts';
 import { decodeId, encodeId } from '../../src/schema/ids.ts';
 
 // Attacks on the WebSocket edge: a wrong token, too many operations or sockets, a reader that stops reading.
@@ -54,7 +51,7 @@ describe('WebSocket authentication at connection_init', () => {
     const anonymous = client();
     await anonymous.init();
     anonymous.subscribe('1', 'VGhyZWFkOjAwMDAwMDAwLTAwMDAtMDAwMC0wMDAwLTAwMDAwMDAwMDAwMA==', null);
-    const refusal = await eventually(() => anonymous.messagesOf('1').find((message) => message.type !== 'next' || message.payload?.errors));
+    const refusal = await anonymous.firstAnswer('1');
     expect(JSON.stringify(refusal)).toContain('UNAUTHENTICATED');
     expect(anonymous.closed).toBeNull();
   });
@@ -88,7 +85,7 @@ describe('WebSocket caps', () => {
     await busy.init({ authorization: `Bearer ${token}` });
     // The server registers a socket's operations in the order their messages come.
     for (const id of ['1', '2', '3', '4']) busy.subscribe(id, threadId, '0');
-    const refused = await eventually(() => busy.messagesOf('4')[0]);
+    const refused = await busy.firstAnswer('4');
     expect(refused.type).toBe('error');
     expect(refused.payload).toEqual([
       expect.objectContaining({ extensions: { code: 'TOO_MANY_SUBSCRIPTIONS', requestId: expect.any(String) }, message: expect.stringContaining('3') }),
@@ -253,7 +250,7 @@ describeEachBackend('a reader that stops reading', (backend) => {
   }, 600_000);
   it('over SSE: the same bound holds, and reading again it gets the whole reply with no hole', async () => {
     const threadId = await newThread(server, token, agentId);
-    const reader = new SseReader(server.url, token, threadId);
+    const reader = new SseSubscription(server, token, threadId);
     try {
       await send(server, token, threadId, 'warm up');
       await eventually(() => reader.events.some((event) => event.__typename === 'ExecutionFinished'));
@@ -266,47 +263,3 @@ describeEachBackend('a reader that stops reading', (backend) => {
     }
   }, 600_000);
 });
-
-/** runEvents over Yoga's SSE (one POST with `Accept: text/event-stream`), on a response a test can stop reading. */
-class SseReader {
-  readonly events: RunEvent[] = [];
-  private response: IncomingMessage | null = null;
-  private readonly request: ClientRequest;
-
-  constructor(url: string, token: string, threadId: string) {
-    this.request = httpRequest(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'text/event-stream', authorization: `Bearer ${token}` },
-    });
-    let buffered = '';
-    this.request.on('response', (response) => {
-      this.response = response;
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => {
-        buffered += chunk;
-        let end: number;
-        while ((end = buffered.indexOf('\n\n')) >= 0) {
-          const message = buffered.slice(0, end);
-          buffered = buffered.slice(end + 2);
-          const data = message.split('\n').find((line) => line.startsWith('data: '));
-          const parsed = data ? (JSON.parse(data.slice(6)) as { data?: { runEvents: RunEvent } }) : null;
-          if (parsed?.data) this.events.push(parsed.data.runEvents);
-        }
-      });
-    });
-    this.request.on('error', () => {});
-    this.request.end(JSON.stringify({ query: print(RunEventsDocument), variables: { threadId, after: '0' } }));
-  }
-
-  pause(): void {
-    this.response!.pause();
-  }
-
-  resume(): void {
-    this.response!.resume();
-  }
-
-  close(): void {
-    this.request.destroy();
-  }
-}

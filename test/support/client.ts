@@ -7,7 +7,7 @@ import {
   QueueDocument,
   SendMessageDocument,
 } from './documents.ts';
-import { eventually, request, requestData, type GraphQLResponse } from './server.ts';
+import { request, requestData, type GraphQLResponse } from './server.ts';
 
 // What a client reads and sends while a test runs, over HTTP.
 
@@ -65,25 +65,6 @@ export async function recordedReply(server: Server, token: string, threadId: str
 
 export async function queue(server: Server, token: string, threadId: string) {
   return (await requestData(server, QueueDocument, { threadId }, token)).queue;
-}
-
-/**
- * The conversation once the thread runs nothing, has nothing queued and its last reply completed.
- * The queue is read first: with it empty nothing can start, so a conversation read after it that
- * shows nothing active is settled. Read together, an admission landing between the two reads
- * would pass for idle (the old leaf, an empty queue) and the test would read a reply still running.
- */
-export async function settledConversation(server: Server, token: string, threadId: string, timeoutMs = 30_000): Promise<Conversation> {
-  return eventually(
-    async () => {
-      if ((await queue(server, token, threadId)).items.length > 0) return null;
-      const state = await conversation(server, token, threadId);
-      const last = messagesOf(state).at(-1);
-      return state.activeExecutionId === null && (last === undefined || (last.role === 'ASSISTANT' && last.outcome === 'COMPLETED')) && state;
-    },
-    timeoutMs,
-    'the thread to settle',
-  );
 }
 
 export async function execution(server: Server, token: string, id: string) {

@@ -754,5 +754,6 @@ function flushed(session: Session): Promise<void> {
 }
 
 function sleep(ms: number): Promise<void> {
+  // Deliberate delay: a scripted provider's pace (chunk intervals, a drop after a pause), not a wait for state.
   return new Promise((resolve) => setTimeout(resolve, ms));
 }

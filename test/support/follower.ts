@@ -18,6 +18,15 @@ export interface Follower {
   readonly resubscriptions: number;
   /** How often the WebSocket closed while following (not counting `close()`). */
   readonly socketClosures: number;
+  /**
+   * Resolves with the subscription's first answer (a replayed event, or a snapshot of the running
+   * reply); rejects if it fails first. Once it has answered, the subscription is live: the server
+   * listens to the thread's channel before it answers anything, so no later event, live or durable,
+   * can pass it by. Until then, a live-only delta may: it comes back as a snapshot instead. A
+   * subscription with nothing to replay (a new thread, or `after` at the log's end) answers nothing
+   * until the thread changes: give the thread a finished turn and follow it from before its end.
+   */
+  ready(timeoutMs?: number): Promise<RunEvent>;
   /** Resolves with the first event `match` accepts, as soon as there is one. */
   waitFor<T extends RunEvent>(match: (event: RunEvent) => event is T, timeoutMs?: number): Promise<T>;
   waitFor(match: (event: RunEvent) => boolean, timeoutMs?: number): Promise<RunEvent>;
@@ -135,6 +144,9 @@ export function follow(
     },
     get socketClosures() {
       return state.socketClosures;
+    },
+    ready(timeoutMs = 15_000) {
+      return waitUntilFound(() => events[0], timeoutMs);
     },
     waitFor(match: (event: RunEvent) => boolean, timeoutMs = 15_000) {
       return waitUntilFound(() => events.find(match), timeoutMs);

@@ -82,6 +82,7 @@ export async function startMcpServer(options: { requiredAuthorization?: string; 
         count('slow');
         for (const waiter of slowWaiters.filter((entry) => (calls.get('slow') ?? 0) >= entry.count)) waiter.resolve();
         await new Promise<void>((resolve, reject) => {
+          // Deliberate delay: the tool's work is to take `ms`, so that a call can be stopped midway.
           const timer = setTimeout(resolve, ms);
           extra.signal.addEventListener('abort', () => {
             clearTimeout(timer);

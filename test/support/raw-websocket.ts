@@ -41,6 +41,22 @@ export class RawClient {
     );
   }
 
+  /**
+   * The first message the server sent for subscription `id` (`next`, `error` or `complete`): its
+   * first event, or its refusal. Fails if the socket closes before it.
+   */
+  firstAnswer(id: string, timeoutMs = 15_000): Promise<Received> {
+    return eventually(
+      () => {
+        const first = this.messagesOf(id)[0];
+        if (!first && this.closed) throw new Error(`the socket closed (${this.closed.code} ${this.closed.reason}) before subscription ${id} was answered`);
+        return first;
+      },
+      timeoutMs,
+      `an answer to subscription ${id}`,
+    );
+  }
+
   complete(id: string): void {
     this.socket.send(JSON.stringify({ id, type: 'complete' }));
   }

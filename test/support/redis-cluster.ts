@@ -5,6 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import { freePort } from './instances.ts';
+import { eventually } from './server.ts';
 
 // A Redis Cluster of a suite's own: three masters and three replicas on free loopback ports, in a
 // temp folder, never the machine's Redis. Every process started here is killed when the test
@@ -75,19 +76,20 @@ function exited(child: ChildProcess): Promise<void> {
 
 const alive = (node: ClusterNode) => node.process.exitCode === null && node.process.signalCode === null;
 
+/** `eventually` for nodes that may refuse a look while they start or fail over: a refusal is one more look, and the last one is reported. */
 async function poll<T>(probe: () => Promise<T | null | undefined | false>, timeoutMs: number, what: string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
   let last: unknown = null;
-  for (;;) {
+  const tolerant = async () => {
     try {
-      const value = await probe();
-      if (value) return value;
+      return await probe();
     } catch (error) {
       last = error;
+      return null;
     }
-    if (Date.now() > deadline) throw new Error(`redis cluster: timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (${String(last)})` : ''}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  };
+  return eventually(tolerant, timeoutMs, `${what} (redis cluster)`).catch((error: Error) => {
+    throw new Error(`${error.message}${last ? ` (${String(last)})` : ''}`);
+  });
 }
 
 /** One command on a fresh connection to `port`, bounded: a paused or dead node must not hang the suite. */

@@ -71,17 +71,31 @@ export async function post(
   return (await response.json()) as GraphQLResponse<Record<string, unknown>>;
 }
 
+/** What an operation over WebSocket answered first, and how: see `firstSubscriptionAnswer`. */
+export interface FirstAnswer {
+  /**
+   * `next`: a result (an event, or errors of its execution); `error`: refused before it ran (bad
+   * input, a limit, no access); `complete`: ended without a result; `closed`: the server closed the
+   * socket itself (its close code).
+   */
+  kind: 'next' | 'error' | 'complete' | 'closed';
+  data?: unknown;
+  errors?: { message?: string; extensions?: { code?: string; [key: string]: unknown } }[];
+  closeCode?: number;
+}
+
 /**
- * The first thing a subscription answers over WebSocket: its first event, its errors, or the
- * socket's close code when the server refused the connection itself.
+ * The first thing an operation answers over a WebSocket of its own (graphql-ws): a subscription's
+ * first event or its refusal, a query's result. The wait for a one-off operation over WebSocket:
+ * a suite does not subscribe and collect the answer itself.
  */
 export async function firstSubscriptionAnswer(
   server: { wsUrl: string },
   query: string,
-  variables: Record<string, unknown>,
+  variables: Record<string, unknown> | undefined,
   token: string | null,
   timeoutMs = 30_000,
-): Promise<{ data?: unknown; errors?: { message?: string; extensions?: { code?: string } }[]; closeCode?: number }> {
+): Promise<FirstAnswer> {
   const client = createClient({
     url: server.wsUrl,
     webSocketImpl: WebSocket,
@@ -91,21 +105,21 @@ export async function firstSubscriptionAnswer(
   });
   try {
     return await new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no answer to ${query} within ${timeoutMs} ms`)), timeoutMs);
-      const settle = (value: Awaited<ReturnType<typeof firstSubscriptionAnswer>>) => {
+      const timer = setTimeout(() => reject(new Error(`no answer to ${query.slice(0, 200)} within ${timeoutMs} ms`)), timeoutMs);
+      const settle = (value: FirstAnswer) => {
         clearTimeout(timer);
         resolve(value);
       };
       client.subscribe(
         { query, variables },
         {
-          next: (result) => settle(result.errors ? { errors: result.errors as never } : { data: result.data }),
+          next: (result) => settle(result.errors ? { kind: 'next', errors: result.errors as never } : { kind: 'next', data: result.data }),
           error: (error) => {
-            if (Array.isArray(error)) settle({ errors: error as never });
-            else if (error && typeof error === 'object' && 'code' in error) settle({ closeCode: Number((error as { code: unknown }).code) });
-            else settle({ errors: [{ message: String(error) }] });
+            if (Array.isArray(error)) settle({ kind: 'error', errors: error as never });
+            else if (error && typeof error === 'object' && 'code' in error) settle({ kind: 'closed', closeCode: Number((error as { code: unknown }).code) });
+            else settle({ kind: 'error', errors: [{ message: String(error) }] });
           },
-          complete: () => settle({}),
+          complete: () => settle({ kind: 'complete' }),
         },
       );
     });

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import type { ExecutionStatus } from '../../src/generated/prisma/client.ts';
 import { encodeId, type NodeTypeName } from '../../src/schema/ids.ts';
 import { expectTypename } from './client.ts';
 import { CreateThreadDocument, SendMessageDocument } from './documents.ts';
 import { eventually, requestData, type TestServer } from './server.ts';
+import { executionRowsReaching } from './waits.ts';
 
 // The world the security suites attack: a project whose members hold every role, the owner's
 // private project and threads, and an outsider with a project of their own.
@@ -119,16 +121,13 @@ async function sendAs(world: SecurityWorld, threadId: string, text: string, toke
   return expectTypename(sendMessage, 'MessageQueued').queueId;
 }
 
-/** The thread's one top-level execution once it reached `status`. */
-async function executionReaching(world: SecurityWorld, threadId: string, status: string, accepting = false): Promise<string> {
-  const execution = await eventually(
-    () =>
-      world.server.parley.db.prisma.execution.findFirst({
-        where: { threadId: rawId(threadId), parentExecutionId: null, status: status as never, ...(accepting ? { acceptsSteering: true } : {}) },
-      }),
-    60_000,
-    `an execution ${status}`,
-  );
+/** The thread's one top-level execution (its global id) once it reached `status`; `accepting`: and takes steered messages. */
+async function topLevelExecution(world: SecurityWorld, threadId: string, status: ExecutionStatus, accepting?: true): Promise<string> {
+  const [execution] = await executionRowsReaching(world.server.parley.db.prisma, rawId(threadId), status, {
+    topLevel: true,
+    acceptsSteering: accepting,
+    timeoutMs: 60_000,
+  });
   return encodeId('Execution', execution.id);
 }
 
@@ -143,7 +142,7 @@ export interface BusyThread {
 export async function busyThread(world: SecurityWorld, kind: 'TEST' | 'SHARED', agentId?: string, token?: string): Promise<BusyThread> {
   const threadId = await createThread(world, kind, agentId, token);
   await sendAs(world, threadId, '/slow 60 busy', token);
-  const executionId = await executionReaching(world, threadId, 'RUNNING', true);
+  const executionId = await topLevelExecution(world, threadId, 'RUNNING', true);
   // The reply's message is written at its first flush; after it, only its text changes while it runs.
   await eventually(
     () => world.server.parley.db.prisma.message.findFirst({ where: { executionId: rawId(executionId), role: 'ASSISTANT' } }),
@@ -159,7 +158,7 @@ export async function busyThread(world: SecurityWorld, kind: 'TEST' | 'SHARED', 
 export async function suspendedThread(world: SecurityWorld, kind: 'TEST' | 'SHARED', agentId?: string, token?: string) {
   const threadId = await createThread(world, kind, agentId, token);
   await sendAs(world, threadId, '/approve deploy', token);
-  const executionId = await executionReaching(world, threadId, 'SUSPENDED');
+  const executionId = await topLevelExecution(world, threadId, 'SUSPENDED');
   const suspension = await world.server.parley.db.prisma.suspension.findFirstOrThrow({
     where: { executionId: rawId(executionId), status: 'OPEN' },
   });
@@ -170,7 +169,7 @@ export async function suspendedThread(world: SecurityWorld, kind: 'TEST' | 'SHAR
 export async function failedThread(world: SecurityWorld, kind: 'TEST' | 'SHARED', agentId?: string, token?: string) {
   const threadId = await createThread(world, kind, agentId, token);
   await sendAs(world, threadId, '/fail transport', token);
-  const executionId = await executionReaching(world, threadId, 'FAILED');
+  const executionId = await topLevelExecution(world, threadId, 'FAILED');
   return { threadId, executionId };
 }
 
@@ -178,7 +177,7 @@ export async function failedThread(world: SecurityWorld, kind: 'TEST' | 'SHARED'
 export async function answeredThread(world: SecurityWorld, kind: 'TEST' | 'SHARED') {
   const threadId = await createThread(world, kind);
   await sendAs(world, threadId, 'hello');
-  await executionReaching(world, threadId, 'COMPLETED');
+  await topLevelExecution(world, threadId, 'COMPLETED');
   const messages = await world.server.parley.db.prisma.message.findMany({ where: { threadId: rawId(threadId) }, orderBy: { seq: 'asc' } });
   const [question, reply] = [messages.find((message) => message.role === 'USER')!, messages.find((message) => message.role === 'ASSISTANT')!];
   return { threadId, userMessageId: encodeId('Message', question.id), replyMessageId: encodeId('Message', reply.id) };

@@ -171,6 +171,7 @@ export async function eventually<T>(probe: () => T | Falsy | Promise<T | Falsy>,
     const value = await probe();
     if (value) return value;
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    // Deliberate delay: the pause between two looks, the one every condition wait shares.
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }

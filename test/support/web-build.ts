@@ -2,6 +2,7 @@ import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { buildWebApp } from '../../scripts/build-web.ts';
 import { WEB_APP_DIRECTORY } from '../../src/server/plugins/use-web-app.ts';
+import { eventually } from './server.ts';
 
 // The suites that load the web chat build it when the build is missing or older than its sources
 // (npm install builds it too; this keeps a suite true to the sources it runs against).
@@ -32,16 +33,15 @@ const isStale = () => {
 /** Builds web/dist unless it is up to date; suites running at once build it once (a lock folder). */
 export async function ensureWebAppBuilt(): Promise<void> {
   if (!isStale()) return;
-  const deadline = Date.now() + 120_000;
-  for (;;) {
+  const lockTaken = () => {
     try {
       mkdirSync(LOCK);
-      break;
+      return true;
     } catch {
-      if (Date.now() > deadline) throw new Error(`${LOCK} is held for two minutes: remove it if no build is running`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      return false;
     }
-  }
+  };
+  await eventually(lockTaken, 120_000, `${LOCK} to be free (remove it if no build is running)`);
   try {
     if (!isStale()) return;
     await buildWebApp();
