@@ -60,6 +60,7 @@ export const serverSettings = z.object({
   PARLEY_MAX_CONNECTIONS: positiveInt.default(10_000),
   PARLEY_MAX_CONNECTIONS_PER_ADDRESS: positiveInt.default(2_000),
   PARLEY_HEADERS_TIMEOUT_MS: positiveInt.default(10_000),
+  PARLEY_HTTP_KEEPALIVE_MS: positiveInt.default(65_000),
   PARLEY_REQUEST_TIMEOUT_MS: positiveInt.default(30_000),
   PARLEY_UPLOAD_MIN_BYTES_PER_S: positiveInt.default(250_000),
   PARLEY_WS_MAX_ANONYMOUS_SOCKETS_PER_ADDRESS: positiveInt.default(20),

@@ -16,7 +16,6 @@ import { QueueConsumer } from './queue-consumer.ts';
 import { InstanceLease, Interruptions } from './recovery.ts';
 import { RunLauncher } from './run-launcher.ts';
 import type { RunLauncherDeps } from './run-launcher-deps.ts';
-import { RunPool } from './run-pool.ts';
 import { RunSlots, type SlotCap } from './run-slots.ts';
 import { LeaseLost, RunningExecutions, ServerShutdown } from './running-executions.ts';
 import { retryPolicyFrom, runsTurns, type ExecutionSettings } from './settings.ts';
@@ -69,7 +68,7 @@ export class ExecutionModule implements Module {
   /** Keeps run ends in memory through a database outage; abandoned at shutdown. */
   readonly outagePatience: OutagePatience;
   readonly consumer: QueueConsumer;
-  private readonly pool: RunPool;
+  private readonly launcher: RunLauncher;
   private readonly lease: InstanceLease;
   private readonly sweeper: Sweeper;
   private readonly runsTurnsHere: boolean;
@@ -85,6 +84,11 @@ export class ExecutionModule implements Module {
     });
     this.outagePatience = new OutagePatience(() => this.lease.heldUntil);
     const flushPolicy = { flushMs: settings.PARLEY_TEXT_FLUSH_MS, flushChars: settings.PARLEY_TEXT_FLUSH_CHARS };
+    const slots = new RunSlots({
+      perInstance: settings.PARLEY_MAX_CONCURRENT_RUNS,
+      perUser: settings.PARLEY_MAX_CONCURRENT_RUNS_PER_USER,
+      perProject: settings.PARLEY_MAX_CONCURRENT_RUNS_PER_PROJECT,
+    });
     const launcher = new RunLauncher({
       ...deps,
       running,
@@ -93,17 +97,14 @@ export class ExecutionModule implements Module {
       steering: new Steering(sql, bus),
       outagePatience: this.outagePatience,
       deltaWindowMs: settings.PARLEY_DELTA_WINDOW_MS,
+      slots,
+      onEnded: (threadId, userId, queued) => this.consumer.runEnded(threadId, userId, queued),
     });
-    const slots = new RunSlots({
-      perInstance: settings.PARLEY_MAX_CONCURRENT_RUNS,
-      perUser: settings.PARLEY_MAX_CONCURRENT_RUNS_PER_USER,
-      perProject: settings.PARLEY_MAX_CONCURRENT_RUNS_PER_PROJECT,
-    });
-    this.pool = new RunPool(launcher, slots, logger, (threadId, userId, queued) => this.consumer.runEnded(threadId, userId, queued));
-    this.consumer = new QueueConsumer({ bus, admission: new Admission(sql, running, instanceId), slots, pool: this.pool, logger, onDeferred: deps.onDeferred });
+    this.launcher = launcher;
+    this.consumer = new QueueConsumer({ bus, admission: new Admission(sql, running, instanceId), slots, launcher, logger, onDeferred: deps.onDeferred });
     this.scheduler = {
       kick: (threadId) => this.consumer.kick(threadId),
-      resume: (run, resumeWith) => this.pool.resume(run, resumeWith),
+      resume: (run, resumeWith) => launcher.resume(run, resumeWith),
       runsTurnsHere: this.runsTurnsHere,
     };
     const interruptions = new Interruptions(prisma, sql, bus, flushPolicy, this.scheduler, logger, (execution) => deps.runListeners(execution.agent.model));
@@ -113,7 +114,7 @@ export class ExecutionModule implements Module {
       running,
       consumer: this.consumer,
       interruptions,
-      handedOff: new HandedOffResumes(prisma, running, instanceId, bus, this.pool, logger),
+      handedOff: new HandedOffResumes(prisma, running, instanceId, bus, launcher, logger),
       logger,
       sweepMs: settings.PARLEY_CONSUMER_SWEEP_MS,
       onSwept: deps.onSwept,
@@ -143,10 +144,10 @@ export class ExecutionModule implements Module {
     if (!this.runsTurnsHere) return;
     await this.sweeper.stop();
     this.consumer.stop();
-    if (!(await this.pool.waitForRuns(this.deps.settings.PARLEY_SHUTDOWN_GRACE_MS))) {
+    if (!(await this.launcher.waitForRuns(this.deps.settings.PARLEY_SHUTDOWN_GRACE_MS))) {
       for (const run of this.running.all()) run.controller.abort(new ServerShutdown());
       this.outagePatience.abandon();
-      if (!(await this.pool.waitForRuns(RECORDING_AFTER_ABORT_MS))) {
+      if (!(await this.launcher.waitForRuns(RECORDING_AFTER_ABORT_MS))) {
         const executionIds = this.running.all().map((run) => run.executionId);
         this.deps.logger.warn({ executionIds }, 'runs still recording their end after the shutdown grace period: left to the sweeper');
       }
@@ -157,6 +158,6 @@ export class ExecutionModule implements Module {
 
   /** Whether every run of this instance ended (its end recorded or given up) within `withinMs`. */
   waitForRuns(withinMs: number): Promise<boolean> {
-    return this.pool.waitForRuns(withinMs);
+    return this.launcher.waitForRuns(withinMs);
   }
 }

@@ -6,7 +6,7 @@ import type { ThreadEvent } from '../events/thread-event.ts';
 import type { ModelMessage } from 'ai';
 import type { AdmittedRun } from './admission.ts';
 import type { RunningExecutions } from './running-executions.ts';
-import type { RunPool } from './run-pool.ts';
+import type { RunLauncher } from './run-launcher.ts';
 import type { LiveBus } from '../events/live-bus.ts';
 import type { Logger } from 'pino';
 import { claimResumption, recordedResolution } from './suspensions.ts';
@@ -28,7 +28,7 @@ export class HandedOffResumes {
     private readonly running: RunningExecutions,
     private readonly instanceId: string,
     private readonly bus: LiveBus,
-    private readonly pool: RunPool,
+    private readonly launcher: Pick<RunLauncher, 'resume'>,
     private readonly logger: Logger,
   ) {}
 
@@ -40,7 +40,7 @@ export class HandedOffResumes {
       const claimed = await this.claim(threadId);
       if (!claimed) return;
       this.bus.publishThreadEvents(claimed.events);
-      this.pool.resume(claimed.run, claimed.messages);
+      this.launcher.resume(claimed.run, claimed.messages);
     } catch (error) {
       this.logger.error({ err: error, threadId }, 'resuming a handed-off execution failed; the sweep will try again');
     } finally {

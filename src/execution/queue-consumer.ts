@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { LiveBus } from '../events/live-bus.ts';
 import type { Admission } from './admission.ts';
-import type { RunPool } from './run-pool.ts';
+import type { RunLauncher } from './run-launcher.ts';
 import type { RunOwner, RunSlots, SlotCap } from './run-slots.ts';
 
 export interface QueueConsumerDeps {
@@ -10,7 +10,7 @@ export interface QueueConsumerDeps {
   /** Runs this instance executes at once, in all and per user and project; beyond them, messages wait in their queues, pending. */
   slots: RunSlots;
   /** Where admitted runs go. */
-  pool: RunPool;
+  launcher: Pick<RunLauncher, 'launch'>;
   logger: Logger;
   /** Told each time a turn is left waiting because a cap was full. */
   onDeferred: (cap: SlotCap) => void;
@@ -18,7 +18,7 @@ export interface QueueConsumerDeps {
 
 /**
  * Admits queued turns on this instance: on a kick (a new message, a finished run) or a sweep it
- * tries to admit the head of a thread's queue and hands what it admitted to the run pool. Any
+ * tries to admit the head of a thread's queue and hands what it admitted to the launcher. Any
  * instance may try; the session lock and the database decide.
  */
 export class QueueConsumer {
@@ -84,7 +84,7 @@ export class QueueConsumer {
   }
 
   private async drain(threadId: string): Promise<void> {
-    const { slots, admission, bus, pool } = this.deps;
+    const { slots, admission, bus, launcher } = this.deps;
     try {
       for (;;) {
         if (this.stopped) return;
@@ -105,7 +105,7 @@ export class QueueConsumer {
         this.waitingForSlot.delete(threadId);
         bus.publishThreadEvents(result.events);
         if (result.kind === 'admitted') {
-          pool.run(result.run, undefined, admissionStartedAt);
+          launcher.launch(result.run, undefined, admissionStartedAt);
           return;
         }
       }

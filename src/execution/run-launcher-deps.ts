@@ -12,6 +12,7 @@ import type { ToolLabel } from '../runtime/tools.ts';
 import type { SqlClient } from '../storage/sql-client.ts';
 import type { ParleyTracing } from '../observability/tracing.ts';
 import type { RunningExecutions } from './running-executions.ts';
+import type { RunSlots } from './run-slots.ts';
 import type { Steering } from './steering.ts';
 
 export interface RunLauncherDeps {
@@ -40,5 +41,9 @@ export interface RunLauncherDeps {
   runListeners?: (model: string, queuedAt?: Date) => RunListener[];
   /** Deltas within this window go out to subscribers as one (PARLEY_DELTA_WINDOW_MS). */
   deltaWindowMs?: number;
+  /** This instance's run slots: a launched run holds one until its end is recorded. */
+  slots: RunSlots;
+  /** A run ended and gave its slot back; `queuedForNextTurn`: a message waited in its thread when the end was recorded. */
+  onEnded?: (threadId: string, userId: string, queuedForNextTurn: boolean) => void;
 }
 

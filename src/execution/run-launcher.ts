@@ -14,6 +14,7 @@ import { startChildRun } from './delegation.ts';
 import { endingAfterOutage, endingOf, type RunStop } from './ending.ts';
 import { loadHistory } from './history.ts';
 import type { RunLauncherDeps } from './run-launcher-deps.ts';
+import type { RunOwner } from './run-slots.ts';
 import { TokenBudgetSpent, type RunningExecution } from './running-executions.ts';
 import { runtimeInput, type RunSetup } from './runtime-input.ts';
 import { tokensUsedToday } from './token-budget.ts';
@@ -25,19 +26,53 @@ import { tokensUsedToday } from './token-budget.ts';
  */
 export class RunLauncher {
   private readonly runtime: typeof runAgent;
+  private readonly runs = new Set<Promise<void>>();
 
   constructor(private readonly deps: RunLauncherDeps) {
     this.runtime = deps.runtime ?? runAgent;
   }
 
   /**
-   * Runs an admitted execution; `resumeWith` continues a suspended one from its checkpoint plus
-   * the message that resolves it (an approval response or the user's answer). Says whether, when
-   * its end was recorded, a message waited in the thread's queue for the next turn.
+   * Runs an admitted execution, which holds its run slot until its end is recorded; `resumeWith`
+   * continues a suspended one from its checkpoint plus the message that resolves it (an approval
+   * response or the user's answer). Once it ended, its slot is given back and `onEnded` says whether
+   * a message waited in the thread's queue for the next turn.
    */
-  run(admitted: AdmittedRun, resumeWith?: ModelMessage[], admissionStartedAt?: Date): Promise<Settled> {
+  launch(admitted: AdmittedRun, resumeWith?: ModelMessage[], admissionStartedAt?: Date): void {
+    const { threadId, userId, id } = admitted.execution;
     // A turn is not part of the request that happened to kick it (its trace links to the one that queued it).
-    return outsideRequestScope(() => this.runTurn(admitted, resumeWith, admissionStartedAt));
+    const promise = outsideRequestScope(() => this.runTurn(admitted, resumeWith, admissionStartedAt))
+      .catch((error: unknown): Settled => {
+        // Only when its end could not be recorded (the database stayed out of reach while the process
+        // stopped): the sweeper of the instance that outlives this one's lease interrupts it.
+        this.deps.logger.error({ err: error, executionId: id }, 'recording the end of a run failed');
+        return { queuedForNextTurn: true };
+      })
+      .then(({ queuedForNextTurn }) => {
+        this.runs.delete(promise);
+        this.deps.slots.release(ownerOf(admitted));
+        this.deps.onEnded?.(threadId, userId, queuedForNextTurn);
+      });
+    this.runs.add(promise);
+  }
+
+  /** Runs a resumed execution (after an approval or an answer): it takes a slot whatever the caps. */
+  resume(admitted: AdmittedRun, resumeWith: ModelMessage[]): void {
+    this.deps.slots.take(ownerOf(admitted));
+    this.launch(admitted, resumeWith);
+  }
+
+  /** Whether every run ended (its end recorded or given up) within `withinMs`. */
+  async waitForRuns(withinMs: number): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), withinMs);
+    });
+    try {
+      return await Promise.race([Promise.allSettled([...this.runs]).then(() => true as const), deadline]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   private async runTurn(admitted: AdmittedRun, resumeWith: ModelMessage[] | undefined, admissionStartedAt?: Date): Promise<Settled> {
@@ -141,4 +176,8 @@ export class RunLauncher {
     if (signal.aborted) throw signal.reason ?? new Error('aborted');
     return child.resultOf(ending, outcome);
   }
+}
+
+export function ownerOf(run: AdmittedRun): RunOwner {
+  return { userId: run.execution.userId, projectId: run.agent.projectId };
 }

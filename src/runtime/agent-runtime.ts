@@ -1,11 +1,12 @@
 import { SpanStatusCode } from '@opentelemetry/api';
-import type { ModelMessage } from 'ai';
+import { NoOutputGeneratedError, stepCountIs, streamText, type ModelMessage } from 'ai';
+import { downloadPathOf, type ToolServerOutput } from '../conversation/parts.ts';
 import { classify } from '../errors/classify.ts';
 import { nextRetryDelayS, sleepCancellable } from '../errors/retry-policy.ts';
-import type { ClassifiedFailure } from '../errors/taxonomy.ts';
-import { runModelStep, type StepProgress, type StepResult } from './model-step.ts';
+import { ApplicationError, type ClassifiedFailure } from '../errors/taxonomy.ts';
 import type { AgentRunInput, PendingToolCall } from './agent-run-input.ts';
 import type { RunUsage } from './runtime-event.ts';
+import { isToolOutcome, type ToolOutcome } from './tools.ts';
 
 /** What a suspended run needs to go on: its conversation so far and the call it waits for. */
 export interface Checkpoint {
@@ -96,4 +97,174 @@ async function waitToRetry(input: AgentRunInput, retry: { attempt: number; delay
   } finally {
     span?.end();
   }
+}
+
+interface StepResult {
+  responseMessages: ModelMessage[];
+  finishReason: string;
+  pending: PendingToolCall | null;
+}
+
+/** What reached the user of a step's attempt: a failed attempt is retried only while nothing did. */
+interface StepProgress {
+  streamedToUser: boolean;
+  /** Chunks streamed before the request reported its usage (each counted as one output token). */
+  chunks: number;
+}
+
+/**
+ * One model request and its tool batch, read as it streams: each part becomes a runtime event. It
+ * throws what the request or a tool failed with (a tool's crash as an APPLICATION_ERROR of its
+ * own); the agent loop classifies it and decides on a retry.
+ */
+async function runModelStep(input: AgentRunInput, messages: ModelMessage[], usage: RunUsage, progress: StepProgress): Promise<StepResult> {
+  const labelOf = (modelName: string) => input.toolLabels?.get(modelName);
+  const shownName = (modelName: string) => labelOf(modelName)?.name ?? modelName;
+  const callStartedAt = new Map<string, number>();
+  const stepStartedAt = performance.now();
+  const durationOf = (toolCallId: string) => {
+    // An approved call runs before the step's request, without a tool-call part of its own.
+    const started = callStartedAt.get(toolCallId) ?? stepStartedAt;
+    return Math.round(performance.now() - started);
+  };
+  const streamed = () => {
+    progress.streamedToUser = true;
+  };
+  const countChunk = () => {
+    progress.chunks += 1;
+    input.meter?.add(1);
+  };
+  // The step's messages come with its finish, not from `result.response`: that promise reads a
+  // second copy of the stream, which the SDK buffers from the first chunk on and then drains one
+  // shift at a time (quadratic in a long reply's chunks).
+  let stepMessages: ModelMessage[] | null = null;
+  const result = streamText({
+    model: input.model,
+    system: input.system || undefined,
+    messages,
+    tools: input.tools,
+    maxRetries: 0,
+    abortSignal: input.signal,
+    stopWhen: stepCountIs(1),
+    onStepFinish: (step) => {
+      stepMessages = step.response.messages;
+    },
+    // Errors are read from the stream and classified by the agent loop; the SDK's default would log them.
+    onError: () => {},
+    // Prompts and replies are users' data: spans carry timings, models, token counts and tool names only.
+    experimental_telemetry: input.tracer ? { isEnabled: true, tracer: input.tracer, recordInputs: false, recordOutputs: false } : undefined,
+  });
+  let finishReason = 'stop';
+  let pending: PendingToolCall | null = null;
+  // A call of a tool that has no `execute` (ask_user) gets no result: the user gives it.
+  const unanswered = new Map<string, { toolName: string; input: unknown }>();
+  for await (const part of result.fullStream) {
+    // Parts the SDK had buffered before an abort (a Stop, a spent budget) never reach the user.
+    if (input.signal.aborted) throw input.signal.reason ?? new Error('aborted');
+    switch (part.type) {
+      case 'text-delta':
+      case 'reasoning-delta':
+        if (part.text.length === 0) break;
+        streamed();
+        await input.emit({ type: part.type, text: part.text });
+        countChunk();
+        break;
+      case 'tool-call':
+        streamed();
+        if (input.tools[part.toolName] && !input.tools[part.toolName]!.execute) {
+          unanswered.set(part.toolCallId, { toolName: part.toolName, input: part.input });
+        }
+        callStartedAt.set(part.toolCallId, performance.now());
+        await input.emit({
+          type: 'tool-call',
+          toolCallId: part.toolCallId,
+          toolName: shownName(part.toolName),
+          input: part.input,
+          state: 'CALLED',
+          output: null,
+          ...(labelOf(part.toolName) ? { safeToRepeat: labelOf(part.toolName)!.safeToRepeat } : {}),
+        });
+        break;
+      case 'tool-approval-request': {
+        const card = labelOf(part.toolCall.toolName)?.card;
+        pending ??= {
+          kind: 'APPROVAL',
+          toolCallId: part.toolCall.toolCallId,
+          toolName: shownName(part.toolCall.toolName),
+          input: part.toolCall.input,
+          approvalId: part.approvalId,
+          ...(card ? { card: { ...card, input: part.toolCall.input } } : {}),
+        };
+        break;
+      }
+      case 'tool-output-denied':
+        await input.emit({ type: 'tool-call', toolCallId: part.toolCallId, toolName: shownName(part.toolName), input: null, state: 'DENIED', output: null });
+        break;
+      case 'tool-result': {
+        const outcome = isToolOutcome(part.output) ? part.output : null;
+        await input.emit({
+          type: 'tool-call',
+          toolCallId: part.toolCallId,
+          toolName: shownName(part.toolName),
+          input: part.input,
+          state: outcome && !outcome.ok ? 'FAILED' : 'SUCCEEDED',
+          output: outcome ? toolServerOutput(outcome) : (part.output ?? null),
+          error: outcome?.error ?? null,
+          durationMs: durationOf(part.toolCallId),
+        });
+        break;
+      }
+      case 'tool-error': {
+        const message = (part.error as Error)?.message ?? String(part.error);
+        await input.emit({
+          type: 'tool-call',
+          toolCallId: part.toolCallId,
+          toolName: shownName(part.toolName),
+          input: part.input,
+          state: 'FAILED',
+          output: null,
+          error: message,
+          durationMs: durationOf(part.toolCallId),
+        });
+        throw part.error instanceof ApplicationError
+          ? part.error
+          : new ApplicationError({
+              message: `Tool ${part.toolName} failed: ${message}`,
+              messageKey: 'error.tool_failed',
+              messageParams: { tool: part.toolName },
+              cause: part.error,
+            });
+      }
+      case 'finish-step': {
+        const inputTokens = part.usage.inputTokens ?? 0;
+        const outputTokens = part.usage.outputTokens ?? 0;
+        usage.inputTokens += inputTokens;
+        usage.outputTokens += outputTokens;
+        // The reported usage replaces the per-chunk estimate of this request.
+        input.meter?.correct(inputTokens + outputTokens - progress.chunks);
+        progress.chunks = 0;
+        finishReason = part.finishReason;
+        break;
+      }
+      case 'error':
+        throw part.error;
+      case 'abort':
+        throw input.signal.reason ?? new Error('aborted');
+      default:
+        break;
+    }
+  }
+  if (!stepMessages) throw new NoOutputGeneratedError({ message: 'The model’s stream ended before its step finished.' });
+  if (!pending) {
+    const [toolCallId, call] = [...unanswered.entries()][0] ?? [];
+    if (toolCallId && call) pending = { kind: 'QUESTION', toolCallId, ...call, approvalId: null };
+  }
+  return { responseMessages: stepMessages, finishReason, pending };
+}
+
+/** A tool server's answer as the part keeps it: its text, and the files it returned that were kept. */
+function toolServerOutput(outcome: ToolOutcome): ToolServerOutput | null {
+  if (!outcome.ok) return null;
+  const attachments = outcome.attachments.map((file) => ({ ...file, downloadPath: downloadPathOf(file.attachmentId) }));
+  return { text: outcome.text, truncated: outcome.truncated, ...(attachments.length > 0 ? { attachments } : {}) };
 }

@@ -73,6 +73,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
       maxConnections: config.PARLEY_MAX_CONNECTIONS,
       maxConnectionsPerAddress: config.PARLEY_MAX_CONNECTIONS_PER_ADDRESS,
       headersTimeoutMs: config.PARLEY_HEADERS_TIMEOUT_MS,
+      keepAliveMs: config.PARLEY_HTTP_KEEPALIVE_MS,
       requestTimeoutMs: config.PARLEY_REQUEST_TIMEOUT_MS,
       minUploadBytesPerS: config.PARLEY_UPLOAD_MIN_BYTES_PER_S,
       maxMultipartBytes: bodyLimits.maxMultipartBytes,

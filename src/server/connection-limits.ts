@@ -49,6 +49,8 @@ export interface ConnectionLimits {
   maxConnectionsPerAddress: number;
   /** A request whose headers have not all arrived within this is answered 408 and closed. */
   headersTimeoutMs: number;
+  /** How long an idle keep-alive connection is kept open. */
+  keepAliveMs: number;
   /** A request whose body has not all arrived within this is answered 408 and closed. */
   requestTimeoutMs: number;
   /** A multipart upload gets requestTimeoutMs plus the time its size takes at this rate. */
@@ -73,6 +75,10 @@ export function limitConnections(
   server.on('drop', (data?: { remoteAddress?: string }) => reporter.hit('max_connections', { address: data?.remoteAddress }));
 
   server.headersTimeout = limits.headersTimeoutMs;
+  // An idle keep-alive connection is closed by the other side first (a load balancer's idle
+  // timeout, a client's own): closed here at the moment the peer reuses it, the request it sends
+  // meets a reset (Node's 5 s default is shorter than every balancer's).
+  server.keepAliveTimeout = limits.keepAliveMs;
   // The body's deadline depends on the request (an upload gets longer), so it is kept per request.
   server.requestTimeout = 0;
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
@@ -120,7 +126,7 @@ export function limitConnections(
 }
 
 /** An upload may take its size at minUploadBytesPerS on top of the request timeout; any other request gets the request timeout. */
-export function bodyDeadlineMs(req: IncomingMessage, limits: ConnectionLimits): number {
+export function bodyDeadlineMs(req: IncomingMessage, limits: Pick<ConnectionLimits, 'requestTimeoutMs' | 'minUploadBytesPerS' | 'maxMultipartBytes'>): number {
   if (!String(req.headers['content-type']).toLowerCase().startsWith('multipart/')) return limits.requestTimeoutMs;
   const declared = Number(req.headers['content-length']);
   const bytes = Number.isFinite(declared) && declared >= 0 ? Math.min(declared, limits.maxMultipartBytes) : limits.maxMultipartBytes;

@@ -35,7 +35,8 @@ describe('a run’s ending, from the runtime’s result', () => {
     const agent = await directory.createAgent(null, project.id, { name: 'agent', model: 'demo:default' });
     const thread = await directory.createThread(user, { agentId: agent.id });
     await queue.enqueueOrAnswer(user, { threadId: thread.id, text: 'hello' });
-    const admitted = await new Admission(db.sql, running, instanceId).admitNext(thread.id, new RunSlots({ perInstance: 1, perUser: 1, perProject: 1 }));
+    const slots = new RunSlots({ perInstance: 1, perUser: 1, perProject: 1 });
+    const admitted = await new Admission(db.sql, running, instanceId).admitNext(thread.id, slots);
     if (admitted.kind !== 'admitted') throw new Error(`expected an admission, got ${admitted.kind}`);
     const published: ThreadEvent[] = [];
     const stop = bus.subscribeThread(thread.id, (event) => {
@@ -54,8 +55,10 @@ describe('a run’s ending, from the runtime’s result', () => {
       steering: new Steering(db.sql, bus),
       tracing,
       runtime: (input) => runtime(input, (reason) => admitted.run.handle.controller.abort(reason)),
+      slots,
     });
-    await launcher.run(admitted.run);
+    launcher.launch(admitted.run);
+    expect(await launcher.waitForRuns(30_000)).toBe(true);
     stop();
     const execution = await db.prisma.execution.findUniqueOrThrow({ where: { id: admitted.run.execution.id } });
     const reply = await db.prisma.message.findUniqueOrThrow({ where: { id: admitted.run.assistantMessageId! } });

@@ -5,7 +5,7 @@ import { ConversationLog } from '../conversation-log.ts';
 import { DelegationCard } from '../delegation-card.ts';
 import type { RunEnding } from '../run-ending.ts';
 import type { RunState } from '../run-listener.ts';
-import { nextTurnQueued, recordedEnding, settlementOf, type SettlementFacts } from '../settlement.ts';
+import { nextTurnQueued, recordedEnding, settlementOf, type SettlementFacts } from '../run-recording.ts';
 
 /**
  * What a run's end writes, decided without a database: the settlement's plan from the ending, the
