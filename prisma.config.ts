@@ -1,14 +1,8 @@
-import { PGlite } from '@electric-sql/pglite';
-import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { defineConfig } from 'prisma/config';
 
-// The JS schema engine (WebAssembly) works offline; the native one Prisma would download does not.
-// Only `prisma generate` and `prisma migrate diff` are used, so an in-memory PGlite suffices here;
-// migrations are applied by src/db/migrator.ts.
+// Prisma 7's CLI is used only for `prisma generate` (npm run generate). Its migrate commands run a
+// native schema engine that is no npm package: `npm run db:diff` uses Prisma 6.19's JS engine
+// (packages/migration-diff), and migrations are applied by src/db/migrator.ts.
 export default defineConfig({
-  engine: 'js',
-  experimental: { adapter: true },
   schema: 'prisma/schema.prisma',
-  // pglite-prisma-adapter bundles an older copy of the adapter typings; the runtime contract is the same.
-  adapter: async () => new PrismaPGlite(new PGlite()) as never,
 });

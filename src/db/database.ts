@@ -169,7 +169,7 @@ export async function openDatabase(target: DatabaseTarget, options: OpenOptions 
     releaseLock();
     throw error;
   }
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) as never });
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
   const connection = pgliteConnection(pglite);
   return {
     kind: 'pglite',

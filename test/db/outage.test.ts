@@ -9,7 +9,9 @@ import type { Locale } from '../../src/i18n/catalog.ts';
 const recordedFailureOf = (error: unknown, locale: Locale) => recordedFailure(failureOfThrown(error), locale);
 
 // The shapes below are what Prisma 6 with @prisma/adapter-pg and node-postgres raised against a
-// private cluster that was stopped (pg_ctl stop -m fast), restarted, saturated or locked.
+// private cluster that was stopped (pg_ctl stop -m fast), restarted, saturated or locked; Prisma 7.10
+// raises the same ones (checked against PostgreSQL: a statement timeout, a pool with no free
+// connection, a backend terminated mid-query, a connection reset mid-query, a refused connection).
 const prismaError = (code: string, cause: object) =>
   Object.assign(new Error('Invalid `prisma.x()` invocation'), {
     name: 'PrismaClientKnownRequestError',
@@ -24,6 +26,7 @@ describe('isDatabaseOutage', () => {
     ['a statement cancelled by statement_timeout (a DriverAdapterError)', Object.assign(new Error('canceling statement due to statement timeout'), { name: 'DriverAdapterError', cause: { kind: 'postgres', code: '57014' } })],
     ['the database is starting up (57P03)', Object.assign(new Error('the database system is starting up'), { code: '57P03' })],
     ['too many connections (53300)', prismaError('P2010', { kind: 'TooManyConnections' })],
+    ['a connection reset mid-query (ConnectionClosed)', prismaError('P2010', { kind: 'ConnectionClosed' })],
     ['a connection refused by the socket (the readiness probe)', Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })],
     ['no pooled connection within the acquisition timeout', new Error('timeout exceeded when trying to connect')],
     ['a connection that died mid-query', new Error('Connection terminated unexpectedly')],
