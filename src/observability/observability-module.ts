@@ -76,5 +76,6 @@ export class ObservabilityModule implements Module {
 
   async stop(): Promise<void> {
     await this.tracing.shutdown().catch((error) => this.logger.warn({ err: error }, 'exporting the last spans failed'));
+    this.metrics.close();
   }
 }
