@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 // docs/architecture.md is the map of the code: it must name every folder of src/, and its reading
-// list of one turn must stay short and point at code that is there.
+// list of one failed turn must stay short and point at code that is there.
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const doc = readFileSync(path.join(ROOT, 'docs/architecture.md'), 'utf8');
@@ -29,11 +29,11 @@ describe('docs/architecture.md', () => {
     expect(rows.filter((row) => row.startsWith('src/') && row.endsWith('/') && !folders.includes(row))).toEqual([]);
   });
 
-  it('follows one turn in at most ten files, each holding what it is listed for', () => {
+  it('follows one failed turn in at most twelve files, each holding what it is listed for', () => {
     const list = doc.slice(doc.indexOf('<!-- turn-reading-list -->'), doc.indexOf('<!-- /turn-reading-list -->'));
     const entries = [...list.matchAll(/^\d+\. `([^`]+)` — `([^`]+)`/gm)].map((match) => ({ file: match[1]!, symbol: match[2]! }));
     expect(entries.length).toBeGreaterThan(0);
-    expect(entries.length).toBeLessThanOrEqual(10);
+    expect(entries.length).toBeLessThanOrEqual(12);
     for (const { file, symbol } of entries) {
       expect(existsSync(path.join(ROOT, file)), file).toBe(true);
       expect(readFileSync(path.join(ROOT, file), 'utf8'), `${file} names ${symbol}`).toMatch(new RegExp(`\\b${symbol}\\b`));
