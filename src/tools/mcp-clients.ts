@@ -47,10 +47,15 @@ async function openWith(kind: 'streamable-http' | 'sse', endpoint: ServerEndpoin
           fetch,
           reconnectionOptions: { maxReconnectionDelay: LAST_RETRY_MS, initialReconnectionDelay: 1_000, reconnectionDelayGrowFactor: 2, maxRetries: 2 },
         });
+  return connected(transport, CONNECT_TIMEOUT_MS, onClose);
+}
+
+/** A client connected over `transport` within `timeoutMs`; one that fails to connect is closed. */
+async function connected(transport: Transport, timeoutMs: number, onClose: OnClose): Promise<Client> {
   const client = new Client({ name: 'parley', version: '1' }, { capabilities: {} });
   client.onclose = () => onClose(client);
   try {
-    await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS });
+    await client.connect(transport, { timeout: timeoutMs });
   } catch (error) {
     await client.close().catch(() => {});
     throw error;
@@ -74,12 +79,9 @@ export async function openStdioClient(
   stderr.reset();
   const transport = new StdioClientTransport({ command: stdio.command, args: stdio.args, env: stdio.env, cwd: stdio.cwd, stderr: 'pipe' });
   stderr.follow(transport.stderr);
-  const client = new Client({ name: 'parley', version: '1' }, { capabilities: {} });
-  client.onclose = () => onClose(client);
   try {
-    await client.connect(transport, { timeout: STDIO_CONNECT_TIMEOUT_MS });
+    return await connected(transport, STDIO_CONNECT_TIMEOUT_MS, onClose);
   } catch (error) {
-    await client.close().catch(() => {});
     if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
       throw new ToolServerFailure('UNAVAILABLE', redact(`the tool server process exited while starting${stderr.lastOutput()}.`));
     }
@@ -89,7 +91,6 @@ export async function openStdioClient(
     }
     throw error;
   }
-  return client;
 }
 
 /** The server's tools, page by page (at most about 1,000). */
