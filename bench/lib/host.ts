@@ -13,9 +13,9 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import type { AgentRunInput } from '../../src/runtime/agent-run-input.ts';
-import { nowMs } from './stats.ts';
 import { closedLoop, FLOOR_TABLE_SQL } from './floor.ts';
 import { profileStart, profileStop } from './inspector-profile.ts';
+import { EmitLog } from './emit-log.ts';
 
 const serverEnv = JSON.parse(process.env.BENCH_ENV ?? '{}') as Record<string, string>;
 
@@ -66,7 +66,7 @@ Redis.prototype.sendCommand = function (this: Redis, command: Parameters<Redis['
 } as Redis['sendCommand'];
 
 // ---- emit recorder: [tag, offset, emittedAtMs] of every text-delta of a tagged run ----
-let emits: [string, number, number][] = [];
+const emits = new EmitLog();
 const TAG = /\bTAG(\S+)/;
 
 const { loadConfig } = await import('../../src/config.ts');
@@ -86,7 +86,7 @@ const recordingRuntime = (input: AgentRunInput) => {
       // The moment the runtime hands the chunk to the run's recording (which publishes it, then
       // lets the listeners record it): "the chunk left the runtime".
       if (event.type === 'text-delta') {
-        emits.push([tag, offset, nowMs()]);
+        emits.record(tag, offset);
         offset += event.text.length;
       }
       return input.emit(event);
@@ -185,19 +185,8 @@ const commands: Record<string, (args: never) => unknown> = {
   },
   fixture: () => ensureFixture(),
   redisMessages: () => ({ ...redisMessages }),
-  emits: () => {
-    const taken = emits;
-    emits = [];
-    return taken;
-  },
-  /** The same, grouped by tag as flat [offset, emittedAt, offset, emittedAt, …] lists (smaller for long rows). */
-  emitsByTag: () => {
-    const taken = emits;
-    emits = [];
-    const byTag: Record<string, number[]> = {};
-    for (const [tag, offset, at] of taken) (byTag[tag] ??= []).push(offset, at);
-    return byTag;
-  },
+  emits: () => emits.take(),
+  emitsByTag: () => emits.takeByTag(),
   /** The process's memory, after a full collection when the host runs with --expose-gc. */
   memory: () => {
     (globalThis as { gc?: () => void }).gc?.();

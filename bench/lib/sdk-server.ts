@@ -19,8 +19,8 @@ import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import { stepCountIs, streamText } from 'ai';
 import { createDemoModel } from '../../src/models/demo/model.ts';
-import { nowMs } from './stats.ts';
 import { profileStart, profileStop } from './inspector-profile.ts';
+import { EmitLog } from './emit-log.ts';
 
 const schema = buildSchema(/* GraphQL */ `
   type Query { ok: Boolean }
@@ -72,7 +72,7 @@ class Channel implements AsyncIterableIterator<Event> {
 const subscribers = new Map<string, Channel>();
 const tags = new Map<string, string>();
 const model = createDemoModel();
-let emits: [string, number, number][] = [];
+const emits = new EmitLog();
 
 /** One reply: streamText with Parley's runtime options, every text chunk forwarded as it is read. */
 async function reply(threadId: string, text: string): Promise<void> {
@@ -95,7 +95,7 @@ async function reply(threadId: string, text: string): Promise<void> {
     for await (const part of result.fullStream) {
       if (part.type === 'text-delta') {
         if (part.text.length === 0) continue;
-        if (tag) emits.push([tag, offset, nowMs()]);
+        if (tag) emits.record(tag, offset);
         subscribers.get(threadId)?.push({ runEvents: { __typename: 'TextDelta', offset, text: part.text } });
         offset += part.text.length;
       } else if (part.type === 'error') throw part.error;
@@ -153,13 +153,7 @@ const commands: Record<string, (args: never) => unknown> = {
       tags.set(threadId, tag);
       return { threadId, token: 'floor', tag };
     }),
-  emitsByTag: () => {
-    const taken = emits;
-    emits = [];
-    const byTag: Record<string, number[]> = {};
-    for (const [tag, offset, at] of taken) (byTag[tag] ??= []).push(offset, at);
-    return byTag;
-  },
+  emitsByTag: () => emits.takeByTag(),
   profileStart,
   profileStop,
   stop: () => {
