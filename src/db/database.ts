@@ -78,6 +78,19 @@ async function createSchema(pool: pg.Pool, schema: string): Promise<void> {
 /** How long closing waits for connections still checked out before it ends them. */
 export const CLOSE_CHECKOUT_WAIT_MS = 5_000;
 
+/**
+ * A connection the server ends (a restart, an outage) emits 'error', and so does the pool for an
+ * idle one; unheard, either is an uncaught exception that ends the process. What is running on it
+ * fails on its own (and is classified as an outage); the pool drops the connection and the next
+ * statement opens another. Prisma listens only while it is connected, and the turn's statements
+ * do not go through it, so the pool is heard from its start to its end.
+ */
+function survivesEndedConnections(pool: pg.Pool): void {
+  const dropped = () => {};
+  pool.on('error', dropped);
+  pool.on('connect', (client) => client.on('error', dropped));
+}
+
 /** The pool's connections that are checked out now. */
 function trackCheckouts(pool: pg.Pool): Set<pg.PoolClient> {
   const checkedOut = new Set<pg.PoolClient>();
@@ -131,6 +144,7 @@ export async function openDatabase(target: DatabaseTarget, options: OpenOptions 
       statement_timeout: limits.statementTimeoutMs,
       options: `-c search_path="${schema.replaceAll('"', '')}"`,
     });
+    survivesEndedConnections(pool);
     const checkedOut = trackCheckouts(pool);
     if (schema !== 'public') await createSchema(pool, schema);
     const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { schema }) });
