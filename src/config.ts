@@ -9,6 +9,7 @@ import { observabilitySettings } from './observability/settings.ts';
 import { queueSettings } from './queue/settings.ts';
 import { serverSettings } from './server-settings.ts';
 import { toolSettings } from './tools/settings.ts';
+import { usageSettings } from './usage/settings.ts';
 
 /** Every module's slice of the settings, each defined beside its module. */
 const envSchema = z.object({
@@ -23,6 +24,7 @@ const envSchema = z.object({
   ...directorySettings.shape,
   ...modelSettings.shape,
   ...toolSettings.shape,
+  ...usageSettings.shape,
 });
 
 /** The environment variables Parley reads (README's settings table lists exactly these). */

@@ -21,6 +21,7 @@ import { ObservabilityModule } from './observability/observability-module.ts';
 import { QueueService } from './queue/queue-service.ts';
 import { queueLimits } from './queue/settings.ts';
 import { ToolsModule } from './tools/tools-module.ts';
+import { UsageModule } from './usage/usage-module.ts';
 
 export interface ParleyOverrides {
   runtime?: ExecutionDeps['runtime'];
@@ -48,10 +49,13 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
   const rateLimits = new RateLimitsModule(config, bus, logger);
   const tokens = new TokenRevocationModule(prisma, bus, logger, config);
   const toolsModule = new ToolsModule(prisma, access, config, embedded, logger, (call) => metrics.observeToolCall(call));
-  await instance.start(rateLimits, tokens, toolsModule);
+  const usage = new UsageModule({ prisma, sql, bus, access, models, logger, settings: config, registry: metrics.registry });
+  await instance.start(rateLimits, tokens, toolsModule, usage);
   const tools = toolsModule.servers;
+  const observers = observability.runObservers(models);
   const execution = new ExecutionModule({
-    ...observability.runObservers(models),
+    ...observers,
+    runListeners: (agent, queuedAt) => [usage.recorderFor(agent), ...observers.runListeners(agent.model, queuedAt)],
     settings: config, prisma, sql, bus, models, access, logger, instanceId, embedded, tools, runtime: overrides.runtime,
   });
   const { scheduler } = execution;
@@ -71,10 +75,13 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
     threadLife: new ThreadLife(prisma, bus, access),
     cancellation: execution.cancellation,
     suspensions: execution.suspensions,
+    prices: usage.prices,
+    usage: usage.usage,
+    usageReads: usage.reads,
   };
   const work = new Lifecycle();
   return {
-    config, logger, instanceId, role: config.PARLEY_ROLE, db, bus, models, metrics, tracing, services, execution,
+    config, logger, instanceId, role: config.PARLEY_ROLE, db, bus, models, metrics, tracing, services, execution, currency: usage.currency,
     authenticator: tokens.authenticator,
     /** Each signed-in user's open streams here: disabling the user ends them. */
     signedInStreams: tokens.streams,

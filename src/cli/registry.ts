@@ -3,6 +3,7 @@ import { UsageError, type Command } from './command.ts';
 import { doctorCommand } from './doctor.ts';
 import { memberCommands } from './member.ts';
 import { migrateCommand } from './migrate.ts';
+import { priceCommands } from './price.ts';
 import { projectCommands } from './project.ts';
 import { serveCommand } from './serve.ts';
 import { threadCommands } from './thread.ts';
@@ -22,6 +23,7 @@ const COMMANDS: readonly Command[] = [
   ...agentCommands,
   ...threadCommands,
   ...toolCommands,
+  ...priceCommands,
 ];
 
 const GROUPS = COMMANDS.filter((command) => command.name.includes(' '))

@@ -12,7 +12,9 @@ import type { ThreadEvent } from './thread-event.ts';
 export type InstanceMessage =
   | { kind: 'cancel' | 'snapshot'; executionId: string }
   | { kind: 'token-revoked'; tokenId: string }
-  | { kind: 'user-disabled' | 'user-enabled'; userId: string };
+  | { kind: 'user-disabled' | 'user-enabled'; userId: string }
+  /** An operator changed a model's price: every instance reads the prices again (src/usage). */
+  | { kind: 'prices-changed' };
 
 /** The queue kicks every consuming instance hears, as each implementation fans them out on this instance. */
 export type InstanceTopics = {

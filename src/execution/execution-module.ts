@@ -15,7 +15,7 @@ import { HandedOffResumes } from './handed-off-resumes.ts';
 import { QueueConsumer } from './queue-consumer.ts';
 import { InstanceLease, Interruptions } from './recovery.ts';
 import { RunLauncher } from './run-launcher.ts';
-import type { RunLauncherDeps } from './run-launcher-deps.ts';
+import type { RunAgent, RunLauncherDeps } from './run-launcher-deps.ts';
 import { RunSlots, type SlotCap } from './run-slots.ts';
 import { LeaseLost, RunningExecutions, ServerShutdown } from './running-executions.ts';
 import { retryPolicyFrom, runsTurns, type ExecutionSettings } from './settings.ts';
@@ -45,7 +45,7 @@ export interface ExecutionDeps {
   /** Replaces the agent loop (tests make it fail the way a broken loop would). */
   runtime?: RunLauncherDeps['runtime'];
   /** Observers of each run (its metrics), after the listeners that record it; `queuedAt` only for a fresh turn. */
-  runListeners: (model: string, queuedAt?: Date) => RunListener[];
+  runListeners: (agent: RunAgent, queuedAt?: Date) => RunListener[];
   /** Told each time a turn is left waiting because a cap was full. */
   onDeferred: (cap: SlotCap) => void;
   /** Told how many executions of dead instances each sweep interrupted. */
@@ -107,7 +107,7 @@ export class ExecutionModule implements Module {
       resume: (run, resumeWith) => launcher.resume(run, resumeWith),
       runsTurnsHere: this.runsTurnsHere,
     };
-    const interruptions = new Interruptions(prisma, sql, bus, flushPolicy, this.scheduler, logger, (execution) => deps.runListeners(execution.agent.model));
+    const interruptions = new Interruptions(prisma, sql, bus, flushPolicy, this.scheduler, logger, (execution) => deps.runListeners(execution.agent));
     this.sweeper = new Sweeper({
       prisma,
       bus,

@@ -7,6 +7,7 @@ import type { FlushPolicy } from '../recording/conversation-log.ts';
 import type { RunListener } from '../recording/run-listener.ts';
 import { rootRunRecording } from '../recording/root-run-recording.ts';
 import { interruption } from './ending.ts';
+import type { RunAgent } from './run-launcher-deps.ts';
 import type { TurnScheduler } from './turn-scheduler.ts';
 
 /** This instance's lease: a row renewed by a heartbeat. An expired lease means the instance died. */
@@ -79,7 +80,7 @@ export class Interruptions {
     private readonly scheduler: Pick<TurnScheduler, 'kick'>,
     private readonly logger: Logger,
     /** Observers of each interrupted run (its metrics), after the listeners that record it. */
-    private readonly observers: (execution: { agent: { model: string } }) => RunListener[] = () => [],
+    private readonly observers: (execution: { agent: RunAgent }) => RunListener[] = () => [],
   ) {}
 
   async sweep(): Promise<number> {
@@ -90,14 +91,14 @@ export class Interruptions {
         parentExecutionId: null,
         OR: [{ ownerInstanceId: null }, { ownerInstanceId: { notIn: live.map((instance) => instance.id) } }],
       },
-      include: { user: true, agent: { select: { model: true } } },
+      include: { user: true, agent: { select: { model: true, projectId: true } } },
       take: 100,
     });
     for (const execution of orphans) await this.interrupt(execution);
     return orphans.length;
   }
 
-  private async interrupt(execution: Execution & { user: { locale: string }; agent: { model: string } }): Promise<void> {
+  private async interrupt(execution: Execution & { user: { locale: string }; agent: RunAgent }): Promise<void> {
     const { recording, conversationLog } = rootRunRecording({ sql: this.sql, bus: this.bus, flushPolicy: this.flushPolicy }, execution, {
       onFlushError: (error) => this.logger.error({ err: error, executionId: execution.id }, 'recording an interruption failed'),
       extraListeners: this.observers(execution),

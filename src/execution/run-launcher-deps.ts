@@ -15,6 +15,9 @@ import type { RunningExecutions } from './running-executions.ts';
 import type { RunSlots } from './run-slots.ts';
 import type { Steering } from './steering.ts';
 
+/** What a run's listeners are told of its agent: the model it runs and the project it is billed to. */
+export type RunAgent = Pick<Agent, 'model' | 'projectId'>;
+
 export interface RunLauncherDeps {
   prisma: PrismaClient;
   /** The driver under Prisma: the turn's statements (src/storage/). */
@@ -38,7 +41,7 @@ export interface RunLauncherDeps {
     toolsForRun(agent: Agent, threadId: string, owner: { userId: string; replyMessageId(): string | null }): Promise<{ tools: ToolSet; labels: Map<string, ToolLabel> }>;
   };
   /** Observers of each run (its metrics), after the listeners that record it; `queuedAt` only for a fresh turn. */
-  runListeners?: (model: string, queuedAt?: Date) => RunListener[];
+  runListeners?: (agent: RunAgent, queuedAt?: Date) => RunListener[];
   /** Deltas within this window go out to subscribers as one (PARLEY_DELTA_WINDOW_MS). */
   deltaWindowMs?: number;
   /** This instance's run slots: a launched run holds one until its end is recorded. */

@@ -86,7 +86,7 @@ export class RunLauncher {
     const { recording, conversationLog } = rootRunRecording(this.deps, execution, {
       assistantMessageId: admitted.assistantMessageId,
       onFlushError: (error) => this.deps.logger.error({ err: error, executionId: execution.id }, 'recording streamed text failed'),
-      extraListeners: [turn, ...(this.deps.runListeners?.(agent.model, resumeWith ? undefined : admitted.queuedAt) ?? [])],
+      extraListeners: [turn, ...(this.deps.runListeners?.(agent, resumeWith ? undefined : admitted.queuedAt) ?? [])],
     });
     handle.showLiveReply(conversationLog);
     try {
@@ -162,7 +162,7 @@ export class RunLauncher {
 
   /** Runs a child execution for a `delegate` tool call. */
   private async delegate(parent: RunSetup, message: string, toolCallId: string, signal: AbortSignal): Promise<DelegationResult> {
-    const observers = this.deps.runListeners?.(parent.agent.model) ?? [];
+    const observers = this.deps.runListeners?.(parent.agent) ?? [];
     const child = await startChildRun(this.deps, { ...parent, log: parent.delegationLog! }, message, toolCallId, observers);
     const { ending, outcome } = await this.execute({
       ...parent,

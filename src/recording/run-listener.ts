@@ -1,6 +1,7 @@
 import type { MessagePart } from '../conversation/parts.ts';
 import type { NewThreadEvent } from '../events/thread-event.ts';
 import type { RuntimeEvent } from '../runtime/runtime-event.ts';
+import type { ModelCallToWrite } from '../storage/model-call-statements.ts';
 import type { RunEnding } from './run-ending.ts';
 
 /** Shared, mutable facts about one run that listeners fill in for the ones after them. */
@@ -17,10 +18,11 @@ export interface RunState {
   reasoningLength: number;
 }
 
-/** What a listener adds to a run's end: the final parts of the reply it keeps, and events before the end's own. */
+/** What a listener adds to a run's end: the final parts of the reply it keeps, events before the end's own, model calls to record. */
 export interface Contribution {
   reply?: { messageId: string; parts: MessagePart[] };
   events?: NewThreadEvent[];
+  modelCalls?: ModelCallToWrite[];
 }
 
 /**

@@ -6,6 +6,7 @@ import type { LiveBus } from '../events/live-bus.ts';
 import type { NewThreadEvent, ThreadEvent, ThreadEventPayload } from '../events/thread-event.ts';
 import type { Checkpoint } from '../runtime/agent-runtime.ts';
 import type { RunUsage, RuntimeEvent } from '../runtime/runtime-event.ts';
+import type { ModelCallToWrite } from '../storage/model-call-statements.ts';
 import { withThreadLock } from '../storage/session-lock.ts';
 import { settlementFacts, writeEnd } from '../storage/settlement-statements.ts';
 import type { SqlClient } from '../storage/sql-client.ts';
@@ -135,6 +136,7 @@ export interface SettlementWrite {
   card: SuspensionCard | null;
   /** Appended in this order. */
   events: NewThreadEvent[];
+  modelCalls: ModelCallToWrite[];
   at: Date;
 }
 
@@ -182,6 +184,7 @@ export function settlementOf(
     interruptChildren: root && ending.status === 'INTERRUPTED',
     card,
     events,
+    modelCalls: contributions.flatMap((contribution) => contribution.modelCalls ?? []),
     at,
   };
 }

@@ -1,11 +1,11 @@
 import { SpanStatusCode } from '@opentelemetry/api';
-import { NoOutputGeneratedError, stepCountIs, streamText, type ModelMessage } from 'ai';
+import { NoOutputGeneratedError, stepCountIs, streamText, type LanguageModelUsage, type ModelMessage } from 'ai';
 import { downloadPathOf, type ToolServerOutput } from '../conversation/parts.ts';
 import { classify } from '../errors/classify.ts';
 import { nextRetryDelayS, sleepCancellable } from '../errors/retry-policy.ts';
 import { ApplicationError, type ClassifiedFailure } from '../errors/taxonomy.ts';
 import type { AgentRunInput, PendingToolCall } from './agent-run-input.ts';
-import type { RunUsage } from './runtime-event.ts';
+import type { CallTokens, RunUsage } from './runtime-event.ts';
 import { isToolOutcome, type ToolOutcome } from './tools.ts';
 
 /** What a suspended run needs to go on: its conversation so far and the call it waits for. */
@@ -240,6 +240,7 @@ async function runModelStep(input: AgentRunInput, messages: ModelMessage[], usag
         const outputTokens = part.usage.outputTokens ?? 0;
         usage.inputTokens += inputTokens;
         usage.outputTokens += outputTokens;
+        await input.emit({ type: 'model-call', tokens: callTokensOf(part.usage) });
         // The reported usage replaces the per-chunk estimate of this request.
         input.meter?.correct(inputTokens + outputTokens - progress.chunks);
         progress.chunks = 0;
@@ -260,6 +261,17 @@ async function runModelStep(input: AgentRunInput, messages: ModelMessage[], usag
     if (toolCallId && call) pending = { kind: 'QUESTION', toolCallId, ...call, approvalId: null };
   }
   return { responseMessages: stepMessages, finishReason, pending };
+}
+
+/** What a step's usage says of each kind of token; a kind the provider did not report is 0. */
+function callTokensOf(usage: LanguageModelUsage): CallTokens {
+  return {
+    inputTokens: usage.inputTokens ?? 0,
+    cachedInputTokens: usage.inputTokenDetails?.cacheReadTokens ?? 0,
+    cacheWriteTokens: usage.inputTokenDetails?.cacheWriteTokens ?? 0,
+    outputTokens: usage.outputTokens ?? 0,
+    reasoningTokens: usage.outputTokenDetails?.reasoningTokens ?? 0,
+  };
 }
 
 /** A tool server's answer as the part keeps it: its text, and the files it returned that were kept. */

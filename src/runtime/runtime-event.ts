@@ -5,6 +5,15 @@ export interface RunUsage {
   outputTokens: number;
 }
 
+/** Tokens of one model call by kind, as the provider reported them: input and output are totals. */
+export interface CallTokens {
+  inputTokens: number;
+  cachedInputTokens: number;
+  cacheWriteTokens: number;
+  outputTokens: number;
+  reasoningTokens: number;
+}
+
 /**
  * What the agent runtime reports while it runs; listeners record and broadcast it. How the run
  * ended is not an event: the runtime returns it (`RunOutcome`) and the run's recording settles it.
@@ -15,6 +24,8 @@ export type RuntimeEvent =
   | { type: 'reasoning-delta'; text: string }
   | ToolCallPart
   | { type: 'retry-scheduled'; attempt: number; delayS: number; reason: string }
+  /** A model request ended and its provider reported what it used. */
+  | { type: 'model-call'; tokens: CallTokens }
   /**
    * A model request and its tool batch ended and another request follows: everything before it
    * must be recorded. (After the last one the settlement records it, in one statement.)

@@ -15,6 +15,9 @@ import type { PrismaClient, User } from '../generated/prisma/client.ts';
 import type { ParleyTracing } from '../observability/tracing.ts';
 import type { QueueService } from '../queue/queue-service.ts';
 import type { ToolServers } from '../tools/tool-servers.ts';
+import type { PriceService } from '../usage/prices.ts';
+import type { UsageReads } from '../usage/usage-reads.ts';
+import type { UsageService } from '../usage/usage-service.ts';
 
 /**
  * What the schema calls of the domain, and nothing more: each service as the methods its resolvers
@@ -34,6 +37,11 @@ export interface SchemaServices {
   users: Pick<UserAdministration, 'createProjectFor' | 'createUser' | 'disableUser' | 'enableUser'>;
   /** The per-minute budgets, which every mutation field spends (mutation-wrappers.ts). */
   rateLimits: Pick<RateLimits, 'consume'>;
+  prices: Pick<PriceService, 'modelPrices' | 'setModelPrice'>;
+  usage: Pick<UsageService, 'projectUsage'>;
+  usageReads: Pick<UsageReads, 'ofExecution' | 'ofThread'>;
+  /** The deployment's currency (PARLEY_CURRENCY): every Money is in it. */
+  currency: string;
   /** Links a queued message to the request that queued it (its turn's trace names that request). */
   tracing: Pick<ParleyTracing, 'rememberQueued'>;
 }

@@ -16,6 +16,7 @@ import './run-events.ts';
 import './admin.ts';
 import './branches.ts';
 import './tool-server.ts';
+import './usage.ts';
 import { builder } from './builder.ts';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -158,7 +158,7 @@ runEventType('RetryScheduled', 'A retryable failure; the next attempt starts aft
 runEventType('ErrorEvent', 'The run’s one failure, with the full taxonomy; the same as its ErrorPart.', (t) =>
   failureFields(t, (event) => event.payload),
 );
-runEventType('ExecutionFinished', 'The execution reached a final (or suspended) state.', (t) => ({
+export const ExecutionFinishedRef = runEventType('ExecutionFinished', 'The execution reached a final (or suspended) state.', (t) => ({
   status: t.field({ type: ExecutionStatus, resolve: (event) => event.payload.status }),
 }));
 runEventType('QueueUpdated', 'The queue changed; read queue(threadId) again.');

@@ -62,7 +62,7 @@ export function requestContextFactory({ parley, config, logger }: { parley: Parl
 /** What resolvers may call: the domain services, not the instance. */
 function schemaServices(parley: Parley): SchemaServices {
   const { tools, ...services } = parley.services;
-  return { ...services, tracing: parley.tracing, toolServers: tools };
+  return { ...services, tracing: parley.tracing, toolServers: tools, currency: parley.currency };
 }
 
 /** A subscriber's stream of a thread's events, counted as it is delivered. */

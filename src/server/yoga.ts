@@ -163,6 +163,10 @@ export function costWeights(config: Config): CostWeights {
       'Agent.toolApprovals': estimated,
       // As many as the server lists (Parley reads at most 1,000).
       'ToolServer.tools': 50,
+      // The operators' prices (a few dozen models) and at most MAX_NAMED_MODELS named ones.
+      'Query.modelPrices': 50,
+      // At most MAX_USAGE_ROWS rows; a report is mostly a month by day, or a few users or models.
+      'Query.usage': estimated * 5,
     },
   };
 }

@@ -1,5 +1,6 @@
 import { Prisma } from '../generated/prisma/client.ts';
 import { eventAppendCtes, type EventToAppend } from './event-statements.ts';
+import { modelCallInsertCte, type ModelCallToWrite } from './model-call-statements.ts';
 import type { SqlRunner } from './sql-client.ts';
 
 /** What a run's settlement reads under the thread's session lock. */
@@ -35,12 +36,14 @@ export interface EndToWrite {
   interruptChildren: boolean;
   card: { id: string; kind: string; toolCallId: string; toolName: string; payload: unknown; checkpoint: unknown } | null;
   events: readonly EventToAppend[];
+  /** The run's model calls not recorded yet (those since its last boundary). */
+  modelCalls: readonly ModelCallToWrite[];
   at: Date;
 }
 
 /**
  * The settlement's one statement: the execution's end, the reply's final parts, reservations
- * returned, children interrupted, a suspension's card, and the events. The first new seq.
+ * returned, children interrupted, a suspension's card, the model calls, and the events. The first new seq.
  */
 export async function writeEnd(db: SqlRunner, end: EndToWrite): Promise<number | null> {
   const { threadId, executionId, at, card } = end;
@@ -69,7 +72,7 @@ export async function writeEnd(db: SqlRunner, end: EndToWrite): Promise<number |
              ${card?.kind ?? null}::"SuspensionKind", ${JSON.stringify(card?.payload ?? null)}::jsonb, ${JSON.stringify(card?.checkpoint ?? null)}::jsonb,
              ${at}::timestamp(3)
       WHERE ${card !== null}::boolean
-    ), ${eventAppendCtes(threadId, end.events, at)}
+    ), ${modelCallInsertCte(end.modelCalls)}, ${eventAppendCtes(threadId, end.events, at)}
     SELECT min("seq")::int AS "firstSeq" FROM appended`);
   return row?.firstSeq ?? null;
 }

@@ -85,6 +85,15 @@ const createUser = (vars: { email?: string; locale?: string; name?: string }) =>
     .createUser;
 const disableUser = (userId: string) => async () => (await requestData(server, documents.DisableUserDocument, { userId }, adminToken)).disableUser;
 const enableUser = (userId: string) => async () => (await requestData(server, documents.EnableUserDocument, { userId }, adminToken)).enableUser;
+const setModelPrice = (vars: { model?: string; inputPerMillion?: string; outputPerMillion?: string; cachedInputPerMillion?: string }) => async () =>
+  (
+    await requestData(
+      server,
+      documents.SetModelPriceDocument,
+      { model: 'demo:default', inputPerMillion: '1', outputPerMillion: '2', ...vars },
+      adminToken,
+    )
+  ).setModelPrice;
 const revokeToken = (id: string) => async () =>
   (await requestData(server, documents.RevokeApiTokenDocument, { id }, token)).revokeApiToken;
 type AgentVars = {
@@ -279,6 +288,15 @@ const cases: Case[] = [
   ...idCases('disableUser', 'userId', 'User', (id) => disableUser(id), () => agentId),
   { name: 'disableUser: the admin’s own user', run: () => disableUser(encodeId('User', adminUserId))(), expected: invalid('userId', 'own') },
   ...idCases('enableUser', 'userId', 'User', (id) => enableUser(id), () => agentId),
+
+  // setModelPrice(model, inputPerMillion, outputPerMillion, cachedInputPerMillion, …), with an admin credential
+  { name: 'setModelPrice: empty model', run: setModelPrice({ model: '' }), expected: invalid('model') },
+  { name: 'setModelPrice: a provider not configured', run: setModelPrice({ model: 'nope:model' }), expected: invalid('model', 'not configured') },
+  { name: 'setModelPrice: a negative price', run: setModelPrice({ inputPerMillion: '-1' }), expected: invalid('inputPerMillion', '-1') },
+  { name: 'setModelPrice: a price that is no number', run: setModelPrice({ outputPerMillion: 'two' }), expected: invalid('outputPerMillion', 'two') },
+  { name: 'setModelPrice: a float’s exponent', run: setModelPrice({ inputPerMillion: '1e-7' }), expected: invalid('inputPerMillion') },
+  { name: 'setModelPrice: seven digits after the point', run: setModelPrice({ cachedInputPerMillion: '0.0000001' }), expected: invalid('cachedInputPerMillion', '6') },
+  { name: 'setModelPrice: a price of 10,000 digits', run: setModelPrice({ inputPerMillion: '9'.repeat(10_000) }), expected: invalid('inputPerMillion') },
 
   // createAgent(projectId, name, model, systemPrompt, tools, limits)
   ...idCases('createAgent', 'projectId', 'Project', (id) => createAgent({ projectId: id }), () => threadId),

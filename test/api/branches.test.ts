@@ -14,7 +14,7 @@ import {
 import { follow } from '../support/follower.ts';
 import { is, ofKind } from '../support/run-events.ts';
 import { addMember, newThread, setUpAgent } from '../support/scenario.ts';
-import { eventually, requestData, startTestServer, type TestServer } from '../support/server.ts';
+import { eventually, requestData, startInstancePair, startTestServer, type InstancePair, type TestServer } from '../support/server.ts';
 import { activeExecutionOf, settledConversation } from '../support/waits.ts';
 
 describeEachBackend('branches: edit, regenerate, switch; rename and delete threads', (backend) => {
@@ -278,20 +278,18 @@ describeEachBackend('branches: edit, regenerate, switch; rename and delete threa
 
 // Two instances share a PostgreSQL database and a Redis (an embedded PGlite has one instance).
 describeWithServices('branches across two instances', () => {
-  let first: TestServer;
-  let second: TestServer;
+  let pair: InstancePair;
 
   beforeAll(async () => {
-    first = await startTestServer({ backend: 'postgres' });
-    second = await startTestServer({ backend: 'postgres', env: first.env, dropSchemaOnStop: false });
+    pair = await startInstancePair();
   });
 
   afterAll(async () => {
-    await second?.stop();
-    await first?.stop();
+    await pair?.stop();
   });
 
   it('an edit, and a deletion, on one instance reach a subscriber of the other', async () => {
+    const { first, second } = pair;
     const { token, agentId } = await setUpAgent(first, { project: 'Two instances' });
     const threadId = await newThread(first, token, agentId);
     await send(first, token, threadId, 'original');

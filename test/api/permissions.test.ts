@@ -16,6 +16,7 @@ import {
   DisableUserDocument,
   EditQueuedMessageDocument,
   EnableUserDocument,
+  SetModelPriceDocument,
   NodeDocument,
   ProjectDocument,
   QueueDocument,
@@ -420,6 +421,7 @@ describe('permissions (pglite)', () => {
         createUser: () => request(server, CreateUserDocument, { email: 'anon@example.test' }, token),
         disableUser: () => request(server, DisableUserDocument, { userId: encodeId('User', owner.userId) }, token),
         enableUser: () => request(server, EnableUserDocument, { userId: encodeId('User', owner.userId) }, token),
+        setModelPrice: () => request(server, SetModelPriceDocument, { model: 'demo:default', inputPerMillion: '1', outputPerMillion: '1' }, token),
         createAgent: () =>
           request(server, CreateAgentDocument, { projectId, name: 'anon', model: 'demo:default' }, token),
         updateAgent: () => request(server, UpdateAgentDocument, { agentId, name: 'anon' }, token),

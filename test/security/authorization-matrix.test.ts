@@ -106,6 +106,13 @@ const MATRIX: Record<string, Case[]> = {
   'query.queue': threadRead('threadId'),
   'query.thread': threadRead('id'),
   'query.viewer': [{ minimum: 'outsider', fixture: 'none', variables: () => ({}) }],
+  'query.modelPrices': [{ minimum: 'outsider', fixture: 'none', variables: () => ({ models: ['demo:default'] }) }],
+  'query.usage': [
+    { minimum: 'viewer', fixture: 'none', variables: (w) => ({ projectId: w.projectId, from: '2026-01-01T00:00:00Z', to: '2026-12-31T00:00:00Z', groupBy: ['USER'] }) },
+  ],
+  'mutation.setModelPrice': [
+    { minimum: 'admin-credential', refusal: 'FORBIDDEN', fixture: 'none', variables: () => ({ model: 'demo:default', inputPerMillion: '1', outputPerMillion: '2' }) },
+  ],
   'mutation.addProjectMember': [
     { minimum: 'admin', fixture: 'newcomer', variables: (w, f) => ({ projectId: w.projectId, user: f.email, role: 'VIEWER' }) },
   ],

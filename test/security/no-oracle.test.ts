@@ -62,6 +62,10 @@ const OTHER_ARGUMENTS: Record<string, unknown> = {
   decision: 'APPROVE',
   // A public address that is never connected to: the id decides the answer before the URL is used.
   url: 'https://192.0.2.1/mcp',
+  from: '2026-01-01T00:00:00Z',
+  to: '2026-02-01T00:00:00Z',
+  inputPerMillion: '1',
+  outputPerMillion: '1',
 };
 
 const NODE_TYPES: NodeTypeName[] = ['User', 'Project', 'Agent', 'Thread', 'Execution', 'QueueItem', 'Suspension'];

@@ -41,6 +41,19 @@ export interface FakeProviderError {
   param?: string | null;
 }
 
+/**
+ * Tokens as a provider reports them, rendered in each protocol's shape: `input` is the input not
+ * read from a cache, `output` every output token with `reasoning` among them. OpenAI has no cache
+ * writes: `cacheWrite` is Anthropic's only.
+ */
+export interface FakeUsage {
+  input: number;
+  output: number;
+  cachedInput?: number;
+  cacheWrite?: number;
+  reasoning?: number;
+}
+
 export interface FakeToolCall {
   name: string;
   input: Record<string, unknown>;
@@ -57,6 +70,8 @@ export type FakeBehaviour =
       /** Paced instead: chunk i is written at the stream's start plus i/rate seconds (several per timer tick when due). */
       chunksPerSecond?: number;
       headers?: Record<string, string>;
+      /** The usage the stream's end reports (streaming only); by default 10 input tokens and one output token per chunk. */
+      usage?: FakeUsage;
     }
   /** The model calls tools (finish reason tool-calls / tool_use), optionally after some text. */
   | { kind: 'tool-calls'; calls: FakeToolCall[]; textBefore?: string[]; headers?: Record<string, string> }
@@ -288,7 +303,7 @@ async function respond(session: Session, behaviour: FakeBehaviour): Promise<void
       await streamText(session, behaviour.chunks, behaviour.chunkDelayMs ?? 0, behaviour.headers ?? {}, { chunksPerSecond: behaviour.chunksPerSecond });
       if (session.res.destroyed) return;
       closeTextBlock(session, behaviour.chunks.join(''));
-      writeStreamEnd(session, 'stop', behaviour.chunks.length);
+      writeStreamEnd(session, 'stop', behaviour.chunks.length, behaviour.usage);
       session.res.end();
       return;
     case 'tool-calls': {
@@ -531,8 +546,8 @@ function writeToolCalls(session: Session, calls: Array<FakeToolCall & { id: stri
 }
 
 /** Ends the stream normally; any open text block must already be closed (`closeTextBlock`). */
-function writeStreamEnd(session: Session, finish: 'stop' | 'tool_calls', outputTokens: number): void {
-  const usage = { input: 10, output: Math.max(1, outputTokens) };
+function writeStreamEnd(session: Session, finish: 'stop' | 'tool_calls', outputTokens: number, reported?: FakeUsage): void {
+  const usage = { input: 10, output: Math.max(1, outputTokens), cachedInput: 0, cacheWrite: 0, reasoning: 0, ...reported };
   switch (session.protocol) {
     case 'openai-chat':
       sse(session, chatChunk(session, {}, finish));
@@ -542,7 +557,13 @@ function writeStreamEnd(session: Session, finish: 'stop' | 'tool_calls', outputT
         created: created(),
         model: session.model,
         choices: [],
-        usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output },
+        usage: {
+          prompt_tokens: usage.input + usage.cachedInput,
+          completion_tokens: usage.output,
+          total_tokens: usage.input + usage.cachedInput + usage.output,
+          prompt_tokens_details: { cached_tokens: usage.cachedInput },
+          completion_tokens_details: { reasoning_tokens: usage.reasoning },
+        },
       });
       sse(session, '[DONE]');
       break;
@@ -556,7 +577,7 @@ function writeStreamEnd(session: Session, finish: 'stop' | 'tool_calls', outputT
           created_at: created(),
           status: 'completed',
           model: session.model,
-          usage: responsesUsage(usage.input, usage.output),
+          usage: responsesUsage(usage.input + usage.cachedInput, usage.output, usage.cachedInput, usage.reasoning),
         },
       });
       break;
@@ -566,7 +587,17 @@ function writeStreamEnd(session: Session, finish: 'stop' | 'tool_calls', outputT
         {
           type: 'message_delta',
           delta: { stop_reason: finish === 'stop' ? 'end_turn' : 'tool_use', stop_sequence: null },
-          usage: { output_tokens: usage.output },
+          usage: {
+            output_tokens: usage.output,
+            ...(reported
+              ? {
+                  input_tokens: usage.input,
+                  cache_read_input_tokens: usage.cachedInput,
+                  cache_creation_input_tokens: usage.cacheWrite,
+                  output_tokens_details: { thinking_tokens: usage.reasoning },
+                }
+              : {}),
+          },
         },
         'message_delta',
       );
@@ -607,12 +638,12 @@ function writeStreamError(session: Session, behaviour: Extract<FakeBehaviour, { 
   }
 }
 
-function responsesUsage(input: number, output: number): unknown {
+function responsesUsage(input: number, output: number, cached = 0, reasoning = 0): unknown {
   return {
     input_tokens: input,
-    input_tokens_details: { cached_tokens: 0 },
+    input_tokens_details: { cached_tokens: cached },
     output_tokens: output,
-    output_tokens_details: { reasoning_tokens: 0 },
+    output_tokens_details: { reasoning_tokens: reasoning },
     total_tokens: input + output,
   };
 }

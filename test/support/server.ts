@@ -90,6 +90,32 @@ function isolatedEnvOnce(backend: Backend, given?: Record<string, string>) {
   return isolatedEnv(backend);
 }
 
+/** Two instances on one PostgreSQL database and one Redis (an embedded PGlite has one instance). */
+export interface InstancePair {
+  first: TestServer;
+  second: TestServer;
+  /** The second first: the first drops the schema they share. */
+  stop(): Promise<void>;
+}
+
+export async function startInstancePair(): Promise<InstancePair> {
+  const first = await startTestServer({ backend: 'postgres' });
+  try {
+    const second = await startTestServer({ backend: 'postgres', env: first.env, dropSchemaOnStop: false });
+    return {
+      first,
+      second,
+      stop: async () => {
+        await second.stop();
+        await first.stop();
+      },
+    };
+  } catch (error) {
+    await first.stop();
+    throw error;
+  }
+}
+
 export async function dropSchema(databaseUrl: string): Promise<void> {
   const url = new URL(databaseUrl);
   const schema = url.searchParams.get('schema');
@@ -142,7 +168,7 @@ export async function requestData<TResult, TVariables>(
 export async function databaseState(server: Pick<TestServer, 'parley'>) {
   const prisma = server.parley.db.prisma;
   const byId = { orderBy: { id: 'asc' as const } };
-  const [users, apiTokens, memberships, projects, agents, threads, messages, executions, queueItems, events, suspensions] =
+  const [users, apiTokens, memberships, projects, agents, threads, messages, executions, queueItems, events, suspensions, modelPrices, modelCalls] =
     await Promise.all([
       prisma.user.count(),
       prisma.apiToken.count(),
@@ -155,8 +181,10 @@ export async function databaseState(server: Pick<TestServer, 'parley'>) {
       prisma.queueItem.findMany(byId),
       prisma.threadEvent.count(),
       prisma.suspension.count(),
+      prisma.modelPrice.findMany({ orderBy: { modelId: 'asc' } }),
+      prisma.modelCall.count(),
     ]);
-  return { users, apiTokens, memberships, projects, agents, threads, messages, executions, queueItems, events, suspensions };
+  return { users, apiTokens, memberships, projects, agents, threads, messages, executions, queueItems, events, suspensions, modelPrices, modelCalls };
 }
 
 type Falsy = null | undefined | false;

@@ -59,8 +59,19 @@ describe('the settlement, without a database', () => {
       interruptChildren: false,
       card: null,
       events: [{ executionId: 'e1', parentExecutionId: null, payload: { type: 'ExecutionFinished', status: 'COMPLETED' } }],
+      modelCalls: [],
       at,
     });
+  });
+
+  it('writes the model calls its listeners contribute, in their order, with the end', () => {
+    const run = runState();
+    const call = (id: string) => ({
+      id, projectId: 'p1', threadId: 't1', executionId: 'e1', rootExecutionId: 'e1', agentId: 'a1', userId: 'u1', modelId: 'demo:default',
+      inputTokens: 3, cachedInputTokens: 0, cacheWriteTokens: 0, outputTokens: 4, reasoningTokens: 1, cost: '0.000000011000', priceSource: 'demo', at,
+    });
+    const write = settlementOf(completed, run, running, [{ modelCalls: [call('c1'), call('c2')] }, {}, { modelCalls: [call('c3')] }], at);
+    expect(write.modelCalls.map((recorded) => recorded.id)).toEqual(['c1', 'c2', 'c3']);
   });
 
   it('an interruption: open calls closed with their events, the error part last, returned reservations, children interrupted', () => {

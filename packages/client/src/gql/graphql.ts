@@ -254,6 +254,7 @@ export type Execution = Node & {
   startedAt?: Maybe<Scalars['DateTime']['output']>;
   status: ExecutionStatus;
   thread: Thread;
+  usage: RunUsage;
 };
 
 export type ExecutionError = {
@@ -298,6 +299,8 @@ export type ExecutionFinished = ExecutionEvent & RunEvent & {
   parentExecutionId?: Maybe<Scalars['ID']['output']>;
   status: ExecutionStatus;
   threadId: Scalars['ID']['output'];
+  /** The run’s usage as recorded with its end (read when selected). */
+  usage: RunUsage;
 };
 
 /** An execution was admitted; carries the text it accepted. */
@@ -428,6 +431,29 @@ export type MessageSteered = ExecutionEvent & RunEvent & {
   threadId: Scalars['ID']['output'];
 };
 
+/** A model’s price per million tokens of each kind, as decimal strings. A kind without a price is charged as input (cached input, cache writes) or as output (reasoning). */
+export type ModelPrice = {
+  __typename?: 'ModelPrice';
+  cacheWritePerMillion?: Maybe<Scalars['String']['output']>;
+  cachedInputPerMillion?: Maybe<Scalars['String']['output']>;
+  currency: Scalars['String']['output'];
+  inputPerMillion: Scalars['String']['output'];
+  model: Scalars['String']['output'];
+  outputPerMillion: Scalars['String']['output'];
+  reasoningPerMillion?: Maybe<Scalars['String']['output']>;
+  /** "operator" (setModelPrice), "demo", or the price dataset and its version. */
+  source: Scalars['String']['output'];
+};
+
+/** An exact amount (a decimal string, never a float) in the deployment’s currency (PARLEY_CURRENCY). */
+export type Money = {
+  __typename?: 'Money';
+  /** A decimal string such as "0.0042" (down to 10⁻¹² of the currency). */
+  amount: Scalars['String']['output'];
+  /** ISO 4217, e.g. USD. */
+  currency: Scalars['String']['output'];
+};
+
 export type Mutation = {
   __typename?: 'Mutation';
   /** Adds a user (by id or email) to the project, or changes their role. Needs agent:manage, or an admin credential (which may add to any project, and is told when no such user exists). For anyone else the answer is the same whether an account with that email or id exists or not; without one, nothing is recorded. Demoting the last admin is a ConflictError. */
@@ -473,6 +499,8 @@ export type Mutation = {
   revokeApiToken: MutationRevokeApiTokenResult;
   /** Queues a message; it is committed before this returns. The same idempotencyKey never queues twice. While a question card is open, the text answers it and resumes the execution instead. */
   sendMessage: SendMessageResult;
+  /** Admin: sets the price of a model (`provider:model`) per million tokens, amounts as decimal strings; it applies to every model call from now on, on every instance. */
+  setModelPrice: MutationSetModelPriceResult;
   /** Reserves a pending message for that running execution, which takes it after its current model request and tool batch (MessageSteered). A request for an execution that is no longer running is refused. */
   steerQueuedMessage: MutationSteerQueuedMessageResult;
   /** The active path goes through that message, down to the leaf last active under it (BranchSwitched); answers the conversation as it now is. A ConflictError while an execution runs: stop it first. */
@@ -629,6 +657,16 @@ export type MutationSendMessageArgs = {
 };
 
 
+export type MutationSetModelPriceArgs = {
+  cacheWritePerMillion?: InputMaybe<Scalars['String']['input']>;
+  cachedInputPerMillion?: InputMaybe<Scalars['String']['input']>;
+  inputPerMillion: Scalars['String']['input'];
+  model: Scalars['String']['input'];
+  outputPerMillion: Scalars['String']['input'];
+  reasoningPerMillion?: InputMaybe<Scalars['String']['input']>;
+};
+
+
 export type MutationSteerQueuedMessageArgs = {
   executionId: Scalars['ID']['input'];
   queueId: Scalars['ID']['input'];
@@ -704,6 +742,8 @@ export type MutationRetryExecutionResult = ConflictError | ForbiddenError | Inva
 
 export type MutationRevokeApiTokenResult = ApiToken | ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError | ServiceUnavailableError;
 
+export type MutationSetModelPriceResult = ForbiddenError | InvalidInputError | ModelPrice | NotFoundError | RateLimitedError | ServiceUnavailableError;
+
 export type MutationSteerQueuedMessageResult = ConflictError | ForbiddenError | InvalidInputError | NotFoundError | QueueItem | RateLimitedError | ServiceUnavailableError;
 
 export type MutationSwitchBranchResult = ConflictError | Conversation | ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError | ServiceUnavailableError;
@@ -752,10 +792,14 @@ export type Query = {
   __typename?: 'Query';
   agent: Agent;
   conversation: Conversation;
+  /** The prices operators set, and for each model named in `models` without one, its default price when Parley knows one. */
+  modelPrices: Array<ModelPrice>;
   node: Node;
   project: Project;
   queue: Queue;
   thread: Thread;
+  /** A project’s model calls from `from` (inclusive) to `to` (exclusive, at most 366 days later), grouped as asked (no grouping: one row, or none without calls). Its admins read everyone’s; any other member their own. */
+  usage: Array<UsageRow>;
   viewer: User;
 };
 
@@ -767,6 +811,11 @@ export type QueryAgentArgs = {
 
 export type QueryConversationArgs = {
   threadId: Scalars['ID']['input'];
+};
+
+
+export type QueryModelPricesArgs = {
+  models?: InputMaybe<Array<Scalars['String']['input']>>;
 };
 
 
@@ -787,6 +836,14 @@ export type QueryQueueArgs = {
 
 export type QueryThreadArgs = {
   id: Scalars['ID']['input'];
+};
+
+
+export type QueryUsageArgs = {
+  from: Scalars['DateTime']['input'];
+  groupBy?: InputMaybe<Array<UsageGrouping>>;
+  projectId: Scalars['ID']['input'];
+  to: Scalars['DateTime']['input'];
 };
 
 /** Pending messages of a thread in their saved order. */
@@ -880,6 +937,14 @@ export type RunEvent = {
   /** Opaque resume point. A durable event’s cursor is the same on every connection and instance; a live-only one (TextDelta, ReasoningDelta, MessageSnapshot) is valid only on its connection. */
   cursor: Scalars['String']['output'];
   threadId: Scalars['ID']['output'];
+};
+
+/** A run’s usage: its own model calls, its delegated children’s, and both. */
+export type RunUsage = {
+  __typename?: 'RunUsage';
+  delegated: Usage;
+  own: Usage;
+  total: Usage;
 };
 
 /** MessageQueued, or SuspensionResolved when the text answered the open question card instead; else a typed error. */
@@ -1000,6 +1065,8 @@ export type Thread = Node & {
   lastActivityAt: Scalars['DateTime']['output'];
   owner: User;
   title: Scalars['String']['output'];
+  /** Every model call of the thread’s runs. */
+  usage: Usage;
 };
 
 export type ThreadDeleted = {
@@ -1125,6 +1192,48 @@ export type ToolServerStatus =
 export type ToolServerTransport =
   | 'HTTP'
   | 'STDIO';
+
+/** Tokens by kind and cost, summed over model calls. inputTokens and outputTokens are totals; cached input, cache writes and reasoning are among them. */
+export type Usage = {
+  __typename?: 'Usage';
+  /** Input written to the provider’s prompt cache. */
+  cacheWriteTokens: Scalars['Int']['output'];
+  /** Input read from the provider’s prompt cache. */
+  cachedInputTokens: Scalars['Int']['output'];
+  /** What the calls cost; null when any of them had no price (see pricedCost), never a made-up zero. */
+  cost?: Maybe<Money>;
+  inputTokens: Scalars['Int']['output'];
+  modelCalls: Scalars['Int']['output'];
+  outputTokens: Scalars['Int']['output'];
+  /** What the priced calls cost. */
+  pricedCost: Money;
+  reasoningTokens: Scalars['Int']['output'];
+  /** Calls of models without a price: their cost is unknown. */
+  unpricedCalls: Scalars['Int']['output'];
+};
+
+export type UsageGrouping =
+  | 'AGENT'
+  | 'DAY'
+  | 'MODEL'
+  | 'MONTH'
+  | 'USER';
+
+/** A project’s usage for one value of each grouping asked for (days and months in UTC); the keys not grouped by are null. */
+export type UsageRow = {
+  __typename?: 'UsageRow';
+  /** Null when grouped otherwise, or when the agent was deleted since (agentId stays). */
+  agent?: Maybe<Agent>;
+  agentId?: Maybe<Scalars['ID']['output']>;
+  /** YYYY-MM-DD */
+  day?: Maybe<Scalars['String']['output']>;
+  model?: Maybe<Scalars['String']['output']>;
+  /** YYYY-MM */
+  month?: Maybe<Scalars['String']['output']>;
+  usage: Usage;
+  user?: Maybe<User>;
+  userId?: Maybe<Scalars['ID']['output']>;
+};
 
 export type User = Node & {
   __typename?: 'User';

@@ -1,0 +1,10 @@
+import { z } from 'zod';
+
+/** Usage's slice of the settings. */
+export const usageSettings = z.object({
+  /** The deployment's one currency (ISO 4217): every price and cost is in it. */
+  PARLEY_CURRENCY: z
+    .string()
+    .regex(/^[A-Z]{3}$/, 'must be a three-letter ISO 4217 currency code such as USD or EUR')
+    .default('USD'),
+});

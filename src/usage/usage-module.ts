@@ -1,0 +1,102 @@
+import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
+import type { AccessPolicy } from '../auth/access.ts';
+import type { LiveBus } from '../events/live-bus.ts';
+import type { Agent, PrismaClient } from '../generated/prisma/client.ts';
+import type { Module } from '../lifecycle/module.ts';
+import { UnknownModelError, type ModelRegistry } from '../models/registry.ts';
+import type { RunListener } from '../recording/run-listener.ts';
+import type { SqlClient } from '../storage/sql-client.ts';
+import { PriceBook } from './price-book.ts';
+import { PriceDataset } from './price-dataset.ts';
+import { PriceService } from './prices.ts';
+import { UsageReads } from './usage-reads.ts';
+import { UsageMetrics } from './usage-metrics.ts';
+import { UsageRecorder } from './usage-recorder.ts';
+import { UsageService } from './usage-service.ts';
+
+/** How often every instance reads the operators' prices again, whatever it heard. */
+export const PRICE_REFRESH_MS = 30_000;
+
+export interface UsageModuleDeps {
+  prisma: PrismaClient;
+  sql: SqlClient;
+  bus: Pick<LiveBus, 'announceToInstances' | 'onInstanceMessage'>;
+  access: Pick<AccessPolicy, 'projectRole'>;
+  models: Pick<ModelRegistry, 'validate'>;
+  logger: Logger;
+  settings: { PARLEY_CURRENCY: string };
+  /** The instance's metrics registry: tokens and spend are counted on it. */
+  registry: Registry;
+}
+
+/**
+ * Usage and cost: every model call recorded with its price (a listener on each run), the prices
+ * operators set (kept in step on every instance), and what the calls say of a run, a thread and a
+ * project.
+ */
+export class UsageModule implements Module {
+  readonly name = 'usage';
+  readonly currency: string;
+  readonly prices: PriceService;
+  readonly reads: UsageReads;
+  readonly usage: UsageService;
+  private readonly book: PriceBook;
+  private readonly metrics: UsageMetrics;
+  private stopListening: (() => void) | null = null;
+  private refresh: NodeJS.Timeout | undefined;
+
+  constructor(private readonly deps: UsageModuleDeps) {
+    this.currency = deps.settings.PARLEY_CURRENCY;
+    this.metrics = new UsageMetrics(deps.registry, this.currency);
+    this.book = new PriceBook(deps.prisma, new PriceDataset());
+    this.prices = new PriceService(deps.prisma, this.book, (model) => modelProblem(deps.models, model), () =>
+      deps.bus.announceToInstances({ kind: 'prices-changed' }),
+    );
+    this.reads = new UsageReads(deps.prisma);
+    this.usage = new UsageService(deps.prisma, deps.access);
+  }
+
+  async start(): Promise<void> {
+    const reload = () => this.book.reload().catch((error: unknown) => this.deps.logger.warn({ err: error }, 'reading the model prices again failed'));
+    this.stopListening = this.deps.bus.onInstanceMessage((message) => {
+      if (message.kind === 'prices-changed') void reload();
+    });
+    // Also read on a timer: a change made with the CLI (which announces to nobody), or announced while Redis was away.
+    this.refresh = setInterval(reload, PRICE_REFRESH_MS);
+    this.refresh.unref();
+    await this.book.reload();
+  }
+
+  async stop(): Promise<void> {
+    this.stopListening?.();
+    this.stopListening = null;
+    clearInterval(this.refresh);
+    this.refresh = undefined;
+  }
+
+  /** The listener that records a run's model calls, for a run of `agent`. */
+  recorderFor(agent: Pick<Agent, 'projectId' | 'model'>): RunListener {
+    return new UsageRecorder({ sql: this.deps.sql, prices: this.book, onCall: (call) => this.metrics.observe(call) }, agent);
+  }
+}
+
+/**
+ * The operators' prices alone, for the CLI: no bus to announce on, so a change reaches running
+ * servers when they next read the prices (every PRICE_REFRESH_MS).
+ */
+export async function standalonePrices(prisma: PrismaClient, models: Pick<ModelRegistry, 'validate'>): Promise<PriceService> {
+  const book = new PriceBook(prisma, new PriceDataset());
+  await book.reload();
+  return new PriceService(prisma, book, (model) => modelProblem(models, model), async () => {});
+}
+
+function modelProblem(models: Pick<ModelRegistry, 'validate'>, model: string): string | null {
+  try {
+    models.validate(model);
+    return null;
+  } catch (error) {
+    if (error instanceof UnknownModelError) return error.message;
+    throw error;
+  }
+}
