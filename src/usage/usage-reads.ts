@@ -15,17 +15,6 @@ export interface UsageSums {
   pricedPicos: bigint;
 }
 
-export const NO_USAGE_SUMS: UsageSums = {
-  inputTokens: 0,
-  cachedInputTokens: 0,
-  cacheWriteTokens: 0,
-  outputTokens: 0,
-  reasoningTokens: 0,
-  modelCalls: 0,
-  unpricedCalls: 0,
-  pricedPicos: 0n,
-};
-
 const TOKEN_COLUMNS = ['inputTokens', 'cachedInputTokens', 'cacheWriteTokens', 'outputTokens', 'reasoningTokens'] as const;
 
 /** The sums over the calls `filter` selects, as columns prefixed `prefix` (a query may hold several sets). */

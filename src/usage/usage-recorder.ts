@@ -33,9 +33,10 @@ export class UsageRecorder implements RunListener {
     private readonly agent: { projectId: string; model: string },
   ) {}
 
-  async onEvent(event: RuntimeEvent, run: RunState): Promise<void> {
-    if (event.type === 'model-call') this.pending.push(await this.priced(event.tokens, run));
-    else if (event.type === 'boundary') this.writePending();
+  // Not async: it hears every delta of the run, and only a model call has anything to wait for.
+  onEvent(event: RuntimeEvent, run: RunState): Promise<void> | void {
+    if (event.type === 'model-call') return this.record(event.tokens, run);
+    if (event.type === 'boundary') this.writePending();
   }
 
   drain(): Promise<void> {
@@ -46,7 +47,7 @@ export class UsageRecorder implements RunListener {
     return { modelCalls: [...this.pending] };
   }
 
-  private async priced(tokens: CallTokens, run: RunState): Promise<ModelCallToWrite> {
+  private async record(tokens: CallTokens, run: RunState): Promise<void> {
     const at = new Date();
     const price = await this.deps.prices.priceOf(this.agent.model, at);
     const costPicos = price ? costOf(tokens, price) : null;
@@ -65,7 +66,7 @@ export class UsageRecorder implements RunListener {
       at,
     };
     this.deps.onCall?.({ ...row, costPicos });
-    return row;
+    this.pending.push(row);
   }
 
   private writePending(): void {
