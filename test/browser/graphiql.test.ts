@@ -25,8 +25,23 @@ async function replaceEditorText(page: Page, editor: string, text: string) {
   await page.keyboard.insertText(text.replaceAll(/\s+/g, ' '));
 }
 
+/**
+ * Types the query, and waits for GraphiQL to have read it: the active tab takes the operation's
+ * name as its title a moment later, and a run before that would ask for the tab's old operation.
+ */
 async function setQuery(page: Page, text: string) {
   await replaceEditorText(page, '.graphiql-query-editor .monaco-editor', text);
+  const name = /^\s*(?:query|mutation|subscription)\s+(\w+)/.exec(text)?.[1];
+  if (name) await expect.poll(() => page.locator('[role="tab"][aria-selected="true"] .graphiql-tab-button').getAttribute('title')).toBe(name);
+}
+
+/** Opens a tab and waits until it is the active one, so that what is typed next goes into it. */
+async function newTab(page: Page) {
+  const tabs = page.getByRole('tab');
+  const before = await tabs.count();
+  await page.getByRole('button', { name: 'New tab' }).click();
+  await expect.poll(() => tabs.count()).toBe(before + 1);
+  await expect.poll(() => tabs.last().getAttribute('aria-selected')).toBe('true');
 }
 
 async function setHeaders(page: Page, text: string) {
@@ -116,7 +131,7 @@ describe.skipIf(skipBrowserSuite)('GraphiQL in Chromium, offline', () => {
     await waitForResult(page, '"title": "Browser chat"');
 
     // A second tab starts with empty headers: the Authorization the first tab sent still applies.
-    await page.getByRole('button', { name: 'New tab' }).click();
+    await newTab(page);
     await setQuery(
       page,
       `subscription Follow { runEvents(threadId: "${threadId}", after: "0") {
@@ -135,7 +150,7 @@ describe.skipIf(skipBrowserSuite)('GraphiQL in Chromium, offline', () => {
 
     // Switching tabs would stop the subscription, so the message is sent from a second window.
     const sender = await openGraphiQL(context, server.url);
-    await sender.getByRole('button', { name: 'New tab' }).click();
+    await newTab(sender);
     await setQuery(
       sender,
       `mutation Send { sendMessage(threadId: "${threadId}", text: "/slow 4") { __typename ... on Error { message } } }`,
