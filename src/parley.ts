@@ -6,6 +6,7 @@ import { AccessPolicy } from './auth/access.ts';
 import { RateLimitsModule } from './auth/rate-limits-module.ts';
 import { TokenRevocationModule } from './auth/token-revocation-module.ts';
 import { BranchService } from './branches/branch-service.ts';
+import { CompactionService } from './compaction/compaction-service.ts';
 import { ThreadLife } from './branches/thread-life.ts';
 import type { Config } from './config.ts';
 import { ConversationService } from './conversation/conversation-service.ts';
@@ -80,6 +81,7 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
     usage: usage.usage,
     budgets: usage.budgets,
     usageReads: usage.reads,
+    compaction: new CompactionService({ prisma, sql, models }),
   };
   const work = new Lifecycle();
   return {

@@ -51,6 +51,29 @@ export interface ToolCallPart {
   safeToRepeat?: boolean;
 }
 
+/**
+ * A summary that replaces, for the model, every message of the path before the message that holds
+ * it (docs/compaction.md). The originals stay in the thread; `undone` (uncompactThread) sends them again.
+ */
+export interface CompactionPart {
+  type: 'compaction';
+  summary: string;
+  /** The first and the last message the summary replaces, and how many there are. */
+  firstMessageId: string;
+  throughMessageId: string;
+  replacedMessages: number;
+  /** The model that wrote the summary, what its call took and gave, and the estimates before and after. */
+  model: string;
+  inputTokens: number;
+  outputTokens: number;
+  replacedTokens: number;
+  summaryTokens: number;
+  createdAt: string;
+  undone: boolean;
+  /** When it was undone (ISO), absent while it is in force. */
+  undoneAt?: string;
+}
+
 export type MessagePart =
   | { type: 'text'; text: string }
   | { type: 'reasoning'; text: string }
@@ -66,7 +89,8 @@ export type MessagePart =
     }
   | ({ type: 'error' } & RecordedFailure)
   | ({ type: 'attachment' } & AttachmentRef)
-  | { type: 'steered-input'; queueId: string; text: string };
+  | { type: 'steered-input'; queueId: string; text: string }
+  | CompactionPart;
 
 export function textOf(parts: readonly MessagePart[]): string {
   return parts

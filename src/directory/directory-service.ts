@@ -9,13 +9,14 @@ import { isToolName, TOOL_NAMES } from '../runtime/tools.ts';
 import { validApprovals, type ToolApprovalRule } from '../tools/approvals.ts';
 import { splitToolName } from '../tools/tool-catalog.ts';
 import { unknownToolNames } from '../tools/tool-names.ts';
+import { agentContextData, type AgentContextData, type AgentContextInput } from './agent-context-input.ts';
 
 /** Which names of tool-server tools a project has (src/tools). */
 export interface ToolNameCheck {
   unknownToolNames(projectId: string, names: readonly string[]): Promise<string[]>;
 }
 
-export interface AgentInput {
+export interface AgentInput extends AgentContextInput {
   name?: string;
   model?: string;
   systemPrompt?: string | null;
@@ -172,6 +173,10 @@ export class DirectoryService {
         toolApprovals: (data.toolApprovals ?? []) as never,
         maxConcurrentExecutions: data.maxConcurrentExecutions ?? null,
         dailyTokenBudget: data.dailyTokenBudget ?? null,
+        contextWindowTokens: data.contextWindowTokens ?? null,
+        compactAtPercent: data.compactAtPercent,
+        compactKeptTurns: data.compactKeptTurns,
+        compactionModel: data.compactionModel ?? null,
       },
     });
   }
@@ -208,7 +213,7 @@ export class DirectoryService {
   }
 
   private agentData(input: AgentInput, creating: boolean) {
-    const data: {
+    const data: AgentContextData & {
       name?: string;
       model?: string;
       systemPrompt?: string;
@@ -218,15 +223,16 @@ export class DirectoryService {
       dailyTokenBudget?: number | null;
     } = {};
     if (creating || input.name !== undefined) data.name = requireName('name', input.name);
-    if (creating || input.model !== undefined) {
-      const model = requireName('model', input.model);
+    const validModel = (field: string, model: string) => {
       try {
         this.models.validate(model);
       } catch (error) {
-        throw new InvalidInputError('model', (error as Error).message);
+        throw new InvalidInputError(field, (error as Error).message);
       }
-      data.model = model;
-    }
+      return model;
+    };
+    if (creating || input.model !== undefined) data.model = validModel('model', requireName('model', input.model));
+    Object.assign(data, agentContextData(input, validModel));
     if (input.systemPrompt != null) {
       if (input.systemPrompt.length > MAX_SYSTEM_PROMPT_CHARS) {
         throw new InvalidInputError('systemPrompt', `must be at most ${MAX_SYSTEM_PROMPT_CHARS} characters.`);

@@ -1,24 +1,29 @@
 import type { ModelMessage } from 'ai';
-import { messageFiles, turnPath, type StoredFileRow } from '../storage/run-statements.ts';
+import { messageFiles, turnPath, type StoredFileRow, type TurnPathRow } from '../storage/run-statements.ts';
 import type { SqlRunner } from '../storage/sql-client.ts';
 import { textOf, type MessagePart } from '../conversation/parts.ts';
 import { modelToolName } from '../runtime/tools.ts';
+import { compactedView, HISTORY_MESSAGES, summaryMessage } from '../compaction/compacted-view.ts';
 
 /** What the model is told of a call a crash interrupted, when the turn is tried again. */
 export const INTERRUPTED_CALL_NOTE =
   'This call was interrupted when the server running it stopped: it may or may not have taken effect. It was not run again; check before repeating it.';
 
-const HISTORY_MESSAGES = 100;
-
 /**
  * What a fresh turn shows the model: the active branch up to this turn's reply (never another
  * branch's messages), earlier turns as text, the current turn's message with its attachments as
- * files. The turn's message is its reply's parent: for a regenerated reply, an earlier turn's.
+ * files. The turn's message is its reply's parent: for a regenerated reply, an earlier turn's. A
+ * compacted path starts with the summary in force, then the messages it does not replace.
  */
 export async function loadHistory(db: SqlRunner, threadId: string, executionId: string): Promise<ModelMessage[]> {
-  const rows = await turnPath(db, threadId, executionId, HISTORY_MESSAGES);
-  const turnMessageId = rows.find((row) => row.depth === 1 && row.fromReply)?.id ?? null;
-  const messages: ModelMessage[] = [];
+  return historyOf(db, await turnPath(db, threadId, executionId, HISTORY_MESSAGES), executionId);
+}
+
+/** The history of a path already read (the turn's, `turnPath`). */
+export async function historyOf(db: SqlRunner, path: TurnPathRow[], executionId: string): Promise<ModelMessage[]> {
+  const turnMessageId = path.find((row) => row.depth === 1 && row.fromReply)?.id ?? null;
+  const { summary, rows } = compactedView(path);
+  const messages: ModelMessage[] = summary ? [summaryMessage(summary)] : [];
   let previous: { role: string; parts: MessagePart[]; text: string } | null = null;
   let previousUserText: string | null = null;
   for (const row of rows) {

@@ -12,6 +12,7 @@ import type { TokenMeter } from '../runtime/token-meter.ts';
 import { buildTools, ROOT_ONLY_TOOLS, type ToolContext, type ToolLabel } from '../runtime/tools.ts';
 import type { TurnTrace } from '../observability/tracing.ts';
 import type { RunLauncherDeps } from './run-launcher-deps.ts';
+import { PARLEY_PROVIDER_OPTIONS } from '../models/summary-request.ts';
 
 const MAX_STEPS = 16;
 
@@ -58,6 +59,7 @@ export async function runtimeInput(deps: RunLauncherDeps, setup: RunSetup, deleg
       ? [{ type: 'tool-call' as const, toolCallId: approved.toolCallId, toolName: external.labels.get(approved.toolName)?.name ?? approved.toolName, input: approved.input, state: 'CALLED' as const, output: null }]
       : []),
   ];
+  const window = await deps.models.context.windowOf(agent);
   return {
     model: resolveModel(deps, agent.model),
     provider: deps.models.providerName(agent.model),
@@ -68,6 +70,7 @@ export async function runtimeInput(deps: RunLauncherDeps, setup: RunSetup, deleg
     signal,
     retryPolicy: deps.retryPolicy,
     maxSteps: MAX_STEPS,
+    providerOptions: window === null ? undefined : { [PARLEY_PROVIDER_OPTIONS]: { contextWindowTokens: window } },
     emit: async (event) => {
       await recording.emit(event);
       if (event.type === 'run-started') for (const extra of afterStart) await recording.emit(extra);

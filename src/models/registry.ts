@@ -4,6 +4,7 @@ import { createOpenAICompatible, type OpenAICompatibleProvider } from '@ai-sdk/o
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { z } from 'zod';
 import { DEMO_PROVIDER, createDemoModel } from './demo/model.ts';
+import { ModelContext } from './model-context.ts';
 
 /*
  * Providers come from the server's environment only: API input names a model
@@ -111,6 +112,8 @@ export class ModelRegistry {
   private openaiProvider?: OpenAIProvider;
   private anthropicProvider?: AnthropicProvider;
   private readonly compatibleProviders = new Map<string, OpenAICompatibleProvider>();
+  /** Context windows and token estimates (compaction). */
+  readonly context = new ModelContext();
 
   constructor(private readonly settings: ProviderSettings) {}
 

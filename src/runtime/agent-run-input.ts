@@ -1,4 +1,5 @@
 import type { Tracer } from '@opentelemetry/api';
+import type { SharedV3ProviderOptions } from '@ai-sdk/provider';
 import type { LanguageModel, ModelMessage, ToolSet } from 'ai';
 import type { RetryPolicy } from '../errors/retry-policy.ts';
 import type { RuntimeEvent } from './runtime-event.ts';
@@ -25,6 +26,8 @@ export interface AgentRunInput {
   gate?: SpendGate;
   /** Tools the model knows under another name (a tool server's): the name people see, and whether a crash may repeat them. */
   toolLabels?: ReadonlyMap<string, ToolLabel>;
+  /** Passed to every model call as its provider options (the agent's context window, for the demo model). */
+  providerOptions?: SharedV3ProviderOptions;
   /** With a tracer, each model request and tool call is a span (the AI SDK's), and so is each retry's wait. */
   tracer?: Tracer;
 }

@@ -147,6 +147,7 @@ async function runModelStep(input: AgentRunInput, messages: ModelMessage[], usag
     messages,
     tools: input.tools,
     maxRetries: 0,
+    providerOptions: input.providerOptions,
     abortSignal: input.signal,
     stopWhen: stepCountIs(1),
     onStepFinish: (step) => {

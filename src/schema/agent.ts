@@ -23,6 +23,28 @@ const AgentLimitsInput = builder.inputType('AgentLimitsInput', {
   }),
 });
 
+const AgentCompaction = builder
+  .objectRef<{ compactAtPercent: number; compactKeptTurns: number; compactionModel: string | null }>('AgentCompaction')
+  .implement({
+    description: 'When a thread’s history is summarised before a model call, and what stays verbatim (docs/compaction.md).',
+    fields: (t) => ({
+      atPercent: t.exposeInt('compactAtPercent', { description: 'The share of the context window the next call’s history may reach.' }),
+      keptTurns: t.exposeInt('compactKeptTurns', { description: 'The most recent turns, always sent verbatim.' }),
+      model: t.exposeString('compactionModel', { nullable: true, description: 'The model that writes summaries; null: the agent’s own.' }),
+    }),
+  });
+
+const AgentCompactionInput = builder.inputType('AgentCompactionInput', {
+  fields: (t) => ({
+    atPercent: t.int({ required: false, description: '1 to 100; default 80.' }),
+    keptTurns: t.int({ required: false, description: '1 to 100; default 4.' }),
+    model: t.string({ required: false, description: '`provider:model`; null: the agent’s own.' }),
+  }),
+});
+
+const CONTEXT_WINDOW_ARG =
+  'The model’s context window in tokens; null: the model dataset’s, when it knows the model (the demo model’s: none).';
+
 builder.prismaNode('Agent', {
   id: { field: 'id' },
   findUnique: (id) => ({ id }),
@@ -38,6 +60,12 @@ builder.prismaNode('Agent', {
         dailyTokenBudget: agent.dailyTokenBudget,
       }),
     }),
+    contextWindowTokens: t.int({
+      nullable: true,
+      description: 'The context window the agent’s threads are measured against: its own setting, else the model dataset’s; null when neither knows it.',
+      resolve: (agent, _args, { services }) => services.compaction.contextWindowOf(agent),
+    }),
+    compaction: t.field({ type: AgentCompaction, resolve: (agent) => agent }),
     project: t.relation('project'),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     threads: t.relatedConnection('threads', {
@@ -74,6 +102,8 @@ builder.mutationField('createAgent', (t) =>
       tools: t.arg.stringList({ description: 'Built-in tools, and `<server>/<tool>` or `<server>/*` of the project’s tool servers.' }),
       toolApprovals: t.arg({ type: [ToolApprovalInput] }),
       limits: t.arg({ type: AgentLimitsInput }),
+      contextWindowTokens: t.arg.int({ description: CONTEXT_WINDOW_ARG }),
+      compaction: t.arg({ type: AgentCompactionInput }),
     },
     resolve: async (query, _root, args, { services, loader, viewer }) => {
       const agent = await services.directory.createAgent(viewer, decodeIdArg(args, 'projectId', 'Project'), args);
@@ -94,6 +124,8 @@ builder.mutationField('updateAgent', (t) =>
       tools: t.arg.stringList({ description: 'Built-in tools, and `<server>/<tool>` or `<server>/*` of the project’s tool servers.' }),
       toolApprovals: t.arg({ type: [ToolApprovalInput] }),
       limits: t.arg({ type: AgentLimitsInput }),
+      contextWindowTokens: t.arg.int({ description: CONTEXT_WINDOW_ARG }),
+      compaction: t.arg({ type: AgentCompactionInput }),
     },
     resolve: async (query, _root, args, { services, loader, viewer }) => {
       const agent = await services.directory.updateAgent(viewer, decodeIdArg(args, 'agentId', 'Agent'), {
@@ -103,6 +135,8 @@ builder.mutationField('updateAgent', (t) =>
         tools: args.tools,
         toolApprovals: args.toolApprovals,
         limits: args.limits,
+        contextWindowTokens: args.contextWindowTokens,
+        compaction: args.compaction,
       });
       return loader.agent.findUniqueOrThrow({ ...query, where: { id: agent.id } });
     },

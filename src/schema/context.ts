@@ -24,6 +24,8 @@ import type { UsageService } from '../usage/usage-service.ts';
  * What the schema calls of the domain, and nothing more: each service as the methods its resolvers
  * use (a new call is added here, where it shows). Built once per server, the same for every request.
  */
+import type { CompactionService } from '../compaction/compaction-service.ts';
+
 export interface SchemaServices {
   access: Pick<AccessPolicy, 'agent' | 'projectRole' | 'roleOf' | 'thread' | 'visibleNode'>;
   directory: Pick<DirectoryService, 'addMember' | 'createAgent' | 'createProject' | 'createThread' | 'removeMember' | 'updateAgent'>;
@@ -42,6 +44,7 @@ export interface SchemaServices {
   usage: Pick<UsageService, 'projectUsage'>;
   budgets: Pick<BudgetService, 'setBudget' | 'removeBudget' | 'budgetsOf'>;
   usageReads: Pick<UsageReads, 'ofExecution' | 'ofThread'>;
+  compaction: Pick<CompactionService, 'contextWindowOf' | 'contextOf'>;
   /** The deployment's currency (PARLEY_CURRENCY): every Money is in it. */
   currency: string;
   /** Links a queued message to the request that queued it (its turn's trace names that request). */

@@ -8,6 +8,23 @@ export interface ConversationShape {
   leafMessageId: string | null;
 }
 
+const ConversationContext = builder
+  .objectRef<{ usedTokens: number; windowTokens: number | null; compactedThrough: string | null }>('ConversationContext')
+  .implement({
+    description: 'How full the context window is for the next model call (docs/compaction.md).',
+    fields: (t) => ({
+      usedTokens: t.exposeInt('usedTokens', {
+        description: 'The input tokens the provider reported for the thread’s last model call, plus an estimate of what the next call adds.',
+      }),
+      windowTokens: t.exposeInt('windowTokens', { nullable: true, description: 'The agent’s context window; null when unknown (nothing is compacted).' }),
+      compactedThrough: t.id({
+        nullable: true,
+        description: 'The last message the summary in force replaces: the model is sent the summary instead of it and the messages before it.',
+        resolve: (context) => encodeOptionalId('Message', context.compactedThrough),
+      }),
+    }),
+  });
+
 export const ConversationRef = builder.objectRef<ConversationShape>('Conversation').implement({
   description: 'Everything a reloading client needs; then follow runEvents(after: eventCursor). Its messages are the active path, first to last.',
   fields: (t) => ({
@@ -35,6 +52,10 @@ export const ConversationRef = builder.objectRef<ConversationShape>('Conversatio
           orderBy: { seq: 'asc' },
         });
       },
+    }),
+    context: t.field({
+      type: ConversationContext,
+      resolve: (conversation, _args, { services }) => services.compaction.contextOf(conversation.threadId),
     }),
     openSuspensions: t.prismaField({
       type: ['Suspension'],

@@ -76,8 +76,28 @@ const SteeredInputPart = builder.objectRef<PartOf<'steered-input'>>('SteeredInpu
   }),
 });
 
+const CompactionPart = builder.objectRef<PartOf<'compaction'>>('CompactionPart').implement({
+  description:
+    'A summary that replaces, for the model, the messages of the path before the message that holds it (docs/compaction.md); ' +
+    'they stay readable here. Undone (uncompactThread): the model is sent the originals again.',
+  isTypeOf: (part) => (part as MessagePart).type === 'compaction',
+  fields: (t) => ({
+    summary: t.exposeString('summary'),
+    firstMessageId: t.id({ resolve: (part) => encodeId('Message', part.firstMessageId) }),
+    throughMessageId: t.id({ description: 'The last message the summary replaces.', resolve: (part) => encodeId('Message', part.throughMessageId) }),
+    replacedMessages: t.exposeInt('replacedMessages'),
+    model: t.exposeString('model', { description: 'The model that wrote the summary.' }),
+    inputTokens: t.exposeInt('inputTokens', { description: 'What the summary’s model call took, as its provider reported.' }),
+    outputTokens: t.exposeInt('outputTokens'),
+    replacedTokens: t.exposeInt('replacedTokens', { description: 'The replaced messages, estimated in the agent’s model’s tokens.' }),
+    summaryTokens: t.exposeInt('summaryTokens', { description: 'The summary, estimated the same way.' }),
+    createdAt: t.field({ type: 'DateTime', resolve: (part) => new Date(part.createdAt) }),
+    undone: t.exposeBoolean('undone'),
+  }),
+});
+
 export const MessagePartUnion = builder.unionType('MessagePart', {
-  types: [TextPart, ReasoningPart, ToolCallPart, DelegationPart, ErrorPart, AttachmentPart, SteeredInputPart],
+  types: [TextPart, ReasoningPart, ToolCallPart, DelegationPart, ErrorPart, AttachmentPart, SteeredInputPart, CompactionPart],
 });
 
 builder.prismaNode('Message', {

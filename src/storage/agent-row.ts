@@ -6,6 +6,8 @@ export const AGENT_COLUMNS = Prisma.sql`
   a."systemPrompt" AS "agentSystemPrompt", a."tools" AS "agentTools",
   a."maxConcurrentExecutions" AS "agentMaxConcurrentExecutions", a."dailyTokenBudget" AS "agentDailyTokenBudget",
   a."toolApprovals" AS "agentToolApprovals",
+  a."contextWindowTokens" AS "agentContextWindowTokens", a."compactAtPercent" AS "agentCompactAtPercent",
+  a."compactKeptTurns" AS "agentCompactKeptTurns", a."compactionModel" AS "agentCompactionModel",
   a."createdAt" AS "agentCreatedAt", a."updatedAt" AS "agentUpdatedAt"`;
 
 export interface AgentRow {
@@ -18,6 +20,10 @@ export interface AgentRow {
   agentMaxConcurrentExecutions: number | null;
   agentDailyTokenBudget: number | null;
   agentToolApprovals: Prisma.JsonValue;
+  agentContextWindowTokens: number | null;
+  agentCompactAtPercent: number;
+  agentCompactKeptTurns: number;
+  agentCompactionModel: string | null;
   agentCreatedAt: Date;
   agentUpdatedAt: Date;
 }
@@ -34,6 +40,10 @@ export function agentOf(row: AgentRow): Agent {
     maxConcurrentExecutions: row.agentMaxConcurrentExecutions,
     dailyTokenBudget: row.agentDailyTokenBudget,
     toolApprovals: row.agentToolApprovals,
+    contextWindowTokens: row.agentContextWindowTokens,
+    compactAtPercent: row.agentCompactAtPercent,
+    compactKeptTurns: row.agentCompactKeptTurns,
+    compactionModel: row.agentCompactionModel,
     createdAt: row.agentCreatedAt,
     updatedAt: row.agentUpdatedAt,
   };

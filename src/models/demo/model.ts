@@ -8,9 +8,10 @@ import type {
   LanguageModelV3StreamResult,
   LanguageModelV3Usage,
 } from '@ai-sdk/provider';
-import { requestBodyFor } from './failures.ts';
+import { describeDemoFailure, requestBodyFor } from './failures.ts';
 import { planFor, type DemoPlan } from './plans.ts';
 import { readPrompt, type PromptView } from './prompt.ts';
+import { PARLEY_PROVIDER_OPTIONS } from '../summary-request.ts';
 
 /*
  * The built-in demo model (the README's demo model table): deterministic, offline, and able to put a run into any
@@ -199,6 +200,18 @@ function generatedContent(plan: DemoPlan): LanguageModelV3Content[] {
   return content;
 }
 
+/** The agent's context window, which the run hands the demo model in its call options (its words are its tokens). */
+function contextWindowOf(options: LanguageModelV3CallOptions): number | null {
+  const window = options.providerOptions?.[PARLEY_PROVIDER_OPTIONS]?.contextWindowTokens;
+  return typeof window === 'number' ? window : null;
+}
+
+function contextLengthError(modelId: string, stream: boolean): () => Error {
+  const failure = describeDemoFailure('context_length', modelId, stream);
+  if (failure.via !== 'provider') throw new Error('context_length is a provider failure');
+  return failure.createError;
+}
+
 class DemoLanguageModel implements LanguageModelV3 {
   readonly specificationVersion = 'v3';
   readonly provider = DEMO_PROVIDER;
@@ -210,7 +223,12 @@ class DemoLanguageModel implements LanguageModelV3 {
     if (options.abortSignal?.aborted) throw abortReason(options.abortSignal);
     const view = readPrompt(options.prompt);
     const availableTools = new Set((options.tools ?? []).map((tool) => tool.name));
-    const plan = planFor(view, { modelId: this.modelId, stream, availableTools });
+    const window = contextWindowOf(options);
+    // As a real provider does: a prompt beyond the window is refused before any output.
+    const plan: DemoPlan =
+      window !== null && view.wordCount > window
+        ? { textChunks: [], chunkIntervalMs: 0, failure: { before: 'output', createError: contextLengthError(this.modelId, stream) } }
+        : planFor(view, { modelId: this.modelId, stream, availableTools });
     return { view, plan, requestBody: requestBodyFor(this.modelId, stream) };
   }
 

@@ -17,7 +17,10 @@ import { approvalGranted, findOutcome, outcomeSucceeded, outcomeValue, type Prom
  *   /approve text       tool call approve_action {action} → `Approved: <text>` | `Not approved: <text>`
  *   /ask question       tool call ask_user {question}   → `You answered: "<answer>"` | `No answer was given.`
  *   /delegate message   tool call delegate {message}    → `The delegate replied: "<result>"` | `The delegate failed: <error>`
- *   /history            `History: <text 1> | <text 2> | …`, the earlier user texts of the prompt (unquoted, uncut)
+ *   /history            `History: <text 1> | <text 2> | …`, the earlier user texts of the prompt (unquoted, uncut),
+ *                       led by `[summary] <summary>` when a summary leads the prompt
+ *   a summary request   `Summary: <summary before> ; <text 1> ; <text 2> …`: the summary the range began with, if
+ *                       any, and its user texts (src/models/summary-request.ts)
  *   /tool s/t {json}    tool call of s/t (as the model knows it, modelToolName) → `Tool s/t returned: <text>` |
  *                       `Tool s/t failed: <error>` (a denied approval: `Tool s/t failed: the call was not approved.`)
  */
@@ -67,7 +70,14 @@ function plainReply(view: PromptView): DemoPlan {
   return { ...textPlan(`You said: ${quote(view.userText)}${attachments}`), reasoning: PLAIN_REASONING };
 }
 
+/** A summary request's answer: what the summarised range held, shorter (its user texts only). */
+function summaryPlan(view: PromptView): DemoPlan {
+  const earlier = view.summary ? [view.summary.replace(/^Summary: /, '')] : [];
+  return textPlan(`Summary: ${[...earlier, ...view.earlierUserTexts].join(' ; ')}`);
+}
+
 export function planFor(view: PromptView, context: PlanContext): DemoPlan {
+  if (view.summaryRequested) return summaryPlan(view);
   const command = parseCommand(view.userText);
   if (!command) return plainReply(view);
 
@@ -97,7 +107,7 @@ export function planFor(view: PromptView, context: PlanContext): DemoPlan {
         chunkIntervalMs: command.seconds && command.count > 0 ? (command.seconds * 1000) / command.count : 0,
       };
     case '/history':
-      return textPlan(`History: ${view.earlierUserTexts.join(' | ')}`);
+      return textPlan(`History: ${[...(view.summary ? [`[summary] ${view.summary}`] : []), ...view.earlierUserTexts].join(' | ')}`);
     case '/fail': {
       const failure = describeDemoFailure(command.reason, context.modelId, context.stream);
       const leadingChunks = numberedTokens(command.after ?? 0);

@@ -1,4 +1,5 @@
 import type { JSONValue, LanguageModelV3Prompt, LanguageModelV3ToolResultOutput } from '@ai-sdk/provider';
+import { SUMMARY_HEADING, SUMMARY_INSTRUCTIONS } from '../summary-request.ts';
 
 // The demo model only looks at the LAST user message of the prompt and at the tool results
 // that follow it, so the same conversation always produces the same output.
@@ -19,6 +20,10 @@ export interface PromptView {
   outcomesAfterUser: ToolOutcome[];
   approvalDeniedAfterUser: boolean;
   wordCount: number;
+  /** The summary that leads a compacted history (without its heading). */
+  summary: string | undefined;
+  /** Whether this is a summary request (its system prompt is SUMMARY_INSTRUCTIONS). */
+  summaryRequested: boolean;
 }
 
 function countWords(text: string): number {
@@ -59,12 +64,16 @@ export function readPrompt(prompt: LanguageModelV3Prompt): PromptView {
     outcomesAfterUser: [],
     approvalDeniedAfterUser: false,
     wordCount: 0,
+    summary: undefined,
+    summaryRequested: false,
   };
 
   prompt.forEach((message, index) => {
     const afterUser = index > lastUserIndex;
     if (message.role === 'system') {
       view.wordCount += countWords(message.content);
+      if (message.content === SUMMARY_INSTRUCTIONS) view.summaryRequested = true;
+      if (message.content.startsWith(SUMMARY_HEADING)) view.summary = message.content.slice(SUMMARY_HEADING.length).trim();
       return;
     }
     if (message.role === 'user') {

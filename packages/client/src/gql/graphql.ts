@@ -24,6 +24,9 @@ export type Scalars = {
 
 export type Agent = Node & {
   __typename?: 'Agent';
+  compaction: AgentCompaction;
+  /** The context window the agent’s threads are measured against: its own setting, else the model dataset’s; null when neither knows it. */
+  contextWindowTokens?: Maybe<Scalars['Int']['output']>;
   createdAt: Scalars['DateTime']['output'];
   id: Scalars['ID']['output'];
   limits: AgentLimits;
@@ -45,6 +48,26 @@ export type AgentThreadsArgs = {
   before?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
   last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+/** When a thread’s history is summarised before a model call, and what stays verbatim (docs/compaction.md). */
+export type AgentCompaction = {
+  __typename?: 'AgentCompaction';
+  /** The share of the context window the next call’s history may reach. */
+  atPercent: Scalars['Int']['output'];
+  /** The most recent turns, always sent verbatim. */
+  keptTurns: Scalars['Int']['output'];
+  /** The model that writes summaries; null: the agent’s own. */
+  model?: Maybe<Scalars['String']['output']>;
+};
+
+export type AgentCompactionInput = {
+  /** 1 to 100; default 80. */
+  atPercent?: InputMaybe<Scalars['Int']['input']>;
+  /** 1 to 100; default 4. */
+  keptTurns?: InputMaybe<Scalars['Int']['input']>;
+  /** `provider:model`; null: the agent’s own. */
+  model?: InputMaybe<Scalars['String']['input']>;
 };
 
 export type AgentLimits = {
@@ -161,6 +184,27 @@ export type CancelRequested = {
   executionId: Scalars['ID']['output'];
 };
 
+/** A summary that replaces, for the model, the messages of the path before the message that holds it (docs/compaction.md); they stay readable here. Undone (uncompactThread): the model is sent the originals again. */
+export type CompactionPart = {
+  __typename?: 'CompactionPart';
+  createdAt: Scalars['DateTime']['output'];
+  firstMessageId: Scalars['ID']['output'];
+  /** What the summary’s model call took, as its provider reported. */
+  inputTokens: Scalars['Int']['output'];
+  /** The model that wrote the summary. */
+  model: Scalars['String']['output'];
+  outputTokens: Scalars['Int']['output'];
+  replacedMessages: Scalars['Int']['output'];
+  /** The replaced messages, estimated in the agent’s model’s tokens. */
+  replacedTokens: Scalars['Int']['output'];
+  summary: Scalars['String']['output'];
+  /** The summary, estimated the same way. */
+  summaryTokens: Scalars['Int']['output'];
+  /** The last message the summary replaces. */
+  throughMessageId: Scalars['ID']['output'];
+  undone: Scalars['Boolean']['output'];
+};
+
 /** The state changed under you (e.g. the item already started); refresh and retry. */
 export type ConflictError = Error & {
   __typename?: 'ConflictError';
@@ -174,6 +218,7 @@ export type Conversation = {
   __typename?: 'Conversation';
   /** Set from the moment an execution is admitted, before any output; null when none runs. */
   activeExecutionId?: Maybe<Scalars['ID']['output']>;
+  context: ConversationContext;
   eventCursor: Scalars['String']['output'];
   messages: ConversationMessagesConnection;
   openSuspensions: Array<Suspension>;
@@ -187,6 +232,17 @@ export type ConversationMessagesArgs = {
   before?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
   last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+/** How full the context window is for the next model call (docs/compaction.md). */
+export type ConversationContext = {
+  __typename?: 'ConversationContext';
+  /** The last message the summary in force replaces: the model is sent the summary instead of it and the messages before it. */
+  compactedThrough?: Maybe<Scalars['ID']['output']>;
+  /** The input tokens the provider reported for the thread’s last model call, plus an estimate of what the next call adds. */
+  usedTokens: Scalars['Int']['output'];
+  /** The agent’s context window; null when unknown (nothing is compacted). */
+  windowTokens?: Maybe<Scalars['Int']['output']>;
 };
 
 export type ConversationMessagesConnection = {
@@ -433,7 +489,7 @@ export type Message = Node & {
   siblingIds: Array<Scalars['ID']['output']>;
 };
 
-export type MessagePart = AttachmentPart | DelegationPart | ErrorPart | ReasoningPart | SteeredInputPart | TextPart | ToolCallPart;
+export type MessagePart = AttachmentPart | CompactionPart | DelegationPart | ErrorPart | ReasoningPart | SteeredInputPart | TextPart | ToolCallPart;
 
 /** A message was accepted into the queue (committed). */
 export type MessageQueued = RunEvent & {
@@ -585,6 +641,8 @@ export type MutationCancelExecutionArgs = {
 
 
 export type MutationCreateAgentArgs = {
+  compaction?: InputMaybe<AgentCompactionInput>;
+  contextWindowTokens?: InputMaybe<Scalars['Int']['input']>;
   limits?: InputMaybe<AgentLimitsInput>;
   model: Scalars['String']['input'];
   name: Scalars['String']['input'];
@@ -748,6 +806,8 @@ export type MutationSwitchBranchArgs = {
 
 export type MutationUpdateAgentArgs = {
   agentId: Scalars['ID']['input'];
+  compaction?: InputMaybe<AgentCompactionInput>;
+  contextWindowTokens?: InputMaybe<Scalars['Int']['input']>;
   limits?: InputMaybe<AgentLimitsInput>;
   model?: InputMaybe<Scalars['String']['input']>;
   name?: InputMaybe<Scalars['String']['input']>;
@@ -1347,6 +1407,8 @@ export type ClientQueueFieldsFragment = { __typename?: 'Queue', threadId: string
 
 type ClientMessagePartFields_AttachmentPart_Fragment = { __typename: 'AttachmentPart', attachmentId: string, filename: string, mediaType: string, size: number };
 
+type ClientMessagePartFields_CompactionPart_Fragment = { __typename: 'CompactionPart' };
+
 type ClientMessagePartFields_DelegationPart_Fragment = { __typename: 'DelegationPart', toolCallId: string, childExecutionId: string, text: string, reasoning: string, truncated: boolean, error?: { __typename?: 'ExecutionError', reason: ErrorReason, retryable: boolean, retryAfterS?: number | null, occurredAt: string, message: string, messageKey: string, params: unknown, provider?: string | null, httpStatus?: number | null, providerCode?: string | null, requestId?: string | null, detail: string } | null };
 
 type ClientMessagePartFields_ErrorPart_Fragment = { __typename: 'ErrorPart', reason: ErrorReason, retryable: boolean, retryAfterS?: number | null, occurredAt: string, message: string, messageKey: string, params: unknown, provider?: string | null, httpStatus?: number | null, providerCode?: string | null, requestId?: string | null, detail: string };
@@ -1359,14 +1421,14 @@ type ClientMessagePartFields_TextPart_Fragment = { __typename: 'TextPart', text:
 
 type ClientMessagePartFields_ToolCallPart_Fragment = { __typename: 'ToolCallPart', toolCallId: string, toolName: string, state: ToolCallState, input?: unknown | null, output?: unknown | null, durationMs?: number | null, toolError?: string | null };
 
-export type ClientMessagePartFieldsFragment = ClientMessagePartFields_AttachmentPart_Fragment | ClientMessagePartFields_DelegationPart_Fragment | ClientMessagePartFields_ErrorPart_Fragment | ClientMessagePartFields_ReasoningPart_Fragment | ClientMessagePartFields_SteeredInputPart_Fragment | ClientMessagePartFields_TextPart_Fragment | ClientMessagePartFields_ToolCallPart_Fragment;
+export type ClientMessagePartFieldsFragment = ClientMessagePartFields_AttachmentPart_Fragment | ClientMessagePartFields_CompactionPart_Fragment | ClientMessagePartFields_DelegationPart_Fragment | ClientMessagePartFields_ErrorPart_Fragment | ClientMessagePartFields_ReasoningPart_Fragment | ClientMessagePartFields_SteeredInputPart_Fragment | ClientMessagePartFields_TextPart_Fragment | ClientMessagePartFields_ToolCallPart_Fragment;
 
 export type ThreadConversationQueryVariables = Exact<{
   threadId: Scalars['ID']['input'];
 }>;
 
 
-export type ThreadConversationQuery = { __typename?: 'Query', conversation: { __typename?: 'Conversation', threadId: string, eventCursor: string, activeExecutionId?: string | null, openSuspensions: Array<{ __typename?: 'Suspension', id: string, kind: string, status: string, executionId: string, toolCallId: string, toolName: string, payload: unknown }>, messages: { __typename?: 'ConversationMessagesConnection', edges: Array<{ __typename?: 'ConversationMessagesConnectionEdge', node: { __typename?: 'Message', id: string, role: MessageRole, executionId?: string | null, outcome?: ExecutionStatus | null, parentId?: string | null, siblingIds: Array<string>, parts: Array<{ __typename: 'AttachmentPart', attachmentId: string, filename: string, mediaType: string, size: number } | { __typename: 'DelegationPart', toolCallId: string, childExecutionId: string, text: string, reasoning: string, truncated: boolean, error?: { __typename?: 'ExecutionError', reason: ErrorReason, retryable: boolean, retryAfterS?: number | null, occurredAt: string, message: string, messageKey: string, params: unknown, provider?: string | null, httpStatus?: number | null, providerCode?: string | null, requestId?: string | null, detail: string } | null } | { __typename: 'ErrorPart', reason: ErrorReason, retryable: boolean, retryAfterS?: number | null, occurredAt: string, message: string, messageKey: string, params: unknown, provider?: string | null, httpStatus?: number | null, providerCode?: string | null, requestId?: string | null, detail: string } | { __typename: 'ReasoningPart', text: string } | { __typename: 'SteeredInputPart', queueId: string, text: string } | { __typename: 'TextPart', text: string } | { __typename: 'ToolCallPart', toolCallId: string, toolName: string, state: ToolCallState, input?: unknown | null, output?: unknown | null, durationMs?: number | null, toolError?: string | null }> } }> } } };
+export type ThreadConversationQuery = { __typename?: 'Query', conversation: { __typename?: 'Conversation', threadId: string, eventCursor: string, activeExecutionId?: string | null, openSuspensions: Array<{ __typename?: 'Suspension', id: string, kind: string, status: string, executionId: string, toolCallId: string, toolName: string, payload: unknown }>, messages: { __typename?: 'ConversationMessagesConnection', edges: Array<{ __typename?: 'ConversationMessagesConnectionEdge', node: { __typename?: 'Message', id: string, role: MessageRole, executionId?: string | null, outcome?: ExecutionStatus | null, parentId?: string | null, siblingIds: Array<string>, parts: Array<{ __typename: 'AttachmentPart', attachmentId: string, filename: string, mediaType: string, size: number } | { __typename: 'CompactionPart' } | { __typename: 'DelegationPart', toolCallId: string, childExecutionId: string, text: string, reasoning: string, truncated: boolean, error?: { __typename?: 'ExecutionError', reason: ErrorReason, retryable: boolean, retryAfterS?: number | null, occurredAt: string, message: string, messageKey: string, params: unknown, provider?: string | null, httpStatus?: number | null, providerCode?: string | null, requestId?: string | null, detail: string } | null } | { __typename: 'ErrorPart', reason: ErrorReason, retryable: boolean, retryAfterS?: number | null, occurredAt: string, message: string, messageKey: string, params: unknown, provider?: string | null, httpStatus?: number | null, providerCode?: string | null, requestId?: string | null, detail: string } | { __typename: 'ReasoningPart', text: string } | { __typename: 'SteeredInputPart', queueId: string, text: string } | { __typename: 'TextPart', text: string } | { __typename: 'ToolCallPart', toolCallId: string, toolName: string, state: ToolCallState, input?: unknown | null, output?: unknown | null, durationMs?: number | null, toolError?: string | null }> } }> } } };
 
 export type ThreadQueueQueryVariables = Exact<{
   threadId: Scalars['ID']['input'];
@@ -1381,7 +1443,7 @@ export type ThreadRunEventsSubscriptionVariables = Exact<{
 }>;
 
 
-export type ThreadRunEventsSubscription = { __typename?: 'Subscription', runEvents: { __typename: 'BranchSwitched', leafMessageId?: string | null, cursor: string, threadId: string, createdAt: string } | { __typename: 'BudgetWarning', executionId: string, parentExecutionId?: string | null, budgetId: string, period: BudgetPeriod, perUser: boolean, warnAtPercent: number, cursor: string, threadId: string, createdAt: string, spent: { __typename?: 'Money', amount: string, currency: string }, amount: { __typename?: 'Money', amount: string, currency: string } } | { __typename: 'ErrorEvent', executionId: string, parentExecutionId?: string | null, reason: ErrorReason, retryable: boolean, retryAfterS?: number | null, occurredAt: string, message: string, messageKey: string, params: unknown, provider?: string | null, httpStatus?: number | null, providerCode?: string | null, requestId?: string | null, detail: string, cursor: string, threadId: string, createdAt: string } | { __typename: 'ExecutionFinished', executionId: string, parentExecutionId?: string | null, status: ExecutionStatus, cursor: string, threadId: string, createdAt: string } | { __typename: 'ExecutionStarted', executionId: string, parentExecutionId?: string | null, queueId: string, acceptedText: string, userMessageId: string, cursor: string, threadId: string, createdAt: string } | { __typename: 'ExecutionUpdated', executionId: string, parentExecutionId?: string | null, status: ExecutionStatus, cursor: string, threadId: string, createdAt: string } | { __typename: 'MessageQueued', queueId: string, text: string, cursor: string, threadId: string, createdAt: string } | { __typename: 'MessageSnapshot', executionId: string, parentExecutionId?: string | null, messageId: string, textLength: number, cursor: string, threadId: string, createdAt: string, parts: Array<{ __typename: 'AttachmentPart', attachmentId: string, filename: string, mediaType: string, size: number } | { __typename: 'DelegationPart', toolCallId: string, childExecutionId: string, text: string, reasoning: string, truncated: boolean, error?: { __typename?: 'ExecutionError', reason: ErrorReason, retryable: boolean, retryAfterS?: number | null, occurredAt: string, message: string, messageKey: string, params: unknown, provider?: string | null, httpStatus?: number | null, providerCode?: string | null, requestId?: string | null, detail: string } | null } | { __typename: 'ErrorPart', reason: ErrorReason, retryable: boolean, retryAfterS?: number | null, occurredAt: string, message: string, messageKey: string, params: unknown, provider?: string | null, httpStatus?: number | null, providerCode?: string | null, requestId?: string | null, detail: string } | { __typename: 'ReasoningPart', text: string } | { __typename: 'SteeredInputPart', queueId: string, text: string } | { __typename: 'TextPart', text: string } | { __typename: 'ToolCallPart', toolCallId: string, toolName: string, state: ToolCallState, input?: unknown | null, output?: unknown | null, durationMs?: number | null, toolError?: string | null }> } | { __typename: 'MessageSteered', executionId: string, parentExecutionId?: string | null, queueIds: Array<string>, texts: Array<string>, cursor: string, threadId: string, createdAt: string } | { __typename: 'QueueUpdated', cursor: string, threadId: string, createdAt: string } | { __typename: 'ReasoningDelta', executionId: string, parentExecutionId?: string | null, text: string, offset: number, cursor: string, threadId: string, createdAt: string } | { __typename: 'RetryScheduled', executionId: string, parentExecutionId?: string | null, attempt: number, delayS: number, reason: ErrorReason, cursor: string, threadId: string, createdAt: string } | { __typename: 'SuspensionOpened', executionId: string, parentExecutionId?: string | null, suspensionId: string, kind: string, toolCallId: string, payload: unknown, cursor: string, threadId: string, createdAt: string } | { __typename: 'SuspensionResolved', executionId: string, parentExecutionId?: string | null, suspensionId: string, resolution?: unknown | null, cursor: string, threadId: string, createdAt: string } | { __typename: 'TextDelta', executionId: string, parentExecutionId?: string | null, messageId: string, text: string, offset: number, cursor: string, threadId: string, createdAt: string } | { __typename: 'ToolCallEvent', executionId: string, parentExecutionId?: string | null, messageId: string, toolCallId: string, toolName: string, state: ToolCallState, input?: unknown | null, output?: unknown | null, error?: string | null, durationMs?: number | null, cursor: string, threadId: string, createdAt: string } };
+export type ThreadRunEventsSubscription = { __typename?: 'Subscription', runEvents: { __typename: 'BranchSwitched', leafMessageId?: string | null, cursor: string, threadId: string, createdAt: string } | { __typename: 'BudgetWarning', executionId: string, parentExecutionId?: string | null, budgetId: string, period: BudgetPeriod, perUser: boolean, warnAtPercent: number, cursor: string, threadId: string, createdAt: string, spent: { __typename?: 'Money', amount: string, currency: string }, amount: { __typename?: 'Money', amount: string, currency: string } } | { __typename: 'ErrorEvent', executionId: string, parentExecutionId?: string | null, reason: ErrorReason, retryable: boolean, retryAfterS?: number | null, occurredAt: string, message: string, messageKey: string, params: unknown, provider?: string | null, httpStatus?: number | null, providerCode?: string | null, requestId?: string | null, detail: string, cursor: string, threadId: string, createdAt: string } | { __typename: 'ExecutionFinished', executionId: string, parentExecutionId?: string | null, status: ExecutionStatus, cursor: string, threadId: string, createdAt: string } | { __typename: 'ExecutionStarted', executionId: string, parentExecutionId?: string | null, queueId: string, acceptedText: string, userMessageId: string, cursor: string, threadId: string, createdAt: string } | { __typename: 'ExecutionUpdated', executionId: string, parentExecutionId?: string | null, status: ExecutionStatus, cursor: string, threadId: string, createdAt: string } | { __typename: 'MessageQueued', queueId: string, text: string, cursor: string, threadId: string, createdAt: string } | { __typename: 'MessageSnapshot', executionId: string, parentExecutionId?: string | null, messageId: string, textLength: number, cursor: string, threadId: string, createdAt: string, parts: Array<{ __typename: 'AttachmentPart', attachmentId: string, filename: string, mediaType: string, size: number } | { __typename: 'CompactionPart' } | { __typename: 'DelegationPart', toolCallId: string, childExecutionId: string, text: string, reasoning: string, truncated: boolean, error?: { __typename?: 'ExecutionError', reason: ErrorReason, retryable: boolean, retryAfterS?: number | null, occurredAt: string, message: string, messageKey: string, params: unknown, provider?: string | null, httpStatus?: number | null, providerCode?: string | null, requestId?: string | null, detail: string } | null } | { __typename: 'ErrorPart', reason: ErrorReason, retryable: boolean, retryAfterS?: number | null, occurredAt: string, message: string, messageKey: string, params: unknown, provider?: string | null, httpStatus?: number | null, providerCode?: string | null, requestId?: string | null, detail: string } | { __typename: 'ReasoningPart', text: string } | { __typename: 'SteeredInputPart', queueId: string, text: string } | { __typename: 'TextPart', text: string } | { __typename: 'ToolCallPart', toolCallId: string, toolName: string, state: ToolCallState, input?: unknown | null, output?: unknown | null, durationMs?: number | null, toolError?: string | null }> } | { __typename: 'MessageSteered', executionId: string, parentExecutionId?: string | null, queueIds: Array<string>, texts: Array<string>, cursor: string, threadId: string, createdAt: string } | { __typename: 'QueueUpdated', cursor: string, threadId: string, createdAt: string } | { __typename: 'ReasoningDelta', executionId: string, parentExecutionId?: string | null, text: string, offset: number, cursor: string, threadId: string, createdAt: string } | { __typename: 'RetryScheduled', executionId: string, parentExecutionId?: string | null, attempt: number, delayS: number, reason: ErrorReason, cursor: string, threadId: string, createdAt: string } | { __typename: 'SuspensionOpened', executionId: string, parentExecutionId?: string | null, suspensionId: string, kind: string, toolCallId: string, payload: unknown, cursor: string, threadId: string, createdAt: string } | { __typename: 'SuspensionResolved', executionId: string, parentExecutionId?: string | null, suspensionId: string, resolution?: unknown | null, cursor: string, threadId: string, createdAt: string } | { __typename: 'TextDelta', executionId: string, parentExecutionId?: string | null, messageId: string, text: string, offset: number, cursor: string, threadId: string, createdAt: string } | { __typename: 'ToolCallEvent', executionId: string, parentExecutionId?: string | null, messageId: string, toolCallId: string, toolName: string, state: ToolCallState, input?: unknown | null, output?: unknown | null, error?: string | null, durationMs?: number | null, cursor: string, threadId: string, createdAt: string } };
 
 export type SendThreadMessageMutationVariables = Exact<{
   threadId: Scalars['ID']['input'];
