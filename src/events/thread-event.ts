@@ -28,6 +28,8 @@ export type ThreadEventPayload =
   | { type: 'MessageSteered'; queueIds: string[]; texts: string[] }
   | { type: 'RetryScheduled'; attempt: number; delayS: number; reason: string }
   | ({ type: 'BudgetWarning' } & BudgetWarningNotice)
+  /** A summary now replaces the messages before `messageId` for the model (or, undone, no longer does). */
+  | { type: 'ThreadCompacted'; messageId: string; throughMessageId: string; undone: boolean }
   | ({ type: 'ErrorEvent' } & RecordedFailure)
   | { type: 'ExecutionFinished'; status: ExecutionStatus }
   | { type: 'QueueUpdated' }

@@ -4,6 +4,7 @@ import type { SqlRunner } from '../storage/sql-client.ts';
 import { textOf, type MessagePart } from '../conversation/parts.ts';
 import { modelToolName } from '../runtime/tools.ts';
 import { compactedView, HISTORY_MESSAGES, summaryMessage } from '../compaction/compacted-view.ts';
+import { compactIfNeeded, type CompactionAgent, type CompactionOccasion, type CompactorDeps } from '../compaction/compactor.ts';
 
 /** What the model is told of a call a crash interrupted, when the turn is tried again. */
 export const INTERRUPTED_CALL_NOTE =
@@ -17,6 +18,21 @@ export const INTERRUPTED_CALL_NOTE =
  */
 export async function loadHistory(db: SqlRunner, threadId: string, executionId: string): Promise<ModelMessage[]> {
   return historyOf(db, await turnPath(db, threadId, executionId, HISTORY_MESSAGES), executionId);
+}
+
+/**
+ * A fresh turn's history, compacted first when what it would send passes the agent's threshold of
+ * its context window (docs/compaction.md); an ordinary turn reads its path and nothing more.
+ */
+export async function loadCompactedHistory(
+  deps: CompactorDeps,
+  agent: CompactionAgent,
+  threadId: string,
+  executionId: string,
+  occasion: CompactionOccasion,
+): Promise<ModelMessage[]> {
+  const path = await turnPath(deps.sql, threadId, executionId, HISTORY_MESSAGES);
+  return historyOf(deps.sql, await compactIfNeeded(deps, agent, threadId, path, occasion), executionId);
 }
 
 /** The history of a path already read (the turn's, `turnPath`). */

@@ -12,7 +12,7 @@ import type { AdmittedRun } from './admission.ts';
 import { answeredQuestion, approvedCall } from './checkpoint.ts';
 import { startChildRun } from './delegation.ts';
 import { endingAfterOutage, endingOf, type RunStop } from './ending.ts';
-import { loadHistory } from './history.ts';
+import { loadCompactedHistory } from './history.ts';
 import type { RunLauncherDeps } from './run-launcher-deps.ts';
 import type { RunOwner } from './run-slots.ts';
 import { TokenBudgetSpent, type RunningExecution } from './running-executions.ts';
@@ -101,7 +101,13 @@ export class RunLauncher {
         agent,
         user,
         signal: handle.controller.signal,
-        messages: async () => resumeWith ?? loadHistory(this.deps.sql, execution.threadId, execution.id),
+        messages: async () =>
+          resumeWith ??
+          loadCompactedHistory(this.deps, agent, execution.threadId, execution.id, {
+            executionId: execution.id,
+            onModelCall: (tokens) => recording.emit({ type: 'model-call', tokens }),
+            signal: handle.controller.signal,
+          }),
         delegationLog: conversationLog,
         afterStart: answered ? [answered] : [],
         approved: resumeWith ? approvedCall(resumeWith) : null,

@@ -6,15 +6,13 @@
 
 /** The system prompt of a summary request. */
 export const SUMMARY_INSTRUCTIONS =
-  'You compact a conversation that has grown too long for the context window. Write a concise summary of the ' +
-  'conversation above that keeps every fact, decision, name, number, open task and question the assistant needs to ' +
-  'continue it. Write only the summary, in the language of the conversation.';
+  'Summarise the conversation above concisely: keep every fact, decision, name, number and open question needed to continue it.';
 
 /** The user message that closes a summary request, after the messages to summarise. */
 export const SUMMARY_REQUEST = 'Summarise the conversation above now.';
 
 /** The first line of the system message that carries a summary at the head of a compacted history. */
-export const SUMMARY_HEADING = 'Summary of the earlier conversation (it replaces the messages before the ones that follow):';
+export const SUMMARY_HEADING = 'Summary of the earlier conversation:';
 
 /** Where the run's call options carry what the demo model must know of the agent (its window). */
 export const PARLEY_PROVIDER_OPTIONS = 'parley';

@@ -18,6 +18,7 @@ import './branches.ts';
 import './tool-server.ts';
 import './usage.ts';
 import './budgets.ts';
+import './compaction.ts';
 import { builder } from './builder.ts';
 
 export const schema = builder.toSchema({ sortSchema: true });

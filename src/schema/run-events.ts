@@ -43,7 +43,7 @@ function endingAsResult(
 type EventOf<T extends ThreadEventType> = RunEvent & { payload: Extract<ThreadEventPayload, { type: T }> };
 
 /** Events that come before any execution exists: a message entering the queue, the queue changing. */
-const THREAD_EVENT_TYPES: ReadonlySet<ThreadEventType> = new Set(['MessageQueued', 'QueueUpdated', 'BranchSwitched']);
+const THREAD_EVENT_TYPES: ReadonlySet<ThreadEventType> = new Set(['MessageQueued', 'QueueUpdated', 'BranchSwitched', 'ThreadCompacted']);
 
 const eventTypeOf = (event: unknown) => (event as RunEvent).payload.type;
 
@@ -62,7 +62,7 @@ const RunEventInterface = builder.interfaceRef<RunEvent>('RunEvent').implement({
 });
 
 const ExecutionEventInterface = builder.interfaceRef<RunEvent>('ExecutionEvent').implement({
-  description: 'An event about one execution (every event but MessageQueued, QueueUpdated and BranchSwitched).',
+  description: 'An event about one execution (every event but MessageQueued, QueueUpdated, BranchSwitched and ThreadCompacted).',
   interfaces: [RunEventInterface],
   resolveType: eventTypeOf,
   fields: (t) => ({

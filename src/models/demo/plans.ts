@@ -19,7 +19,7 @@ import { approvalGranted, findOutcome, outcomeSucceeded, outcomeValue, type Prom
  *   /delegate message   tool call delegate {message}    → `The delegate replied: "<result>"` | `The delegate failed: <error>`
  *   /history            `History: <text 1> | <text 2> | …`, the earlier user texts of the prompt (unquoted, uncut),
  *                       led by `[summary] <summary>` when a summary leads the prompt
- *   a summary request   `Summary: <summary before> ; <text 1> ; <text 2> …`: the summary the range began with, if
+ *   a summary request   `Summary: <summary before>; <text 1>; <text 2> …`: the summary the range began with, if
  *                       any, and its user texts (src/models/summary-request.ts)
  *   /tool s/t {json}    tool call of s/t (as the model knows it, modelToolName) → `Tool s/t returned: <text>` |
  *                       `Tool s/t failed: <error>` (a denied approval: `Tool s/t failed: the call was not approved.`)
@@ -73,7 +73,7 @@ function plainReply(view: PromptView): DemoPlan {
 /** A summary request's answer: what the summarised range held, shorter (its user texts only). */
 function summaryPlan(view: PromptView): DemoPlan {
   const earlier = view.summary ? [view.summary.replace(/^Summary: /, '')] : [];
-  return textPlan(`Summary: ${[...earlier, ...view.earlierUserTexts].join(' ; ')}`);
+  return textPlan(`Summary: ${[...earlier, ...view.earlierUserTexts].join('; ')}`);
 }
 
 export function planFor(view: PromptView, context: PlanContext): DemoPlan {
