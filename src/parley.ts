@@ -81,7 +81,7 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
     usage: usage.usage,
     budgets: usage.budgets,
     usageReads: usage.reads,
-    compaction: new CompactionService({ prisma, sql, models }),
+    compaction: new CompactionService({ prisma, sql, models, bus, access }),
   };
   const work = new Lifecycle();
   return {

@@ -1,10 +1,15 @@
-import type { PrismaClient } from '../generated/prisma/client.ts';
+import type { PrismaClient, User } from '../generated/prisma/client.ts';
+import type { AccessPolicy } from '../auth/access.ts';
+import { ConflictError, InvalidInputError } from '../domain/errors.ts';
+import type { LiveBus } from '../events/live-bus.ts';
 import type { ModelRegistry } from '../models/registry.ts';
 import type { WindowSetting } from '../models/model-context.ts';
 import { turnPath, type TurnPathRow } from '../storage/run-statements.ts';
 import type { SqlClient } from '../storage/sql-client.ts';
 import type { CompactionPart, MessagePart } from '../conversation/parts.ts';
-import { compactedView, HISTORY_MESSAGES } from './compacted-view.ts';
+import { activeCompaction, compactedView, HISTORY_MESSAGES } from './compacted-view.ts';
+import { compactionRange } from './compaction-plan.ts';
+import { compact, measure, recordCompaction, type CompactionAgent } from './compactor.ts';
 import { promptTextsOf, summaryText } from './path-tokens.ts';
 
 /** No execution has this id: `turnPath` then reads the path to the thread's active leaf. */
@@ -22,6 +27,8 @@ export interface CompactionServiceDeps {
   prisma: PrismaClient;
   sql: SqlClient;
   models: ModelRegistry;
+  bus: LiveBus;
+  access: Pick<AccessPolicy, 'thread'>;
 }
 
 /** Measures threads against their agent's context window, and compacts them by hand (docs/compaction.md). */
@@ -60,6 +67,58 @@ export class CompactionService {
       windowTokens: await models.context.windowOf(thread.agent),
       compactedThrough: view.summary?.throughMessageId ?? null,
     };
+  }
+
+  // Compaction by hand: one thread's, when no run is active on it.
+
+  /** Summarises all but the kept turns now, as a turn past its threshold would. */
+  async compactThread(user: User, threadId: string): Promise<CompactionPart> {
+    const { thread, path } = await this.idleThread(user, threadId);
+    const agent = thread.agent;
+    const windowTokens = await this.deps.models.context.windowOf(agent);
+    const range = compactionRange(compactedView(path).rows, agent.compactKeptTurns);
+    if (!range) throw new ConflictError(`Nothing to compact: the thread has no more than its ${agent.compactKeptTurns} kept turns since its last summary.`);
+    const kept = compactedView(path).rows.slice(range.keptFrom);
+    const keptTokens = await this.deps.models.context.estimate(agent.model, [agent.systemPrompt, ...kept.flatMap(promptTextsOf)]);
+    if (windowTokens !== null && keptTokens > windowTokens) {
+      throw new InvalidInputError(
+        'threadId',
+        `the ${agent.compactKeptTurns} kept turns alone take about ${keptTokens} tokens, more than the agent's window of ${windowTokens}: lower its compaction.keptTurns or raise its contextWindowTokens.`,
+      );
+    }
+    const done = await compact(this.deps, agent, thread.id, path, { executionId: null });
+    if (!done) throw new ConflictError('Nothing to compact: not even the oldest turn fits a summary request in the window.');
+    return done.part;
+  }
+
+  /** The summary in force undone: the next call sends the messages it replaced, when they fit under the threshold. */
+  async uncompactThread(user: User, threadId: string): Promise<CompactionPart> {
+    const { thread, path } = await this.idleThread(user, threadId);
+    const active = activeCompaction(path);
+    if (!active) throw new ConflictError('Nothing to uncompact: no summary is in force on the active branch.');
+    const holder = path[active.holderIndex]!;
+    const at = new Date();
+    const undone: CompactionPart = { ...active.part, undone: true, undoneAt: at.toISOString() };
+    const parts = (holder.parts as MessagePart[]).map((part) => (part === active.part ? undone : part));
+    const after = path.map((row) => (row === holder ? { ...row, parts } : row));
+    const measured = await measure(this.deps.models, thread.agent, after);
+    if (measured.threshold !== null && measured.tokens > measured.threshold) {
+      throw new ConflictError(
+        `The original messages do not fit: about ${measured.tokens} tokens, past the agent's threshold of ${measured.threshold} (its window is ${measured.windowTokens}); the next call would compact them again.`,
+      );
+    }
+    await recordCompaction(this.deps, thread.id, holder.id, parts, null, { messageId: holder.id, throughMessageId: undone.throughMessageId, undone: true }, at);
+    return undone;
+  }
+
+  private async idleThread(user: User, threadId: string): Promise<{ thread: { id: string; agent: CompactionAgent }; path: TurnPathRow[] }> {
+    const thread = await this.deps.access.thread(user, threadId, 'agent:execute');
+    const active = await this.deps.prisma.execution.findFirst({
+      where: { threadId: thread.id, parentExecutionId: null, status: { in: ['RUNNING', 'SUSPENDED'] } },
+      select: { id: true },
+    });
+    if (active) throw new ConflictError('A run is active on this thread: wait for it to end, or stop it, first.');
+    return { thread, path: await turnPath(this.deps.sql, thread.id, NO_EXECUTION, HISTORY_MESSAGES) };
   }
 }
 

@@ -44,7 +44,7 @@ export interface SchemaServices {
   usage: Pick<UsageService, 'projectUsage'>;
   budgets: Pick<BudgetService, 'setBudget' | 'removeBudget' | 'budgetsOf'>;
   usageReads: Pick<UsageReads, 'ofExecution' | 'ofThread'>;
-  compaction: Pick<CompactionService, 'contextWindowOf' | 'contextOf'>;
+  compaction: Pick<CompactionService, 'contextWindowOf' | 'contextOf' | 'compactThread' | 'uncompactThread'>;
   /** The deployment's currency (PARLEY_CURRENCY): every Money is in it. */
   currency: string;
   /** Links a queued message to the request that queued it (its turn's trace names that request). */

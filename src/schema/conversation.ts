@@ -74,8 +74,12 @@ builder.queryField('conversation', (t) =>
     type: ConversationRef,
     args: { threadId: t.arg.id({ required: true }) },
     resolve: async (_root, args, { services, viewer }) => {
-      const head = await services.conversations.conversation(viewer, decodeIdArg(args, 'threadId', 'Thread'));
-      return { threadId: head.thread.id, eventCursor: head.eventCursor, activeExecutionId: head.activeExecutionId, leafMessageId: head.leafMessageId };
+      return conversationOf(await services.conversations.conversation(viewer, decodeIdArg(args, 'threadId', 'Thread')));
     },
   }),
 );
+
+/** The Conversation of a thread's head as the conversation service reads it. */
+export function conversationOf(head: { thread: { id: string }; eventCursor: string; activeExecutionId: string | null; leafMessageId: string | null }): ConversationShape {
+  return { threadId: head.thread.id, eventCursor: head.eventCursor, activeExecutionId: head.activeExecutionId, leafMessageId: head.leafMessageId };
+}

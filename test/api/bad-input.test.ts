@@ -154,6 +154,8 @@ const editMessage = (vars: { messageId?: string; text?: string; idempotencyKey?:
   ).editMessage;
 const regenerateMessage = (messageId: string) => async () =>
   (await requestData(server, documents.RegenerateMessageDocument, { messageId }, token)).regenerateMessage;
+const compactThread = (threadId: string) => async () => (await requestData(server, documents.CompactThreadDocument, { threadId }, token)).compactThread;
+const uncompactThread = (threadId: string) => async () => (await requestData(server, documents.UncompactThreadDocument, { threadId }, token)).uncompactThread;
 const switchBranch = (messageId: string) => async () =>
   (await requestData(server, documents.SwitchBranchDocument, { messageId }, token)).switchBranch;
 const renameThread = (vars: { threadId?: string; title?: string }) => async () =>
@@ -441,6 +443,10 @@ const cases: Case[] = [
   { name: 'editMessage: empty idempotencyKey', run: editMessage({ idempotencyKey: '' }), expected: invalid('idempotencyKey') },
   ...idCases('regenerateMessage', 'messageId', 'Message', (id) => regenerateMessage(id), () => threadId),
   ...idCases('switchBranch', 'messageId', 'Message', (id) => switchBranch(id), () => threadId),
+
+  // compactThread(threadId), uncompactThread(threadId): nothing to compact or undo is a ConflictError (test/compaction)
+  ...idCases('compactThread', 'threadId', 'Thread', (id) => compactThread(id), () => agentId),
+  ...idCases('uncompactThread', 'threadId', 'Thread', (id) => uncompactThread(id), () => agentId),
 
   // renameThread(threadId, title), deleteThread(threadId)
   ...idCases('renameThread', 'threadId', 'Thread', (id) => renameThread({ threadId: id }), () => agentId),

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachBackend } from '../support/backends.ts';
 import { conversation, messagesOf, send, textOf } from '../support/client.ts';
-import { ConversationContextDocument } from '../support/documents.ts';
-import { newThread, setUpAgent } from '../support/scenario.ts';
+import { CompactThreadDocument, ConversationContextDocument, UncompactThreadDocument, UpdateAgentContextDocument } from '../support/documents.ts';
+import { addMember, newThread, setUpAgent } from '../support/scenario.ts';
 import { requestData, startTestServer, type TestServer } from '../support/server.ts';
 import { settledConversation } from '../support/waits.ts';
 
@@ -58,5 +58,34 @@ describeEachBackend('compaction before the call: a thread driven past its window
     const compacted = events.filter((event) => (event.payload as { type: string }).type === 'ThreadCompacted');
     expect(compacted).toHaveLength(compactions.length);
     expect(await prisma.modelCall.count({ where: { threadId: thread.id } })).toBe(WORDS.length + 1 + compactions.length);
+  });
+
+  it('compacts by hand and back: compactThread, then uncompactThread sends the originals again', async () => {
+    const handAgent = await setUpAgent(server, { project: 'By hand', compaction: { keptTurns: 2 } });
+    const as = handAgent.token;
+    const threadId = await newThread(server, as, handAgent.agentId);
+    const compactNow = () => requestData(server, CompactThreadDocument, { threadId }, as).then((data) => data.compactThread);
+    const uncompactNow = () => requestData(server, UncompactThreadDocument, { threadId }, as).then((data) => data.uncompactThread);
+    const send1 = async (text: string) => {
+      await send(server, as, threadId, text);
+      return textOf(messagesOf(await settledConversation(server, as, threadId)).at(-1));
+    };
+    expect(await uncompactNow()).toMatchObject({ __typename: 'ConflictError' });
+    for (const word of ['one', 'two']) await send1(word);
+    expect(await compactNow()).toMatchObject({ __typename: 'ConflictError', message: expect.stringContaining('Nothing to compact') });
+    for (const word of ['three', 'four']) await send1(word);
+
+    const compacted = await compactNow();
+    expect(compacted).toMatchObject({ __typename: 'Conversation', context: { compactedThrough: expect.any(String) } });
+    expect(await send1('/history')).toBe('History: [summary] Summary: one; two | three | four');
+    expect(await uncompactNow()).toMatchObject({ __typename: 'Conversation', context: { compactedThrough: null } });
+    expect(await send1('/history')).toBe('History: one | two | three | four | /history');
+
+    // Another user's thread is not found; a window smaller than the kept turns is refused; neither changes anything.
+    const outsider = await addMember(server, handAgent.projectId, { role: 'viewer' });
+    expect((await requestData(server, CompactThreadDocument, { threadId }, outsider.token)).compactThread.__typename).toBe('NotFoundError');
+    await requestData(server, UpdateAgentContextDocument, { agentId: handAgent.agentId, contextWindowTokens: 3 }, as);
+    expect(await compactNow()).toMatchObject({ __typename: 'InvalidInputError', field: 'threadId' });
+    expect(messagesOf(await conversation(server, as, threadId)).flatMap((message) => message.parts.filter((part) => part.__typename === 'CompactionPart'))).toHaveLength(1);
   });
 });

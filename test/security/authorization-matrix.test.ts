@@ -13,6 +13,7 @@ import {
   answeredThread,
   buildSecurityWorld,
   busyThread,
+  compactableThread,
   createThread,
   failedThread,
   rank,
@@ -50,7 +51,11 @@ type FixtureKind =
   | 'tool-server'
   | 'budget'
   | 'answered'
-  | 'private-answered';
+  | 'private-answered'
+  | 'compactable'
+  | 'private-compactable'
+  | 'compacted'
+  | 'private-compacted';
 
 interface Fixture {
   threadIds: string[];
@@ -99,6 +104,14 @@ const MATRIX: Record<string, Case[]> = {
   'mutation.editMessage': onAnswered((_w, f) => ({ messageId: f.userMessageId, text: 'edited', idempotencyKey: randomUUID() })),
   'mutation.regenerateMessage': onAnswered((_w, f) => ({ messageId: f.replyMessageId })),
   'mutation.switchBranch': onAnswered((_w, f) => ({ messageId: f.userMessageId })),
+  'mutation.compactThread': [
+    { minimum: 'member', fixture: 'compactable', variables: (_w, f) => ({ threadId: f.threadId }) },
+    { name: 'the owner’s private thread', minimum: 'owner', fixture: 'private-compactable', variables: (_w, f) => ({ threadId: f.threadId }) },
+  ],
+  'mutation.uncompactThread': [
+    { minimum: 'member', fixture: 'compacted', variables: (_w, f) => ({ threadId: f.threadId }) },
+    { name: 'the owner’s private thread', minimum: 'owner', fixture: 'private-compacted', variables: (_w, f) => ({ threadId: f.threadId }) },
+  ],
   'mutation.renameThread': onAnswered((_w, f) => ({ threadId: f.threadId, title: 'Renamed' })),
   // The owner, or a project admin for a shared thread.
   'mutation.deleteThread': onAnswered((_w, f) => ({ threadId: f.threadId }), 'admin'),
@@ -234,6 +247,13 @@ async function buildFixture(world: SecurityWorld, kind: FixtureKind): Promise<Fi
     case 'private-answered': {
       const answered = await answeredThread(world, kind === 'answered' ? 'SHARED' : 'TEST');
       return { threadIds: [answered.threadId], ...answered };
+    }
+    case 'compactable':
+    case 'private-compactable':
+    case 'compacted':
+    case 'private-compacted': {
+      const compactable = await compactableThread(world, kind.startsWith('private') ? 'TEST' : 'SHARED', kind.endsWith('compacted'));
+      return { threadIds: [compactable.threadId], ...compactable };
     }
     case 'failed': {
       const failed = await failedThread(world, 'SHARED');

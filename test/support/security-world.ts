@@ -184,6 +184,24 @@ export async function answeredThread(world: SecurityWorld, kind: 'TEST' | 'SHARE
 }
 
 /**
+ * A thread with one turn more than the agent keeps through a compaction (4), so `compactThread` has
+ * something to summarise; `compacted`: and summarised once, so `uncompactThread` has something to undo.
+ */
+export async function compactableThread(world: SecurityWorld, kind: 'TEST' | 'SHARED', compacted: boolean) {
+  const threadId = await createThread(world, kind);
+  const prisma = world.server.parley.db.prisma;
+  for (let turn = 1; turn <= 5; turn++) {
+    await sendAs(world, threadId, `turn ${turn}`);
+    await executionRowsReaching(prisma, rawId(threadId), 'COMPLETED', { topLevel: true, count: turn, timeoutMs: 60_000 });
+  }
+  if (compacted) {
+    const owner = await prisma.user.findUniqueOrThrow({ where: { id: world.owner.userId } });
+    await world.server.parley.services.compaction.compactThread(owner, rawId(threadId));
+  }
+  return { threadId };
+}
+
+/**
  * What a request could change in the world, for the threads given and the directory: equal before
  * and after means the request changed nothing there. Runs elsewhere do not disturb it.
  */

@@ -298,6 +298,9 @@ function applyEvent(state: ThreadState, event: RunEvent): ThreadState {
       return branchSwitched(state, event);
     case 'BudgetWarning':
       return { ...state, budgetWarning: event };
+    case 'ThreadCompacted':
+      // What the model is sent changed, not what the thread shows: the originals stay on the path.
+      return state;
   }
 }
 

@@ -381,7 +381,7 @@ export type ExecutionError = {
   retryable: Scalars['Boolean']['output'];
 };
 
-/** An event about one execution (every event but MessageQueued, QueueUpdated and BranchSwitched). */
+/** An event about one execution (every event but MessageQueued, QueueUpdated, BranchSwitched and ThreadCompacted). */
 export type ExecutionEvent = {
   createdAt: Scalars['DateTime']['output'];
   /** Opaque resume point. A durable event’s cursor is the same on every connection and instance; a live-only one (TextDelta, ReasoningDelta, MessageSnapshot) is valid only on its connection. */
@@ -566,6 +566,8 @@ export type Mutation = {
   addToolServer: MutationAddToolServerResult;
   /** Stop. Cancels a running execution (on whichever instance runs it) or a suspended one; queued messages stay. An execution that already ended is a ConflictError, so a late Stop never touches a later execution. */
   cancelExecution: MutationCancelExecutionResult;
+  /** Summarises the thread’s oldest turns now (all but its agent’s kept turns) with the agent’s model, as a turn past its threshold would (ThreadCompacted); answers the conversation as it now is. A ConflictError while a run is active or when there is nothing to compact; an InvalidInputError when the kept turns alone exceed the window. */
+  compactThread: MutationCompactThreadResult;
   createAgent: MutationCreateAgentResult;
   /** Creates a project whose admin is the viewer, or — for an admin credential — the user `ownerId` (the credential’s own user is then not a member). */
   createProject: MutationCreateProjectResult;
@@ -613,6 +615,8 @@ export type Mutation = {
   steerQueuedMessage: MutationSteerQueuedMessageResult;
   /** The active path goes through that message, down to the leaf last active under it (BranchSwitched); answers the conversation as it now is. A ConflictError while an execution runs: stop it first. */
   switchBranch: MutationSwitchBranchResult;
+  /** Undoes the summary in force on the active branch: the next call sends the messages it replaced (ThreadCompacted, undone). A ConflictError while a run is active, when nothing is compacted, or when the originals would pass the agent’s threshold. */
+  uncompactThread: MutationUncompactThreadResult;
   updateAgent: MutationUpdateAgentResult;
   /** Changes a tool server and reconnects; `headers`, when given, replace all of them. Needs agent:manage. An operator-declared server is a ForbiddenError (it is changed in PARLEY_TOOL_SERVERS_FILE). */
   updateToolServer: MutationUpdateToolServerResult;
@@ -637,6 +641,11 @@ export type MutationAddToolServerArgs = {
 
 export type MutationCancelExecutionArgs = {
   executionId: Scalars['ID']['input'];
+};
+
+
+export type MutationCompactThreadArgs = {
+  threadId: Scalars['ID']['input'];
 };
 
 
@@ -804,6 +813,11 @@ export type MutationSwitchBranchArgs = {
 };
 
 
+export type MutationUncompactThreadArgs = {
+  threadId: Scalars['ID']['input'];
+};
+
+
 export type MutationUpdateAgentArgs = {
   agentId: Scalars['ID']['input'];
   compaction?: InputMaybe<AgentCompactionInput>;
@@ -830,6 +844,8 @@ export type MutationAddProjectMemberResult = ConflictError | ForbiddenError | In
 export type MutationAddToolServerResult = ConflictError | ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError | ServiceUnavailableError | ToolServer;
 
 export type MutationCancelExecutionResult = CancelRequested | ConflictError | ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError | ServiceUnavailableError;
+
+export type MutationCompactThreadResult = ConflictError | Conversation | ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError | ServiceUnavailableError;
 
 export type MutationCreateAgentResult = Agent | ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError | ServiceUnavailableError;
 
@@ -878,6 +894,8 @@ export type MutationSetModelPriceResult = ForbiddenError | InvalidInputError | M
 export type MutationSteerQueuedMessageResult = ConflictError | ForbiddenError | InvalidInputError | NotFoundError | QueueItem | RateLimitedError | ServiceUnavailableError;
 
 export type MutationSwitchBranchResult = ConflictError | Conversation | ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError | ServiceUnavailableError;
+
+export type MutationUncompactThreadResult = ConflictError | Conversation | ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError | ServiceUnavailableError;
 
 export type MutationUpdateAgentResult = Agent | ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError | ServiceUnavailableError;
 
@@ -1202,6 +1220,20 @@ export type Thread = Node & {
   usage: Usage;
 };
 
+/** A summary now replaces, for the model, the messages before messageId (its CompactionPart says which and how); undone: they are sent again (uncompactThread). */
+export type ThreadCompacted = RunEvent & {
+  __typename?: 'ThreadCompacted';
+  createdAt: Scalars['DateTime']['output'];
+  /** Opaque resume point. A durable event’s cursor is the same on every connection and instance; a live-only one (TextDelta, ReasoningDelta, MessageSnapshot) is valid only on its connection. */
+  cursor: Scalars['String']['output'];
+  /** The message that holds the CompactionPart: the first one the model is still sent. */
+  messageId: Scalars['ID']['output'];
+  threadId: Scalars['ID']['output'];
+  /** The last message the summary replaces. */
+  throughMessageId: Scalars['ID']['output'];
+  undone: Scalars['Boolean']['output'];
+};
+
 export type ThreadDeleted = {
   __typename?: 'ThreadDeleted';
   threadId: Scalars['ID']['output'];
@@ -1443,7 +1475,7 @@ export type ThreadRunEventsSubscriptionVariables = Exact<{
 }>;
 
 
-export type ThreadRunEventsSubscription = { __typename?: 'Subscription', runEvents: { __typename: 'BranchSwitched', leafMessageId?: string | null, cursor: string, threadId: string, createdAt: string } | { __typename: 'BudgetWarning', executionId: string, parentExecutionId?: string | null, budgetId: string, period: BudgetPeriod, perUser: boolean, warnAtPercent: number, cursor: string, threadId: string, createdAt: string, spent: { __typename?: 'Money', amount: string, currency: string }, amount: { __typename?: 'Money', amount: string, currency: string } } | { __typename: 'ErrorEvent', executionId: string, parentExecutionId?: string | null, reason: ErrorReason, retryable: boolean, retryAfterS?: number | null, occurredAt: string, message: string, messageKey: string, params: unknown, provider?: string | null, httpStatus?: number | null, providerCode?: string | null, requestId?: string | null, detail: string, cursor: string, threadId: string, createdAt: string } | { __typename: 'ExecutionFinished', executionId: string, parentExecutionId?: string | null, status: ExecutionStatus, cursor: string, threadId: string, createdAt: string } | { __typename: 'ExecutionStarted', executionId: string, parentExecutionId?: string | null, queueId: string, acceptedText: string, userMessageId: string, cursor: string, threadId: string, createdAt: string } | { __typename: 'ExecutionUpdated', executionId: string, parentExecutionId?: string | null, status: ExecutionStatus, cursor: string, threadId: string, createdAt: string } | { __typename: 'MessageQueued', queueId: string, text: string, cursor: string, threadId: string, createdAt: string } | { __typename: 'MessageSnapshot', executionId: string, parentExecutionId?: string | null, messageId: string, textLength: number, cursor: string, threadId: string, createdAt: string, parts: Array<{ __typename: 'AttachmentPart', attachmentId: string, filename: string, mediaType: string, size: number } | { __typename: 'CompactionPart' } | { __typename: 'DelegationPart', toolCallId: string, childExecutionId: string, text: string, reasoning: string, truncated: boolean, error?: { __typename?: 'ExecutionError', reason: ErrorReason, retryable: boolean, retryAfterS?: number | null, occurredAt: string, message: string, messageKey: string, params: unknown, provider?: string | null, httpStatus?: number | null, providerCode?: string | null, requestId?: string | null, detail: string } | null } | { __typename: 'ErrorPart', reason: ErrorReason, retryable: boolean, retryAfterS?: number | null, occurredAt: string, message: string, messageKey: string, params: unknown, provider?: string | null, httpStatus?: number | null, providerCode?: string | null, requestId?: string | null, detail: string } | { __typename: 'ReasoningPart', text: string } | { __typename: 'SteeredInputPart', queueId: string, text: string } | { __typename: 'TextPart', text: string } | { __typename: 'ToolCallPart', toolCallId: string, toolName: string, state: ToolCallState, input?: unknown | null, output?: unknown | null, durationMs?: number | null, toolError?: string | null }> } | { __typename: 'MessageSteered', executionId: string, parentExecutionId?: string | null, queueIds: Array<string>, texts: Array<string>, cursor: string, threadId: string, createdAt: string } | { __typename: 'QueueUpdated', cursor: string, threadId: string, createdAt: string } | { __typename: 'ReasoningDelta', executionId: string, parentExecutionId?: string | null, text: string, offset: number, cursor: string, threadId: string, createdAt: string } | { __typename: 'RetryScheduled', executionId: string, parentExecutionId?: string | null, attempt: number, delayS: number, reason: ErrorReason, cursor: string, threadId: string, createdAt: string } | { __typename: 'SuspensionOpened', executionId: string, parentExecutionId?: string | null, suspensionId: string, kind: string, toolCallId: string, payload: unknown, cursor: string, threadId: string, createdAt: string } | { __typename: 'SuspensionResolved', executionId: string, parentExecutionId?: string | null, suspensionId: string, resolution?: unknown | null, cursor: string, threadId: string, createdAt: string } | { __typename: 'TextDelta', executionId: string, parentExecutionId?: string | null, messageId: string, text: string, offset: number, cursor: string, threadId: string, createdAt: string } | { __typename: 'ToolCallEvent', executionId: string, parentExecutionId?: string | null, messageId: string, toolCallId: string, toolName: string, state: ToolCallState, input?: unknown | null, output?: unknown | null, error?: string | null, durationMs?: number | null, cursor: string, threadId: string, createdAt: string } };
+export type ThreadRunEventsSubscription = { __typename?: 'Subscription', runEvents: { __typename: 'BranchSwitched', leafMessageId?: string | null, cursor: string, threadId: string, createdAt: string } | { __typename: 'BudgetWarning', executionId: string, parentExecutionId?: string | null, budgetId: string, period: BudgetPeriod, perUser: boolean, warnAtPercent: number, cursor: string, threadId: string, createdAt: string, spent: { __typename?: 'Money', amount: string, currency: string }, amount: { __typename?: 'Money', amount: string, currency: string } } | { __typename: 'ErrorEvent', executionId: string, parentExecutionId?: string | null, reason: ErrorReason, retryable: boolean, retryAfterS?: number | null, occurredAt: string, message: string, messageKey: string, params: unknown, provider?: string | null, httpStatus?: number | null, providerCode?: string | null, requestId?: string | null, detail: string, cursor: string, threadId: string, createdAt: string } | { __typename: 'ExecutionFinished', executionId: string, parentExecutionId?: string | null, status: ExecutionStatus, cursor: string, threadId: string, createdAt: string } | { __typename: 'ExecutionStarted', executionId: string, parentExecutionId?: string | null, queueId: string, acceptedText: string, userMessageId: string, cursor: string, threadId: string, createdAt: string } | { __typename: 'ExecutionUpdated', executionId: string, parentExecutionId?: string | null, status: ExecutionStatus, cursor: string, threadId: string, createdAt: string } | { __typename: 'MessageQueued', queueId: string, text: string, cursor: string, threadId: string, createdAt: string } | { __typename: 'MessageSnapshot', executionId: string, parentExecutionId?: string | null, messageId: string, textLength: number, cursor: string, threadId: string, createdAt: string, parts: Array<{ __typename: 'AttachmentPart', attachmentId: string, filename: string, mediaType: string, size: number } | { __typename: 'CompactionPart' } | { __typename: 'DelegationPart', toolCallId: string, childExecutionId: string, text: string, reasoning: string, truncated: boolean, error?: { __typename?: 'ExecutionError', reason: ErrorReason, retryable: boolean, retryAfterS?: number | null, occurredAt: string, message: string, messageKey: string, params: unknown, provider?: string | null, httpStatus?: number | null, providerCode?: string | null, requestId?: string | null, detail: string } | null } | { __typename: 'ErrorPart', reason: ErrorReason, retryable: boolean, retryAfterS?: number | null, occurredAt: string, message: string, messageKey: string, params: unknown, provider?: string | null, httpStatus?: number | null, providerCode?: string | null, requestId?: string | null, detail: string } | { __typename: 'ReasoningPart', text: string } | { __typename: 'SteeredInputPart', queueId: string, text: string } | { __typename: 'TextPart', text: string } | { __typename: 'ToolCallPart', toolCallId: string, toolName: string, state: ToolCallState, input?: unknown | null, output?: unknown | null, durationMs?: number | null, toolError?: string | null }> } | { __typename: 'MessageSteered', executionId: string, parentExecutionId?: string | null, queueIds: Array<string>, texts: Array<string>, cursor: string, threadId: string, createdAt: string } | { __typename: 'QueueUpdated', cursor: string, threadId: string, createdAt: string } | { __typename: 'ReasoningDelta', executionId: string, parentExecutionId?: string | null, text: string, offset: number, cursor: string, threadId: string, createdAt: string } | { __typename: 'RetryScheduled', executionId: string, parentExecutionId?: string | null, attempt: number, delayS: number, reason: ErrorReason, cursor: string, threadId: string, createdAt: string } | { __typename: 'SuspensionOpened', executionId: string, parentExecutionId?: string | null, suspensionId: string, kind: string, toolCallId: string, payload: unknown, cursor: string, threadId: string, createdAt: string } | { __typename: 'SuspensionResolved', executionId: string, parentExecutionId?: string | null, suspensionId: string, resolution?: unknown | null, cursor: string, threadId: string, createdAt: string } | { __typename: 'TextDelta', executionId: string, parentExecutionId?: string | null, messageId: string, text: string, offset: number, cursor: string, threadId: string, createdAt: string } | { __typename: 'ThreadCompacted', cursor: string, threadId: string, createdAt: string } | { __typename: 'ToolCallEvent', executionId: string, parentExecutionId?: string | null, messageId: string, toolCallId: string, toolName: string, state: ToolCallState, input?: unknown | null, output?: unknown | null, error?: string | null, durationMs?: number | null, cursor: string, threadId: string, createdAt: string } };
 
 export type SendThreadMessageMutationVariables = Exact<{
   threadId: Scalars['ID']['input'];
