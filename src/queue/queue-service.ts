@@ -87,8 +87,11 @@ export class QueueService {
         throw new ConflictError(`This execution is ${current.status}; only a failed or interrupted execution can be retried.`);
       }
       const failure = current.error as { reason?: string; retryable?: boolean } | null;
-      if (!failure?.retryable) {
-        throw new ConflictError(`This execution failed with ${failure?.reason ?? 'an error'}, which a retry cannot fix.`);
+      // "Summarise and retry": a turn too long for the window can be tried again once the thread was compacted.
+      const summarised = failure?.reason === 'CONTEXT_LENGTH' && (await compactedSince(tx, thread.id, current.finishedAt ?? current.createdAt));
+      if (!failure?.retryable && !summarised) {
+        const hint = failure?.reason === 'CONTEXT_LENGTH' ? ' Compact the thread (compactThread) first.' : '';
+        throw new ConflictError(`This execution failed with ${failure?.reason ?? 'an error'}, which a retry cannot fix.${hint}`);
       }
       const later = await tx.execution.findFirst({
         where: { threadId: thread.id, parentExecutionId: null, createdAt: { gt: current.createdAt } },
@@ -216,4 +219,15 @@ export class QueueService {
 
 function queueUpdated(): NewThreadEvent {
   return { executionId: null, payload: { type: 'QueueUpdated' } };
+}
+
+/** Whether a compaction in force on the thread was made after that moment (a summary the failed turn did not have). */
+async function compactedSince(tx: Tx, threadId: string, moment: Date): Promise<boolean> {
+  const [row] = await tx.$queryRaw<{ compacted: boolean }[]>`
+    SELECT EXISTS (
+      SELECT 1 FROM "message" m, jsonb_array_elements(m."parts") AS part
+      WHERE m."threadId" = ${threadId} AND part->>'type' = 'compaction' AND part->>'undone' = 'false'
+        AND (part->>'createdAt')::timestamptz > ${moment.toISOString()}::timestamptz
+    ) AS "compacted"`;
+  return row?.compacted ?? false;
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachBackend } from '../support/backends.ts';
 import { conversation, messagesOf, send, textOf } from '../support/client.ts';
-import { CompactThreadDocument, ConversationContextDocument, UncompactThreadDocument, UpdateAgentContextDocument } from '../support/documents.ts';
+import { CompactThreadDocument, ConversationContextDocument, RetryExecutionDocument, UncompactThreadDocument, UpdateAgentContextDocument } from '../support/documents.ts';
 import { addMember, newThread, setUpAgent } from '../support/scenario.ts';
 import { requestData, startTestServer, type TestServer } from '../support/server.ts';
 import { settledConversation } from '../support/waits.ts';
@@ -87,5 +87,29 @@ describeEachBackend('compaction before the call: a thread driven past its window
     await requestData(server, UpdateAgentContextDocument, { agentId: handAgent.agentId, contextWindowTokens: 3 }, as);
     expect(await compactNow()).toMatchObject({ __typename: 'InvalidInputError', field: 'threadId' });
     expect(messagesOf(await conversation(server, as, threadId)).flatMap((message) => message.parts.filter((part) => part.__typename === 'CompactionPart'))).toHaveLength(1);
+  });
+
+  it('recovers a CONTEXT_LENGTH failure with "Summarise and retry": compactThread, then retryExecution', async () => {
+    // Nothing is compacted automatically while every turn is a kept one.
+    const setUp = await setUpAgent(server, { project: 'Retry', contextWindowTokens: 112, compaction: { keptTurns: 100 } });
+    const as = setUp.token;
+    const threadId = await newThread(server, as, setUp.agentId);
+    const turn = async (text: string) => {
+      await send(server, as, threadId, text);
+      return messagesOf(await settledConversation(server, as, threadId, { outcome: 'ANY' })).at(-1)!;
+    };
+    // Four turns of 22 words (10 sent, 12 answered) and a message of 30: 118 words, past the window of 112.
+    const long = (first: string, words: number) => [first, ...Array.from({ length: words - 1 }, (_, index) => `w${index}`)].join(' ');
+    for (const word of ['one', 'two', 'three', 'four']) expect((await turn(long(word, 10))).outcome).toBe('COMPLETED');
+    const failed = await turn(long('five', 30));
+    expect(failed.parts.find((part) => part.__typename === 'ErrorPart')).toMatchObject({ reason: 'CONTEXT_LENGTH' });
+    const retry = () => requestData(server, RetryExecutionDocument, { executionId: failed.executionId! }, as).then((data) => data.retryExecution);
+    expect(await retry()).toMatchObject({ __typename: 'ConflictError', message: expect.stringContaining('compactThread') });
+
+    await requestData(server, UpdateAgentContextDocument, { agentId: setUp.agentId, compaction: { keptTurns: 1 } }, as);
+    expect((await requestData(server, CompactThreadDocument, { threadId }, as)).compactThread.__typename).toBe('Conversation');
+    expect(await retry()).toMatchObject({ __typename: 'MessageQueued' });
+    const retried = messagesOf(await settledConversation(server, as, threadId)).at(-1)!;
+    expect(textOf(retried)).toBe(`You said: "${long('five', 30)}"`);
   });
 });
