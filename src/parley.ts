@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
 import type { Logger } from 'pino';
+import { AgUiModule } from './ag-ui/ag-ui-module.ts';
 import { AccessPolicy } from './auth/access.ts';
 import { RateLimitsModule } from './auth/rate-limits-module.ts';
 import { TokenRevocationModule } from './auth/token-revocation-module.ts';
@@ -41,8 +42,7 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
   const liveBus = new LiveBusModule(config, logger, observability.busObservers());
   const instance = new Lifecycle();
   await instance.start(observability, database, liveBus);
-  const { db } = database;
-  const { bus } = liveBus;
+  const [{ db }, { bus }] = [database, liveBus];
   const { prisma, sql } = db;
   const access = new AccessPolicy(prisma, sql);
   const embedded = db.kind === 'pglite';
@@ -79,9 +79,11 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
     usage: usage.usage,
     usageReads: usage.reads,
   };
+  const agUi = new AgUiModule({ ...services, prisma, sql, bus, running: execution.running, metrics, settings: config });
+  await instance.start(agUi);
   const work = new Lifecycle();
   return {
-    config, logger, instanceId, role: config.PARLEY_ROLE, db, bus, models, metrics, tracing, services, execution, currency: usage.currency,
+    config, logger, instanceId, role: config.PARLEY_ROLE, db, bus, models, metrics, tracing, services, execution, currency: usage.currency, agUi,
     authenticator: tokens.authenticator,
     /** Each signed-in user's open streams here: disabling the user ends them. */
     signedInStreams: tokens.streams,
