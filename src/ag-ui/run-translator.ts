@@ -100,7 +100,9 @@ export class RunTranslator {
   }
 
   private endOf(payload: ThreadEventPayload): RunEnd | null {
-    if (payload.type !== 'ExecutionFinished') return null;
+    // A suspension ends the AG-UI run (its interrupt); the execution goes on when a later request answers it.
+    const suspended = payload.type === 'ExecutionUpdated' && payload.status === 'SUSPENDED';
+    if (payload.type !== 'ExecutionFinished' && !suspended) return null;
     return { executionId: this.executionId!, status: payload.status, failure: this.failure };
   }
 
@@ -149,6 +151,7 @@ export class RunTranslator {
     }
     if (isAnswered(call) && !this.resultsSent.has(call.toolCallId)) {
       this.resultsSent.add(call.toolCallId);
+      events.push(...this.ensureStep());
       this.resultsSinceStep = true;
       events.push({
         type: EventType.TOOL_CALL_RESULT,
