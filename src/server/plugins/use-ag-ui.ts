@@ -7,12 +7,12 @@ import type { SignedInStreams } from '../../auth/signed-in-streams.ts';
 import { DomainError, RateLimitedError, type ErrorCode } from '../../domain/errors.ts';
 import { EventBacklog } from '../../events/event-backlog.ts';
 import type { User } from '../../generated/prisma/client.ts';
+import { decodeId } from '../../schema/ids.ts';
 import { STREAM_EXPIRED_MESSAGE, STREAM_USER_DISABLED_MESSAGE } from './use-stream-sign-in.ts';
 import { TOO_MANY_SUBSCRIPTIONS_CODE, type StreamsPerUser } from './use-subscriptions-per-user.ts';
 
 export const AG_UI_PATH = '/ag-ui/agents/';
 const ROUTE = /^\/ag-ui\/agents\/([^/]+)(?:\/threads\/([^/]+)\/(stop))?$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // setTimeout fires at once for a longer delay; a token valid for longer than this is not watched.
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -62,13 +62,13 @@ export function useAgUi(options: AgUiOptions): Plugin {
         return json(STATUS[error.code], error.code, error.message, retryAfter);
       };
       const route = ROUTE.exec(url.pathname);
-      if (!route || !UUID.test(route[1]!)) return json(404, 'NOT_FOUND', 'No such AG-UI endpoint: POST /ag-ui/agents/<agentId>.');
+      const agentId = route ? agentIdOf(decodeURIComponent(route[1]!)) : null;
+      if (!route || agentId === null) return json(404, 'NOT_FOUND', 'No such AG-UI endpoint: POST /ag-ui/agents/<agentId>.');
       if (request.method !== 'POST') return json(405, 'BAD_REQUEST', 'AG-UI runs are started with POST.', { allow: 'POST' });
       const { user, refusal, expiresAt } = await options.identify(request.headers.get('authorization'));
       if (!user) {
         return json(401, 'UNAUTHENTICATED', refusal ?? 'Authentication required: send "Authorization: Bearer <token>".', { 'www-authenticate': 'Bearer' });
       }
-      const agentId = route[1]!.toLowerCase();
       const limited = await options.rateLimits.consume('mutation', { userId: user.id });
       if (limited) return refuse(new RateLimitedError(limited.retryAfterS));
       if (route[3] === 'stop') {
@@ -131,6 +131,15 @@ export function useAgUi(options: AgUiOptions): Plugin {
       );
     },
   };
+}
+
+/** The agent's raw id from the path (its raw id, or the global id Parley prints and GraphQL gives); null for neither. */
+function agentIdOf(value: string): string | null {
+  try {
+    return decodeId('agentId', value, 'Agent');
+  } catch {
+    return null;
+  }
 }
 
 /** Aborts `end` at the JWT's `exp` or when the user is disabled; the function that stops watching. */
