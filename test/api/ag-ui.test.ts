@@ -41,6 +41,15 @@ describeEachBackend('AG-UI', (backend) => {
     expect(agent.messages[1]!.content).toBe('t1 t2 t3 t4 t5 ');
   });
 
+  it('makes one turn of a message sent twice (its id is the idempotency key), on a thread both requests create', async () => {
+    const body = { threadId: randomUUID(), runId: randomUUID(), messages: [userMessage('/tokens 3')] };
+    const [first, second] = await Promise.all([postRun(agUiUrl(server, agentId), token, body), postRun(agUiUrl(server, agentId), token, body)]);
+    expect([first.status, second.status]).toEqual([200, 200]);
+    const streams = await Promise.all([first.text(), second.text()]);
+    for (const stream of streams) expect(stream).toContain('RUN_FINISHED');
+    expect(await server.parley.db.prisma.execution.count({ where: { threadId: body.threadId } })).toBe(1);
+  });
+
   it('gives a client that sends an empty history the thread as MESSAGES_SNAPSHOT, and refuses a divergent one', async () => {
     const first = httpAgent(server, token, agentId);
     first.addMessage(userMessage('/tokens 3'));
@@ -104,6 +113,26 @@ describeEachBackend('AG-UI', (backend) => {
       resume: [{ interruptId: interrupt!.id, status: 'resolved', payload: { decision: 'APPROVE' } }],
     });
     expect(again.status).toBe(409);
+  });
+
+  it('asks a question as an interrupt whose answer the next request gives', async () => {
+    const agent = httpAgent(server, token, agentId);
+    agent.addMessage(userMessage('/ask Which colour?'));
+    const asked = await runCollecting(agent);
+    const finished = asked.events.at(-1)!;
+    expect(finished).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'interrupt', interrupts: [{ reason: 'question', message: 'Which colour?' }] } });
+    const [interrupt] = (finished.outcome as { interrupts: { id: string }[] }).interrupts;
+    // A question is answered with { answer }, not a decision: refused, still open.
+    const wrong = await postRun(agUiUrl(server, agentId), token, {
+      threadId: agent.threadId,
+      runId: randomUUID(),
+      messages: agent.messages,
+      resume: [{ interruptId: interrupt!.id, status: 'resolved', payload: { decision: 'APPROVE' } }],
+    });
+    expect(wrong.status).toBe(400);
+    const answered = await runCollecting(agent, { resume: [{ interruptId: interrupt!.id, status: 'resolved', payload: { answer: 'blue' } }] });
+    expect(answered.error).toBeNull();
+    expect(streamedText(answered.events)).toContain('You answered: "blue"');
   });
 
   it('ends a stopped run with the outcome cancelled, not an error', async () => {
