@@ -79,7 +79,7 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
     usage: usage.usage,
     usageReads: usage.reads,
   };
-  const agUi = new AgUiModule({ ...services, prisma, sql, bus, running: execution.running, metrics, settings: config });
+  const agUi = new AgUiModule({ ...services, prisma, sql, bus, running: execution.running, metrics, logger, settings: config });
   await instance.start(agUi);
   const work = new Lifecycle();
   return {

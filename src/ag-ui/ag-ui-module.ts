@@ -12,7 +12,7 @@ import type { SqlRunner } from '../storage/sql-client.ts';
 import { AgUiService, type AgUiDeps } from './ag-ui-service.ts';
 
 /** What the module is built on: the instance's database, bus and running replies, and the domain services it calls. */
-export type AgUiModuleDeps = Pick<AgUiDeps, 'prisma' | 'access' | 'directory' | 'queue' | 'suspensions' | 'cancellation'> & {
+export type AgUiModuleDeps = Pick<AgUiDeps, 'prisma' | 'access' | 'directory' | 'queue' | 'suspensions' | 'cancellation' | 'logger'> & {
   sql: SqlRunner;
   bus: LiveBus;
   running: RunningReplies;

@@ -1,4 +1,5 @@
 import type { BaseEvent, Message } from '@ag-ui/core';
+import type { Logger } from 'pino';
 import type { AccessPolicy } from '../auth/access.ts';
 import type { MessagePart, ToolCallPart } from '../conversation/parts.ts';
 import type { DirectoryService } from '../directory/directory-service.ts';
@@ -32,6 +33,7 @@ export interface AgUiDeps {
   suspensions: Pick<SuspensionService, 'resolve'>;
   cancellation: Pick<CancellationService, 'cancel'>;
   limits: QueueLimits;
+  logger: Pick<Logger, 'error'>;
   /** A thread's events for one subscriber from a cursor (src/events/run-event-stream.ts). */
   threadEvents(options: { threadId: string; after: string | null; backlog?: EventBacklog }): AsyncIterableIterator<RunEvent>;
 }

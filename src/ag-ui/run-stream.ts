@@ -1,4 +1,5 @@
 import { EventType, type BaseEvent, type Message, type TokenUsage } from '@ag-ui/core';
+import type { Logger } from 'pino';
 import { DomainError, UnauthenticatedError } from '../domain/errors.ts';
 import type { EventBacklog } from '../events/event-backlog.ts';
 import type { RunEvent } from '../events/subscriber-ledger.ts';
@@ -26,6 +27,8 @@ export interface RunFollow {
 
 interface StreamDeps {
   prisma: PrismaClient;
+  /** Told what ended a stream unexpectedly (the client is told only that it failed). */
+  logger: Pick<Logger, 'error'>;
   threadEvents(options: { threadId: string; after: string | null; backlog?: EventBacklog }): AsyncIterableIterator<RunEvent>;
 }
 
@@ -64,6 +67,7 @@ export async function* followRun(deps: StreamDeps, follow: RunFollow): AsyncGene
     throw new Error('The thread event stream ended before the run did.');
   } catch (error) {
     yield* translator.close();
+    if (!(error instanceof DomainError)) deps.logger.error({ err: error, threadId: follow.threadId }, 'an AG-UI stream failed');
     const code = error instanceof DomainError ? error.code : 'INTERNAL';
     const message = error instanceof DomainError ? error.message : 'The stream failed; the run goes on: send the request again with nothing new to attach to it.';
     yield { type: EventType.RUN_ERROR, message, code, metadata: { retryable: true, retryAfterS: 1 } };
