@@ -54,8 +54,8 @@ export class AgUiModule implements Module {
   }
 
   /** One AG-UI request (a RunAgentInput body): refused with a DomainError before anything changes, or its stream. */
-  async run(user: User, agentId: string, body: unknown, backlog?: EventBacklog, signInEnded?: AbortSignal): Promise<AsyncGenerator<BaseEvent>> {
-    const stream = await this.service.run(user, agentId, body, { backlog, signInEnded });
+  async run(user: User, agentId: string, body: unknown, backlog?: EventBacklog, streamEnded?: AbortSignal): Promise<AsyncGenerator<BaseEvent>> {
+    const stream = await this.service.run(user, agentId, body, { backlog, streamEnded });
     this.open.add(stream);
     const forget = () => this.open.delete(stream);
     return tracked(stream, forget);

@@ -21,8 +21,8 @@ import { nothingKnown, type KnownReply } from './run-translator.ts';
 /** What bounds one response's stream: its connection's backlog, and the end of its sign-in. */
 export interface StreamBounds {
   backlog?: EventBacklog;
-  /** Aborted (with the reason as its message) when the request's sign-in ends: its JWT expired, its user was disabled. */
-  signInEnded?: AbortSignal;
+  /** Aborted (with the reason as its message) when the request's sign-in ends (its JWT expired, its user was disabled) or its client went away. */
+  streamEnded?: AbortSignal;
 }
 
 export interface AgUiDeps {

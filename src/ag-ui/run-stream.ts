@@ -22,7 +22,7 @@ export interface RunFollow {
   /** The followed run waits for an interrupt's answer: the stream ends with it at once. */
   waiting?: RunEnd;
   backlog?: EventBacklog;
-  signInEnded?: AbortSignal;
+  streamEnded?: AbortSignal;
 }
 
 interface StreamDeps {
@@ -54,7 +54,7 @@ export async function* followRun(deps: StreamDeps, follow: RunFollow): AsyncGene
   const events = deps.threadEvents({ threadId: follow.threadId, after: String(follow.after), backlog: follow.backlog });
   try {
     for (;;) {
-      const next = await untilSignInEnds(events, follow.signInEnded);
+      const next = await untilStreamEnds(events, follow.streamEnded);
       if (next.done) break;
       const { events: translated, end } = translator.translate(next.value);
       yield* translated;
@@ -78,16 +78,16 @@ export async function* followRun(deps: StreamDeps, follow: RunFollow): AsyncGene
 }
 
 /**
- * The stream's next event, or an UNAUTHENTICATED error once the sign-in ends. A listener per wait,
+ * The stream's next event, or an UNAUTHENTICATED error once the stream is ended (its sign-in ended, its client left). A listener per wait,
  * removed after it: one long-lived promise raced on every event would keep a reaction per event.
  */
-function untilSignInEnds(events: AsyncIterableIterator<RunEvent>, signInEnded: AbortSignal | undefined): Promise<IteratorResult<RunEvent>> {
-  if (!signInEnded) return events.next();
-  if (signInEnded.aborted) return Promise.reject(new UnauthenticatedError(String(signInEnded.reason)));
+function untilStreamEnds(events: AsyncIterableIterator<RunEvent>, streamEnded: AbortSignal | undefined): Promise<IteratorResult<RunEvent>> {
+  if (!streamEnded) return events.next();
+  if (streamEnded.aborted) return Promise.reject(new UnauthenticatedError(String(streamEnded.reason)));
   return new Promise((resolve, reject) => {
-    const ended = () => reject(new UnauthenticatedError(String(signInEnded.reason)));
-    signInEnded.addEventListener('abort', ended, { once: true });
-    events.next().then(resolve, reject).finally(() => signInEnded.removeEventListener('abort', ended));
+    const ended = () => reject(new UnauthenticatedError(String(streamEnded.reason)));
+    streamEnded.addEventListener('abort', ended, { once: true });
+    events.next().then(resolve, reject).finally(() => streamEnded.removeEventListener('abort', ended));
   });
 }
 

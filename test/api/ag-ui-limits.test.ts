@@ -52,7 +52,24 @@ describe('AG-UI streams within the subscription limits', () => {
     // The agent's id as Parley prints it (a global id) names the same agent.
     const next = httpAgent(server, token, encodeId('Agent', agentId));
     next.addMessage(userMessage('/tokens 2'));
-    await eventually(async () => (await runCollecting(next)).error === null, 10_000, 'the freed place to be taken');
+    await eventually(async () => (await postRun(agUiUrl(server, agentId), token, {})).status === 400, 10_000, 'the place to be free');
+    expect((await runCollecting(next)).error).toBeNull();
+  });
+
+  it('frees the place of a stream whose client went away; the run goes on, and a new request attaches to it', async () => {
+    const { agent, done } = await runningStream();
+    agent.abortRun();
+    await done;
+    // The server hears the client leave a moment after it left: until then its place is taken. A
+    // body that is no RunAgentInput asks without changing anything: 429 while taken, 400 once free.
+    await eventually(async () => (await postRun(agUiUrl(server, agentId), token, {})).status === 400, 10_000, 'the place of the stream that was left');
+    const again = httpAgent(server, token, agentId, agent.threadId);
+    again.setMessages(agent.messages);
+    const attached = await runCollecting(again, undefined, (event) => {
+      if (event.type === 'TEXT_MESSAGE_CONTENT') void stop(agent.threadId);
+    });
+    expect(attached.events[1]).toMatchObject({ type: 'MESSAGES_SNAPSHOT' });
+    expect(attached.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'cancelled' } });
   });
 
   it("ends a stream when its user's sign-in ends, closing what it opened, with RUN_ERROR UNAUTHENTICATED", async () => {

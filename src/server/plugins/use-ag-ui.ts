@@ -87,16 +87,16 @@ export function useAgUi(options: AgUiOptions): Plugin {
       }
       const release = options.streams.take(user.id);
       if (!release) return json(429, TOO_MANY_SUBSCRIPTIONS_CODE, options.streams.refusalMessage());
-      const signInEnd = new AbortController();
+      const streamEnd = new AbortController();
       const backlog = new EventBacklog(options.maxBufferedBytes, undefined, options.onSlowReaderDrop);
       let events: AsyncGenerator<BaseEvent>;
       try {
-        events = await options.agUi.run(user, agentId, body, backlog, signInEnd.signal);
+        events = await options.agUi.run(user, agentId, body, backlog, streamEnd.signal);
       } catch (error) {
         release();
         return refuse(error);
       }
-      const unwatch = watchSignIn(options.signedIn, user.id, expiresAt, signInEnd);
+      const unwatch = watchSignIn(options.signedIn, user.id, expiresAt, streamEnd);
       const encoder = new EventEncoder({ accept: request.headers.get('accept') ?? undefined });
       const done = () => {
         unwatch();
@@ -117,10 +117,12 @@ export function useAgUi(options: AgUiOptions): Plugin {
             controller.error(error);
           }
         },
-        async cancel() {
-          // The client went away: its run goes on; a new request attaches to it.
+        cancel() {
+          // The client went away: its run goes on; a new request attaches to it. The abort wakes a
+          // stream parked for its thread's next event (its return() alone would wait for that event).
           done();
-          await events.return(undefined);
+          streamEnd.abort('The client closed the stream.');
+          void events.return(undefined).catch(() => undefined);
         },
       });
       return endResponse(
