@@ -72,6 +72,17 @@ describe('RunTranslator', () => {
     expect(end).toMatchObject({ status: 'SUSPENDED' });
   });
 
+  it('streams reasoning as a reasoning message in its own span, closed before the text', () => {
+    const translator = new RunTranslator({ executionId: RUN });
+    const reasoning: ThreadEventPayload = { type: 'ReasoningDelta', messageId: REPLY, offset: 0, text: 'Thinking.' };
+    const { events } = translateAll(translator, [started, reasoning, text(0, 'Done.')]);
+    expect(events.map((item) => item.type)).toEqual([
+      'STEP_STARTED', 'REASONING_START', 'REASONING_MESSAGE_START', 'REASONING_MESSAGE_CONTENT', 'REASONING_MESSAGE_END', 'REASONING_END',
+      'TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_END', 'STEP_FINISHED',
+    ]);
+    expect(events[1]).toMatchObject({ messageId: `${REPLY}-reasoning-1` });
+  });
+
   it('keeps the failure for the end, with its reason', () => {
     const translator = new RunTranslator({ executionId: RUN });
     const failure = { reason: 'RATE_LIMIT', retryable: true, retryAfterS: 7, message: 'Slow down.' };
