@@ -48,7 +48,10 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
   const embedded = db.kind === 'pglite';
   const rateLimits = new RateLimitsModule(config, bus, logger);
   const tokens = new TokenRevocationModule(prisma, bus, logger, config);
-  const toolsModule = new ToolsModule(prisma, access, config, embedded, logger, (call) => metrics.observeToolCall(call));
+  const toolsModule = new ToolsModule(prisma, access, config, embedded, logger, {
+    call: (call) => metrics.observeToolCall(call),
+    reconnect: (server) => metrics.toolServerReconnects.inc({ server }),
+  });
   const usage = new UsageModule({ prisma, sql, bus, access, models, logger, settings: config, registry: metrics.registry });
   await instance.start(rateLimits, tokens, toolsModule, usage);
   const tools = toolsModule.servers;

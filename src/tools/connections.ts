@@ -3,10 +3,24 @@ import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/
 import type { Logger } from 'pino';
 import { LAST_RETRY_MS, listTools, openHttpClient, openStdioClient, StderrTail } from './mcp-clients.ts';
 import { redactedFor, type ConnectionState, type ServerEndpoint } from './server-endpoint.ts';
+import { isLostSession, sessionIdOf } from './lost-session.ts';
 import { failureOf, ToolServerFailure } from './tool-server-failure.ts';
 import type { UrlGuard } from './url-guard.ts';
 
 const FIRST_RETRY_MS = 500;
+
+interface CallOptions {
+  signal: AbortSignal;
+  timeoutMs: number;
+}
+
+function callOn(client: Client, name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
+  return client.callTool({ name, arguments: args }, undefined, {
+    signal: options.signal,
+    timeout: options.timeoutMs,
+    maxTotalTimeout: options.timeoutMs,
+  }) as Promise<CallToolResult>;
+}
 
 /**
  * One MCP client per tool server on this instance, shared by every run. A failed connection is
@@ -29,6 +43,8 @@ export class ToolServerConnection {
     private readonly guard: UrlGuard,
     private readonly onState: (serverId: string, state: ConnectionState) => void,
     private readonly logger?: Logger,
+    /** Told when a call's lost session was opened again (the server's row and a metric count it). */
+    private readonly onReconnect: (serverId: string, serverName: string) => void = () => {},
   ) {
     this.stderr = new StderrTail(
       (text) => this.redact(text),
@@ -54,30 +70,50 @@ export class ToolServerConnection {
     }
   }
 
-  async call(name: string, args: Record<string, unknown>, options: { signal: AbortSignal; timeoutMs: number }): Promise<CallToolResult> {
+  /**
+   * Calls the tool. A call the server refused unrun because it lost our session (it restarted) is
+   * made once more on a new session; any other failure, and a second one, is the call's error.
+   */
+  async call(name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
     const client = await this.connected();
     try {
-      return (await client.callTool({ name, arguments: args }, undefined, {
-        signal: options.signal,
-        timeout: options.timeoutMs,
-        maxTotalTimeout: options.timeoutMs,
-      })) as CallToolResult;
+      return await callOn(client, name, args, options);
     } catch (error) {
-      if (options.signal.aborted) throw error;
-      if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
-        throw new ToolServerFailure('CONNECTED', `the tool did not answer within ${options.timeoutMs} ms.`);
-      }
-      // A protocol-level refusal of this one call (an unknown tool, bad arguments) leaves the connection as it was.
-      if (error instanceof McpError && error.code !== ErrorCode.ConnectionClosed) {
-        throw new ToolServerFailure('CONNECTED', this.redact(`the tool server refused the call: ${error.message}`));
-      }
-      // A stdio child that died has been marked failed (and its restart planned) by the client's onclose, which runs first.
-      if (this.endpoint.stdio !== undefined && error instanceof McpError && this.lastFailure) throw this.lastFailure;
-      const failure = failureOf(error, this.endpoint);
-      await this.dropClient();
-      this.markFailed(failure);
-      throw failure;
+      if (options.signal.aborted || !isLostSession(error, sessionIdOf(client))) throw await this.callFailure(error, options);
     }
+    const renewed = await this.renewed(client);
+    try {
+      return await callOn(renewed, name, args, options);
+    } catch (error) {
+      throw await this.callFailure(error, options);
+    }
+  }
+
+  /** A client on a new session in place of `lost`; calls that met the same lost session share one. */
+  private async renewed(lost: Client): Promise<Client> {
+    if (this.client !== lost) return this.connected();
+    await this.dropClient();
+    const client = await this.connected();
+    this.onReconnect(this.endpoint.id, this.endpoint.name);
+    return client;
+  }
+
+  /** What a failed call throws; a failure of the connection itself marks the server failed. */
+  private async callFailure(error: unknown, options: CallOptions): Promise<unknown> {
+    if (options.signal.aborted) return error;
+    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+      return new ToolServerFailure('CONNECTED', `the tool did not answer within ${options.timeoutMs} ms.`);
+    }
+    // A protocol-level refusal of this one call (an unknown tool, bad arguments) leaves the connection as it was.
+    if (error instanceof McpError && error.code !== ErrorCode.ConnectionClosed) {
+      return new ToolServerFailure('CONNECTED', this.redact(`the tool server refused the call: ${error.message}`));
+    }
+    // A stdio child that died has been marked failed (and its restart planned) by the client's onclose, which runs first.
+    if (this.endpoint.stdio !== undefined && error instanceof McpError && this.lastFailure) return this.lastFailure;
+    const failure = failureOf(error, this.endpoint);
+    await this.dropClient();
+    this.markFailed(failure);
+    return failure;
   }
 
   async close(): Promise<void> {

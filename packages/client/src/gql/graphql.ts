@@ -1158,9 +1158,13 @@ export type ToolServer = Node & {
   headerNames: Array<Scalars['String']['output']>;
   id: Scalars['ID']['output'];
   lastError?: Maybe<Scalars['String']['output']>;
+  /** When the last of `reconnects` happened. */
+  lastReconnectAt?: Maybe<Scalars['DateTime']['output']>;
   name: Scalars['String']['output'];
   /** Declared by the operator (PARLEY_TOOL_SERVERS_FILE): refreshed through the API, never changed or removed through it. */
   operatorDeclared: Scalars['Boolean']['output'];
+  /** Times the server lost Parley’s session (it restarted) and a new one was opened to retry a call the server had refused unrun, on any instance. */
+  reconnects: Scalars['Int']['output'];
   status: ToolServerStatus;
   /** null: PARLEY_TOOL_TIMEOUT_MS. */
   timeoutMs?: Maybe<Scalars['Int']['output']>;
