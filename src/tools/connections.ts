@@ -1,5 +1,5 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, type CallToolResult, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
 import { LAST_RETRY_MS, listTools, openHttpClient, openStdioClient, StderrTail } from './mcp-clients.ts';
 import { redactedFor, type ConnectionState, type ServerEndpoint } from './server-endpoint.ts';
@@ -12,6 +12,8 @@ const FIRST_RETRY_MS = 500;
 interface CallOptions {
   signal: AbortSignal;
   timeoutMs: number;
+  /** Told of each progress notification of the call (asking for them: the request carries a progress token). */
+  onProgress?: (progress: Progress) => void;
 }
 
 function callOn(client: Client, name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
@@ -19,6 +21,7 @@ function callOn(client: Client, name: string, args: Record<string, unknown>, opt
     signal: options.signal,
     timeout: options.timeoutMs,
     maxTotalTimeout: options.timeoutMs,
+    ...(options.onProgress ? { onprogress: options.onProgress } : {}),
   }) as Promise<CallToolResult>;
 }
 

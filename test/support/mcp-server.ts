@@ -31,6 +31,8 @@ export interface TestMcpServer {
   port: number;
   /** Resolves when `slow` has been called `count` times. */
   slowStarted(count?: number): Promise<void>;
+  /** Lets the `steps` calls waiting for it answer. */
+  releaseSteps(): void;
   stop(): Promise<void>;
 }
 
@@ -57,6 +59,7 @@ export async function startMcpServer(options: McpServerOptions = {}): Promise<Te
   const state = { cancelled: 0 };
   const authorizations: string[] = [];
   const refused: string[] = [];
+  const heldSteps: (() => void)[] = [];
 
   function mcpServer(): McpServer {
     const server = new McpServer({ name: 'test-tools', version: '1.0.0' });
@@ -111,6 +114,29 @@ export async function startMcpServer(options: McpServerOptions = {}): Promise<Te
           });
         });
         return { content: [{ type: 'text', text: `slept ${ms} ms` }] };
+      },
+    );
+    server.registerTool(
+      'steps',
+      {
+        description: 'Reports `steps` progress notifications (when asked for them), then waits to be released; counts each call.',
+        inputSchema: { steps: z.number(), total: z.boolean().optional() },
+        annotations: { readOnlyHint: true },
+      },
+      async ({ steps, total }, extra) => {
+        count('steps');
+        const progressToken = extra._meta?.progressToken;
+        for (let step = 1; progressToken !== undefined && step <= steps; step += 1) {
+          await extra.sendNotification({
+            method: 'notifications/progress',
+            params: { progressToken, progress: step, ...(total === false ? {} : { total: steps }), message: `step ${step} of ${steps}` },
+          });
+        }
+        await new Promise<void>((resolve) => {
+          heldSteps.push(resolve);
+          extra.signal.addEventListener('abort', () => resolve());
+        });
+        return { content: [{ type: 'text', text: `did ${steps} steps` }] };
       },
     );
     return server;
@@ -174,6 +200,9 @@ export async function startMcpServer(options: McpServerOptions = {}): Promise<Te
     authorizations,
     refused,
     port,
+    releaseSteps() {
+      for (const release of heldSteps.splice(0)) release();
+    },
     slowStarted(wanted = 1) {
       if ((calls.get('slow') ?? 0) >= wanted) return Promise.resolve();
       return new Promise((resolve) => slowWaiters.push({ count: wanted, resolve }));

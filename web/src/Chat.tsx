@@ -116,6 +116,20 @@ function Message({ message, state, thread, actions }: { message: ThreadMessage; 
   );
 }
 
+/** A running call's progress as its tool server last reported it: a bar when the total is known, and the server's words. */
+function ToolProgressBar({ progress }: { progress: { progress: number; total?: number | null; message?: string | null } }) {
+  const t = useMessages();
+  const total = progress.total ?? null;
+  const label = t.toolProgress(progress.progress, total);
+  return (
+    <div className="tool-progress">
+      {/* Without a total the bar only says it moves (indeterminate). */}
+      <progress aria-label={label} value={total === null ? undefined : progress.progress} max={total ?? undefined} />
+      <span>{progress.message ? `${label} · ${progress.message}` : label}</span>
+    </div>
+  );
+}
+
 /**
  * Edit on a sent message, Regenerate on a reply, and a ‹ 2 / 3 › picker on a message with
  * siblings. A running reply is stopped first (the server refuses a branch change while one runs).
@@ -211,6 +225,7 @@ function Part({ part, actions }: { part: MessagePart; actions?: ErrorActions }) 
             {part.durationMs != null && ` · ${t.toolDuration(part.durationMs)}`}
           </p>
           {part.toolError && <p role="alert">{part.toolError}</p>}
+          {part.state === 'CALLED' && part.progress && <ToolProgressBar progress={part.progress} />}
           {part.input != null && (
             <details>
               <summary>{t.toolInput}</summary>
