@@ -40,6 +40,11 @@ export class ToolServerConnection {
   /** A stdio child that exited on its own is started again after the pause (an HTTP client reconnects on its next call). */
   private restartTimer: NodeJS.Timeout | null = null;
   private readonly stderr: StderrTail;
+  /** Calls in flight on each client; a client given up while some are is closed after the last (see `retire`). */
+  private readonly callsInFlight = new Map<Client, number>();
+  private readonly retired = new Set<Client>();
+  /** Every client given up for a new session: what its calls meet says nothing about the new one. */
+  private readonly givenUp = new WeakSet<Client>();
 
   constructor(
     private endpoint: ServerEndpoint,
@@ -78,31 +83,63 @@ export class ToolServerConnection {
    * made once more on a new session; any other failure, and a second one, is the call's error.
    */
   async call(name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
+    const deadline = performance.now() + options.timeoutMs;
     const client = await this.connected();
+    // Read now: a client given up meanwhile (another call met the lost session) closes, and forgets it.
+    const sessionId = sessionIdOf(client);
     try {
-      return await callOn(client, name, args, options);
+      return await this.callTracked(client, name, args, options);
     } catch (error) {
-      if (options.signal.aborted || !isLostSession(error, sessionIdOf(client))) throw await this.callFailure(error, options);
+      if (options.signal.aborted || !isLostSession(error, sessionId)) throw await this.callFailure(error, options, client);
     }
     const renewed = await this.renewed(client);
+    // The call's timeout counts from its first attempt: a retry does not get a second one.
+    const timeLeftMs = Math.max(1, Math.round(deadline - performance.now()));
     try {
-      return await callOn(renewed, name, args, options);
+      return await this.callTracked(renewed, name, args, { ...options, timeoutMs: timeLeftMs });
     } catch (error) {
-      throw await this.callFailure(error, options);
+      throw await this.callFailure(error, options, renewed);
+    }
+  }
+
+  private async callTracked(client: Client, name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
+    this.callsInFlight.set(client, (this.callsInFlight.get(client) ?? 0) + 1);
+    try {
+      return await callOn(client, name, args, options);
+    } finally {
+      const left = (this.callsInFlight.get(client) ?? 1) - 1;
+      if (left > 0) this.callsInFlight.set(client, left);
+      else this.callsInFlight.delete(client);
+      if (left <= 0 && this.retired.delete(client)) await client.close().catch(() => {});
     }
   }
 
   /** A client on a new session in place of `lost`; calls that met the same lost session share one. */
   private async renewed(lost: Client): Promise<Client> {
     if (this.client !== lost) return this.connected();
-    await this.dropClient();
+    this.client = null;
+    await this.retire(lost);
     const client = await this.connected();
     this.onReconnect(this.endpoint.id, this.endpoint.name);
     return client;
   }
 
-  /** What a failed call throws; a failure of the connection itself marks the server failed. */
-  private async callFailure(error: unknown, options: CallOptions): Promise<unknown> {
+  /**
+   * Gives up a client whose session is lost. Closing it would end its other calls in flight with
+   * "connection closed", which cannot tell whether they ran: they are left to get their own answer
+   * (the same refusal, and a retry on the new session, or their own error), and it closes after them.
+   */
+  private async retire(client: Client): Promise<void> {
+    this.givenUp.add(client);
+    if (this.callsInFlight.has(client)) this.retired.add(client);
+    else await client.close().catch(() => {});
+  }
+
+  /**
+   * What a failed call throws. A failure of the connection itself marks the server failed, unless
+   * the call was on a client already given up for a new one (which the failure says nothing about).
+   */
+  private async callFailure(error: unknown, options: CallOptions, client: Client): Promise<unknown> {
     if (options.signal.aborted) return error;
     if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
       return new ToolServerFailure('CONNECTED', `the tool did not answer within ${options.timeoutMs} ms.`);
@@ -114,6 +151,7 @@ export class ToolServerConnection {
     // A stdio child that died has been marked failed (and its restart planned) by the client's onclose, which runs first.
     if (this.endpoint.stdio !== undefined && error instanceof McpError && this.lastFailure) return this.lastFailure;
     const failure = failureOf(error, this.endpoint);
+    if (this.givenUp.has(client)) return failure;
     await this.dropClient();
     this.markFailed(failure);
     return failure;
@@ -124,6 +162,9 @@ export class ToolServerConnection {
     if (this.restartTimer) clearTimeout(this.restartTimer);
     this.restartTimer = null;
     await this.dropClient();
+    const retired = [...this.retired];
+    this.retired.clear();
+    await Promise.all(retired.map((client) => client.close().catch(() => {})));
   }
 
   private async connected(): Promise<Client> {

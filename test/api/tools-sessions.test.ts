@@ -47,7 +47,11 @@ describeEachBackend('tool servers that restart', (backend) => {
     token = set.token;
     const { encodeId } = await import('../../src/schema/ids.ts');
     projectNodeId = encodeId('Project', set.projectId);
-    for (const kind of [...KINDS, { name: 'forgetful', options: { lostSession: 404 } as McpServerOptions }]) {
+    const others: { name: string; options: McpServerOptions }[] = [
+      { name: 'shared', options: { lostSession: 404 } },
+      { name: 'forgetful', options: { lostSession: 404 } },
+    ];
+    for (const kind of [...KINDS, ...others]) {
       const mcp = await startMcpServer(kind.options);
       mcps.set(kind.name, mcp);
       const added = (await gql(server, ADD, { projectId: projectNodeId, name: kind.name, url: mcp.url }, token)).addToolServer;
@@ -104,6 +108,17 @@ describeEachBackend('tool servers that restart', (backend) => {
     const metrics = await (await fetch(new URL('/metrics', server.url))).text();
     if (stateful) expect(metrics).toMatch(new RegExp(`parley_tool_server_reconnects_total\\{server="${name}"\\} 1\\n`));
     else expect(metrics).not.toContain(`parley_tool_server_reconnects_total{server="${name}"}`);
+  });
+
+  it('calls that meet the same lost session together share one new session', async () => {
+    const threads = await Promise.all([1, 2, 3].map(() => newThread(server, token, agentId)));
+    await Promise.all(threads.map((threadId, index) => ask(threadId, `/tool shared/echo {"text":"before ${index}"}`)));
+    const restarted = await restart('shared', { lostSession: 404 });
+
+    const replies = await Promise.all(threads.map((threadId, index) => ask(threadId, `/tool shared/echo {"text":"after ${index}"}`)));
+    expect(replies.map((texts) => texts.at(-1))).toEqual([0, 1, 2].map((index) => `Tool shared/echo returned: echo: after ${index}`));
+    expect(restarted.calls.get('echo')).toBe(3);
+    expect(await statusOf('shared')).toMatchObject({ status: 'CONNECTED', reconnects: 1 });
   });
 
   it('a new session that is refused too is the call’s error, tried once, and the call never runs', async () => {
