@@ -269,7 +269,7 @@ export const StartThreadDocument = graphql(`
 
 export const ClientToolServerFieldsFragment = graphql(`
   fragment ClientToolServerFields on ToolServer {
-    __typename id name url transport status lastError headerNames timeoutMs operatorDeclared
+    __typename id name url transport status lastError headerNames timeoutMs operatorDeclared reconnects lastReconnectAt
     tools { name description }
   }
 `);

@@ -38,7 +38,7 @@ type Documents = {
     "\n  query AgentThreads($agentId: ID!) {\n    agent(id: $agentId) {\n      id\n      threads(first: 30) { edges { node { id title createdAt lastActivityAt } } }\n    }\n  }\n": typeof types.AgentThreadsDocument,
     "\n  query ThreadSummary($threadId: ID!) { thread(id: $threadId) { id title createdAt agent { id } } }\n": typeof types.ThreadSummaryDocument,
     "\n  mutation StartThread($agentId: ID!, $title: String) {\n    createThread(agentId: $agentId, title: $title) {\n      __typename\n      ... on Thread { id title createdAt }\n      ...ClientErrorFields\n    }\n  }\n": typeof types.StartThreadDocument,
-    "\n  fragment ClientToolServerFields on ToolServer {\n    __typename id name url transport status lastError headerNames timeoutMs operatorDeclared\n    tools { name description }\n  }\n": typeof types.ClientToolServerFieldsFragmentDoc,
+    "\n  fragment ClientToolServerFields on ToolServer {\n    __typename id name url transport status lastError headerNames timeoutMs operatorDeclared reconnects lastReconnectAt\n    tools { name description }\n  }\n": typeof types.ClientToolServerFieldsFragmentDoc,
     "\n  query ProjectToolServers($projectId: ID!) {\n    project(id: $projectId) { id name viewerRole toolServers { ...ClientToolServerFields } }\n  }\n": typeof types.ProjectToolServersDocument,
     "\n  mutation AddToolServer($projectId: ID!, $name: String!, $url: String!, $headers: [ToolServerHeaderInput!], $timeoutMs: Int) {\n    addToolServer(projectId: $projectId, name: $name, url: $url, headers: $headers, timeoutMs: $timeoutMs) {\n      __typename\n      ...ClientToolServerFields\n      ...ClientErrorFields\n    }\n  }\n": typeof types.AddToolServerDocument,
     "\n  mutation RefreshToolServer($toolServerId: ID!) {\n    refreshToolServer(toolServerId: $toolServerId) {\n      __typename\n      ...ClientToolServerFields\n      ...ClientErrorFields\n    }\n  }\n": typeof types.RefreshToolServerDocument,
@@ -69,7 +69,7 @@ const documents: Documents = {
     "\n  query AgentThreads($agentId: ID!) {\n    agent(id: $agentId) {\n      id\n      threads(first: 30) { edges { node { id title createdAt lastActivityAt } } }\n    }\n  }\n": types.AgentThreadsDocument,
     "\n  query ThreadSummary($threadId: ID!) { thread(id: $threadId) { id title createdAt agent { id } } }\n": types.ThreadSummaryDocument,
     "\n  mutation StartThread($agentId: ID!, $title: String) {\n    createThread(agentId: $agentId, title: $title) {\n      __typename\n      ... on Thread { id title createdAt }\n      ...ClientErrorFields\n    }\n  }\n": types.StartThreadDocument,
-    "\n  fragment ClientToolServerFields on ToolServer {\n    __typename id name url transport status lastError headerNames timeoutMs operatorDeclared\n    tools { name description }\n  }\n": types.ClientToolServerFieldsFragmentDoc,
+    "\n  fragment ClientToolServerFields on ToolServer {\n    __typename id name url transport status lastError headerNames timeoutMs operatorDeclared reconnects lastReconnectAt\n    tools { name description }\n  }\n": types.ClientToolServerFieldsFragmentDoc,
     "\n  query ProjectToolServers($projectId: ID!) {\n    project(id: $projectId) { id name viewerRole toolServers { ...ClientToolServerFields } }\n  }\n": types.ProjectToolServersDocument,
     "\n  mutation AddToolServer($projectId: ID!, $name: String!, $url: String!, $headers: [ToolServerHeaderInput!], $timeoutMs: Int) {\n    addToolServer(projectId: $projectId, name: $name, url: $url, headers: $headers, timeoutMs: $timeoutMs) {\n      __typename\n      ...ClientToolServerFields\n      ...ClientErrorFields\n    }\n  }\n": types.AddToolServerDocument,
     "\n  mutation RefreshToolServer($toolServerId: ID!) {\n    refreshToolServer(toolServerId: $toolServerId) {\n      __typename\n      ...ClientToolServerFields\n      ...ClientErrorFields\n    }\n  }\n": types.RefreshToolServerDocument,
@@ -189,7 +189,7 @@ export function graphql(source: "\n  mutation StartThread($agentId: ID!, $title:
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  fragment ClientToolServerFields on ToolServer {\n    __typename id name url transport status lastError headerNames timeoutMs operatorDeclared\n    tools { name description }\n  }\n"): (typeof documents)["\n  fragment ClientToolServerFields on ToolServer {\n    __typename id name url transport status lastError headerNames timeoutMs operatorDeclared\n    tools { name description }\n  }\n"];
+export function graphql(source: "\n  fragment ClientToolServerFields on ToolServer {\n    __typename id name url transport status lastError headerNames timeoutMs operatorDeclared reconnects lastReconnectAt\n    tools { name description }\n  }\n"): (typeof documents)["\n  fragment ClientToolServerFields on ToolServer {\n    __typename id name url transport status lastError headerNames timeoutMs operatorDeclared reconnects lastReconnectAt\n    tools { name description }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
