@@ -1,5 +1,6 @@
 import type { ErrorReason } from '@parley/client';
 import { createContext, useContext } from 'react';
+import { usageDe, usageEn } from './i18n-usage.ts';
 
 // The chat's own words in English and German. Error cards are keyed by the failure's `reason`
 // (the affordance depends on it); the server's localized `message` goes under the details.
@@ -159,6 +160,7 @@ const en = {
   addHeader: 'Add a header',
   addServer: 'Add server',
   serverAdded: (server: string) => `Added ${server}.`,
+  ...usageEn,
 };
 
 export type Messages = typeof en;
@@ -290,6 +292,7 @@ const de: Messages = {
   addHeader: 'Header hinzufügen',
   addServer: 'Server hinzufügen',
   serverAdded: (server) => `${server} hinzugefügt.`,
+  ...usageDe,
 };
 
 export const MESSAGES: Record<Locale, Messages> = { en, de };

@@ -1,0 +1,36 @@
+import { graphql } from './gql/gql.ts';
+
+// Usage and cost as an app shows them (docs/usage.md): a reply's, read from its run once the run
+// has ended, and a project's over a range, by day, user, model and agent. A project's admins read
+// the whole project; any other member reads only their own rows (the server filters).
+
+export const ClientUsageFieldsFragment = graphql(`
+  fragment ClientUsageFields on Usage {
+    inputTokens cachedInputTokens cacheWriteTokens outputTokens reasoningTokens modelCalls unpricedCalls
+    cost { amount currency }
+    pricedCost { amount currency }
+  }
+`);
+
+/** A reply's usage: its execution's total, its delegated children included. */
+export const ReplyUsageDocument = graphql(`
+  query ReplyUsage($executionId: ID!) {
+    node(id: $executionId) {
+      __typename id
+      ... on Execution { usage { total { ...ClientUsageFields } delegated { modelCalls } } }
+    }
+  }
+`);
+
+/** A project's usage from `from` (inclusive) to `to` (exclusive): in all, per UTC day, per user, per model, per agent. */
+export const ProjectUsageReportDocument = graphql(`
+  query ProjectUsageReport($projectId: ID!, $from: DateTime!, $to: DateTime!) {
+    viewer { id email }
+    project(id: $projectId) { id name viewerRole }
+    total: usage(projectId: $projectId, from: $from, to: $to) { usage { ...ClientUsageFields } }
+    byDay: usage(projectId: $projectId, from: $from, to: $to, groupBy: [DAY]) { day usage { ...ClientUsageFields } }
+    byUser: usage(projectId: $projectId, from: $from, to: $to, groupBy: [USER]) { userId user { id email } usage { ...ClientUsageFields } }
+    byModel: usage(projectId: $projectId, from: $from, to: $to, groupBy: [MODEL]) { model usage { ...ClientUsageFields } }
+    byAgent: usage(projectId: $projectId, from: $from, to: $to, groupBy: [AGENT]) { agentId agent { id name } usage { ...ClientUsageFields } }
+  }
+`);
