@@ -219,6 +219,11 @@ describe.skipIf(skipBrowserSuite)('usage and cost in the web chat, in Chromium',
     expect(users[0]!.slice(-2)).toEqual(['1', dollarsDe(own)]);
     expect((await tableRows(page, 'Pro Modell')).map((row) => row.at(-1))).toEqual([dollarsDe(own)]);
     expect((await tableRows(page, 'Pro Agent')).map((row) => row[0])).toEqual(['Demo']);
+    // A range ending before it starts is not asked for; the page says why.
+    await page.getByLabel('Bis (einschließlich)', { exact: true }).fill(`${today().slice(0, 4)}-01-01`);
+    await page.getByLabel('Von', { exact: true }).fill(`${today().slice(0, 4)}-12-31`);
+    await page.getByRole('alert').filter({ hasText: 'Der erste Tag darf nicht nach dem letzten liegen.' }).waitFor(WAIT);
+    expect(await page.locator('.usage-total').count()).toBe(0);
     // A member manages no tool servers: no settings entry.
     expect(await page.getByRole('button', { name: /Werkzeugserver/ }).count()).toBe(0);
     await shot(page, 'member');

@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useMessages } from './i18n.ts';
 import { SpendChart } from './UsageChart.tsx';
 import { formatCost } from './usage-format.ts';
-import { apiRange, lastDays, monthRange, validRange, type DayRange } from './usage-range.ts';
+import { apiRange, lastDays, monthRange, rangeProblem, type DayRange } from './usage-range.ts';
 import { UsageTable } from './UsageTable.tsx';
 
 type Report = ProjectUsageReportQuery;
@@ -19,7 +19,8 @@ export function UsagePage({ projectId, onClose }: { projectId: string; onClose: 
   const t = useMessages();
   const heading = useRef<HTMLHeadingElement>(null);
   const [range, setRange] = useState<DayRange>(() => monthRange(Date.now()));
-  const valid = validRange(range);
+  const problem = rangeProblem(range);
+  const valid = problem === null;
   const report = useParleyQuery(ProjectUsageReportDocument, { projectId, ...apiRange(valid ? range : monthRange(Date.now())) }, { skip: !valid });
   const data = report.data;
   const name = data?.project.name ?? '…';
@@ -39,9 +40,9 @@ export function UsagePage({ projectId, onClose }: { projectId: string; onClose: 
       </div>
       {data && !admin && <p className="hint">{t.memberUsageHint}</p>}
       <RangePicker range={range} onChange={setRange} />
-      {!valid && (
+      {problem && (
         <p role="alert" className="notice">
-          {t.rangeBackwards}
+          {t.rangeProblems[problem]}
         </p>
       )}
       {report.error && (

@@ -28,9 +28,14 @@ export function lastDays(now: number, count: number): DayRange {
   return { from: dayOf(today - (count - 1) * DAY_MS), to: dayOf(today) };
 }
 
-/** Both ends are days, and the first is not after the last (the server checks the length). */
-export function validRange(range: DayRange): boolean {
-  return DAY.test(range.from) && DAY.test(range.to) && !Number.isNaN(startOf(range.from)) && startOf(range.from) <= startOf(range.to);
+/** The most days the `usage` query reads at once. */
+export const MAX_DAYS = 366;
+
+/** What is wrong with a range the reader picked, if anything: a day missing, the wrong order, too many days. */
+export function rangeProblem(range: DayRange): 'missing' | 'order' | 'length' | null {
+  if (!DAY.test(range.from) || !DAY.test(range.to) || Number.isNaN(startOf(range.from)) || Number.isNaN(startOf(range.to))) return 'missing';
+  if (startOf(range.from) > startOf(range.to)) return 'order';
+  return (startOf(range.to) - startOf(range.from)) / DAY_MS + 1 > MAX_DAYS ? 'length' : null;
 }
 
 /** The range as the `usage` query takes it. */
