@@ -124,6 +124,7 @@ function Workspace({ onSignOut }: { onSignOut: (refused: boolean) => void }) {
     setProjectView(null);
   }, []);
   const agents = viewer?.projects.flatMap((project) => project.agents) ?? [];
+  const usageProject = projectView?.page === 'usage' ? viewer?.projects.find((project) => project.id === projectView.projectId) : undefined;
 
   return (
     <MessagesProvider value={t}>
@@ -145,8 +146,8 @@ function Workspace({ onSignOut }: { onSignOut: (refused: boolean) => void }) {
         <main className="conversation">
           {projectView?.page === 'settings' ? (
             <ProjectSettings key={projectView.projectId} projectId={projectView.projectId} onClose={() => setProjectView(null)} />
-          ) : projectView?.page === 'usage' ? (
-            <UsagePage key={projectView.projectId} projectId={projectView.projectId} onClose={() => setProjectView(null)} />
+          ) : projectView?.page === 'usage' && usageProject ? (
+            <UsagePage key={usageProject.id} project={usageProject} onClose={() => setProjectView(null)} />
           ) : threadId ? (
             <OpenThread key={threadId} threadId={threadId} onOpen={open} />
           ) : (

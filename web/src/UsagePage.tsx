@@ -1,4 +1,4 @@
-import { ProjectUsageReportDocument, type ProjectUsageReportQuery } from '@parley/client';
+import { ProjectUsageReportDocument, type AppViewerQuery, type ProjectUsageReportQuery } from '@parley/client';
 import { useParleyQuery } from '@parley/client/react';
 import { useEffect, useRef, useState } from 'react';
 import { useMessages } from './i18n.ts';
@@ -8,6 +8,7 @@ import { apiRange, lastDays, monthRange, rangeProblem, type DayRange } from './u
 import { UsageTable } from './UsageTable.tsx';
 
 type Report = ProjectUsageReportQuery;
+type Project = Pick<AppViewerQuery['viewer']['projects'][number], 'id' | 'name' | 'viewerRole'>;
 
 /**
  * A project's usage over a range of UTC days (this month at first): spend per day as a chart, and
@@ -15,16 +16,15 @@ type Report = ProjectUsageReportQuery;
  * reader sees: a project's admins the whole project, any other member only their own usage, so
  * the page says "Your usage" to them.
  */
-export function UsagePage({ projectId, onClose }: { projectId: string; onClose: () => void }) {
+export function UsagePage({ project, onClose }: { project: Project; onClose: () => void }) {
   const t = useMessages();
   const heading = useRef<HTMLHeadingElement>(null);
   const [range, setRange] = useState<DayRange>(() => monthRange(Date.now()));
   const problem = rangeProblem(range);
   const valid = problem === null;
-  const report = useParleyQuery(ProjectUsageReportDocument, { projectId, ...apiRange(valid ? range : monthRange(Date.now())) }, { skip: !valid });
+  const report = useParleyQuery(ProjectUsageReportDocument, { projectId: project.id, ...apiRange(valid ? range : monthRange(Date.now())) }, { skip: !valid });
   const data = report.data;
-  const name = data?.project.name ?? '…';
-  const admin = data?.project.viewerRole === 'ADMIN';
+  const admin = project.viewerRole === 'ADMIN';
 
   useEffect(() => heading.current?.focus(), []);
 
@@ -32,13 +32,13 @@ export function UsagePage({ projectId, onClose }: { projectId: string; onClose: 
     <section className="settings usage-page" aria-labelledby="usage-title" aria-busy={report.loading}>
       <div className="settings-top">
         <h2 id="usage-title" ref={heading} tabIndex={-1}>
-          {!data ? t.usage : admin ? t.usageOf(name) : t.yourUsageIn(name)}
+          {admin ? t.usageOf(project.name) : t.yourUsageIn(project.name)}
         </h2>
         <button type="button" onClick={onClose}>
           {t.backToChat}
         </button>
       </div>
-      {data && !admin && <p className="hint">{t.memberUsageHint}</p>}
+      {!admin && <p className="hint">{t.memberUsageHint}</p>}
       <RangePicker range={range} onChange={setRange} />
       {problem && (
         <p role="alert" className="notice">
@@ -50,7 +50,7 @@ export function UsagePage({ projectId, onClose }: { projectId: string; onClose: 
           {report.error.message}
         </p>
       )}
-      <BudgetsSlot projectId={projectId} admin={admin} />
+      <BudgetsSlot projectId={project.id} admin={admin} />
       {data && valid && <UsageReport report={data} range={range} />}
     </section>
   );

@@ -26,7 +26,6 @@ export const ReplyUsageDocument = graphql(`
 export const ProjectUsageReportDocument = graphql(`
   query ProjectUsageReport($projectId: ID!, $from: DateTime!, $to: DateTime!) {
     viewer { id email }
-    project(id: $projectId) { id name viewerRole }
     total: usage(projectId: $projectId, from: $from, to: $to) { usage { ...ClientUsageFields } }
     byDay: usage(projectId: $projectId, from: $from, to: $to, groupBy: [DAY]) { day usage { ...ClientUsageFields } }
     byUser: usage(projectId: $projectId, from: $from, to: $to, groupBy: [USER]) { userId user { id email } usage { ...ClientUsageFields } }
