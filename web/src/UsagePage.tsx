@@ -22,6 +22,7 @@ export function UsagePage({ project, onClose }: { project: Project; onClose: () 
   const [range, setRange] = useState<DayRange>(() => monthRange(Date.now()));
   const problem = rangeProblem(range);
   const valid = problem === null;
+  // A range with a problem is not asked for (skipped); its variables need only be well-formed.
   const report = useParleyQuery(ProjectUsageReportDocument, { projectId: project.id, ...apiRange(valid ? range : monthRange(Date.now())) }, { skip: !valid });
   const data = report.data;
   const admin = project.viewerRole === 'ADMIN';
