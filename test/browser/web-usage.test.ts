@@ -12,7 +12,8 @@ import { ensureWebAppBuilt } from '../support/web-build.ts';
 
 // Usage and cost in the web chat (web/src/ReplyUsage.tsx, web/src/UsagePage.tsx) in Debian's
 // Chromium against a real server on the demo model, whose price docs/usage.md documents: each
-// finished reply's line shows its tokens and its exact cost, live and after a reload; the Usage
+// finished reply's line shows its tokens and its exact cost (a delegated task's included), live and
+// after a reload, read once per reply; the Usage
 // page shows an admin the whole project's spend per day and per user, model and agent, and a
 // member (here in German) only their own. Expected amounts are computed here from the documented
 // price, independently of src/usage. Screenshots go to test-artifacts/web-usage/ (gitignored).
@@ -59,8 +60,9 @@ describe.skipIf(skipBrowserSuite)('usage and cost in the web chat, in Chromium',
   let origin: string;
   let admin: User & { projectId: string; agentId: string; email: string };
   let member: User & { email: string };
-  /** Every execution's cost in pico-units, as computed here, by whose it was. */
-  const spent = { admin: [] as bigint[], member: [] as bigint[] };
+  /** Every run's usage (its total) as the API reported it, by whose it was; the member's thread. */
+  const spent = { admin: [] as UsageFieldsFragment[], member: [] as UsageFieldsFragment[] };
+  let memberThreadId: string;
   let outsideRequests: string[] = [];
   const consoleErrors: { page: string; text: string }[] = [];
   const pageNames = new Map<Page, string>();
@@ -70,16 +72,18 @@ describe.skipIf(skipBrowserSuite)('usage and cost in the web chat, in Chromium',
     await page.screenshot({ path: path.join(ARTIFACTS, `${pageNames.get(page)}-${step}.png`), fullPage: true });
   }
 
-  async function openChat(name: string, token: string): Promise<Page> {
+  async function openChat(name: string, token: string, threadId?: string): Promise<Page> {
     const page = await context.newPage();
     pageNames.set(page, `${String(++pageCount).padStart(2, '0')}-${name}`);
     await page.setViewportSize({ width: 1100, height: 900 });
-    await page.goto(`${origin}/#${new URLSearchParams({ token })}`);
+    await page.goto(`${origin}/#${new URLSearchParams({ token, ...(threadId ? { thread: threadId } : {}) })}`);
     return page;
   }
 
   const emailOf = async (token: string) => (await requestData(server, AppViewerDocument, {}, token)).viewer.email;
-  const total = (costs: bigint[]) => costs.reduce((sum, cost) => sum + cost, 0n);
+  /** What the runs cost, computed here from their tokens, in pico-units; and how many model calls they made. */
+  const costOf = (runs: UsageFieldsFragment[]) => runs.reduce((sum, run) => sum + demoCost(run), 0n);
+  const callsOf = (runs: UsageFieldsFragment[]) => String(runs.reduce((sum, run) => sum + run.modelCalls, 0));
   const today = () => new Date().toISOString().slice(0, 10);
 
   /** The usage of the run behind a reply, as the API reports it. */
@@ -96,6 +100,13 @@ describe.skipIf(skipBrowserSuite)('usage and cost in the web chat, in Chromium',
     if (usage.cacheWriteTokens > 0) kinds.push(`${grouped(usage.cacheWriteTokens)} cache writes`);
     if (usage.reasoningTokens > 0) kinds.push(`${grouped(usage.reasoningTokens)} reasoning`);
     return `${grouped(usage.inputTokens + usage.outputTokens)} tokens (${kinds.join(' · ')}) · ${dollars(demoCost(usage))}`;
+  }
+
+  /** The same in German (the demo's plain replies have no cached input and no cache writes). */
+  function expectedLineDe(usage: UsageFieldsFragment): string {
+    const de = (count: number) => count.toLocaleString('de-DE');
+    const kinds = [`${de(usage.inputTokens)} Eingabe`, `${de(usage.outputTokens)} Ausgabe`, `${de(usage.reasoningTokens)} Reasoning`];
+    return `${de(usage.inputTokens + usage.outputTokens)} Tokens (${kinds.join(' · ')}) · ${dollarsDe(demoCost(usage))}`;
   }
 
   /** A table's rows (its body) as the text of each cell. */
@@ -139,25 +150,33 @@ describe.skipIf(skipBrowserSuite)('usage and cost in the web chat, in Chromium',
     await page.locator('.connection[data-status="live"]').waitFor(WAIT);
     const replies = page.locator('.message.reply');
     const lines: string[] = [];
-    // 1,500 output tokens (thousands grouped), then a plain message (its one reasoning token is priced higher).
-    for (const [index, text] of ['/tokens 1500', 'price this reply please'].entries()) {
+    // 1,500 output tokens (thousands grouped); a plain message (its one reasoning token is priced
+    // higher); a delegated task (the child's calls are in the reply's total, and the line says so).
+    for (const [index, text] of ['/tokens 1500', 'price this reply please', '/delegate hello child'].entries()) {
       await page.locator('#composer-text').fill(text);
       await page.locator('#composer-text').press('Enter');
       const reply = replies.nth(index);
       await expect.poll(() => reply.getAttribute('data-outcome'), WAIT).toBe('COMPLETED');
       const usage = await usageOfReply(reply);
       expect(usage.cost).toEqual({ amount: decimal(demoCost(usage)), currency: 'USD' });
-      lines.push(expectedLine(usage));
-      spent.admin.push(demoCost(usage));
+      lines.push(expectedLine(usage) + (index === 2 ? ' · delegated tasks included' : ''));
+      spent.admin.push(usage);
       await expect.poll(() => reply.locator('.reply-usage').innerText().catch(() => ''), WAIT).toBe(lines[index]);
     }
     expect(lines[0]).toMatch(/^\d,\d{3} tokens \(\d+ in · 1,500 out\) · \$0\.00\d+$/);
     expect(lines[1]).toContain(' · 1 reasoning) · $');
+    expect(spent.admin[2]!.modelCalls).toBeGreaterThan(2);
     await shot(page, 'live');
 
+    // After a reload each reply's usage is read once.
+    const usageReads: string[] = [];
+    page.on('request', (request) => {
+      if (request.postData()?.includes('query ReplyUsage')) usageReads.push(request.postData()!);
+    });
     await page.reload();
     await page.locator('.connection[data-status="live"]').waitFor(WAIT);
     await expect.poll(() => page.locator('.message.reply .reply-usage').allInnerTexts(), WAIT).toEqual(lines);
+    expect(usageReads).toHaveLength(3);
     // A sent message has no usage line of its own.
     expect(await page.locator('.message.mine .reply-usage').count()).toBe(0);
     await shot(page, 'reloaded');
@@ -165,11 +184,11 @@ describe.skipIf(skipBrowserSuite)('usage and cost in the web chat, in Chromium',
 
   it('shows an admin the whole project: the day’s spend, and every user, model and agent with tokens and cost', async () => {
     // The member's turn, through the API.
-    const threadId = await newThread(server, member.token, admin.agentId);
-    const events = await sendAndFollow(server, member.token, threadId, 'what did this cost');
+    memberThreadId = await newThread(server, member.token, admin.agentId);
+    const events = await sendAndFollow(server, member.token, memberThreadId, 'what did this cost');
     const { node } = await requestData(server, ExecutionUsageDocument, { id: ofKind(events, 'ExecutionFinished').at(-1)!.executionId! }, member.token);
-    spent.member.push(demoCost((node as { usage: { total: UsageFieldsFragment } }).usage.total));
-    const all = total([...spent.admin, ...spent.member]);
+    spent.member.push((node as { usage: { total: UsageFieldsFragment } }).usage.total);
+    const all = costOf([...spent.admin, ...spent.member]);
 
     const page = await openChat('admin-usage', admin.token);
     await page.getByRole('button', { name: `Usage of ${PROJECT}` }).click();
@@ -184,13 +203,13 @@ describe.skipIf(skipBrowserSuite)('usage and cost in the web chat, in Chromium',
     expect(users).toHaveLength(2);
     // Cells: who, input, cached, cache writes, output, reasoning, calls, cost; the most spent first.
     const adminRow = users.find((row) => row[0] === `${admin.email} (you)`)!;
-    expect(adminRow.at(-2)).toBe('2');
-    expect(adminRow.at(-1)).toBe(dollars(total(spent.admin)));
+    expect(adminRow.slice(-2)).toEqual([callsOf(spent.admin), dollars(costOf(spent.admin))]);
     const memberRow = users.find((row) => row !== adminRow)!;
     // Another user's email is not the project admin's to read (User.email): the row names them by id.
     expect(memberRow[0]).toMatch(/^User …/);
-    expect(memberRow.slice(-2)).toEqual(['1', dollars(total(spent.member))]);
-    expect(await tableRows(page, 'Per model')).toEqual([['demo:default', expect.any(String), '0', '0', expect.any(String), expect.any(String), '3', dollars(all)]]);
+    expect(memberRow.slice(-2)).toEqual(['1', dollars(costOf(spent.member))]);
+    const calls = callsOf([...spent.admin, ...spent.member]);
+    expect(await tableRows(page, 'Per model')).toEqual([['demo:default', expect.any(String), '0', '0', expect.any(String), expect.any(String), calls, dollars(all)]]);
     const agents = await tableRows(page, 'Per agent');
     expect(agents).toHaveLength(1);
     expect(agents[0]![0]).toBe('Demo');
@@ -210,7 +229,7 @@ describe.skipIf(skipBrowserSuite)('usage and cost in the web chat, in Chromium',
     await page.getByRole('button', { name: `Dein Verbrauch in ${PROJECT}` }).click();
     await page.getByRole('heading', { level: 2, name: `Dein Verbrauch in ${PROJECT}` }).waitFor(WAIT);
     await page.getByText('Du siehst nur deinen eigenen Verbrauch').waitFor(WAIT);
-    const own = total(spent.member);
+    const own = costOf(spent.member);
     await expect.poll(() => page.locator('.usage-total').innerText().catch(() => ''), WAIT).toBe(`Gesamt: ${dollarsDe(own)}`);
     expect(await dayTitle(page, today()).textContent()).toBe(`${today()}: ${dollarsDe(own)}`);
     const users = await tableRows(page, 'Pro Nutzer');
@@ -228,6 +247,12 @@ describe.skipIf(skipBrowserSuite)('usage and cost in the web chat, in Chromium',
     // A member manages no tool servers: no settings entry.
     expect(await page.getByRole('button', { name: /Werkzeugserver/ }).count()).toBe(0);
     await shot(page, 'member-range-refused');
+
+    // Their reply's line, in German notation.
+    const chat = await openChat('member-reply', member.token, memberThreadId);
+    const line = chat.locator('.message.reply .reply-usage');
+    await expect.poll(() => line.innerText().catch(() => ''), WAIT).toBe(expectedLineDe(spent.member[0]!));
+    await shot(chat, 'reply-in-german');
 
     expect(outsideRequests).toEqual([]);
     expect(consoleErrors).toEqual([]);
