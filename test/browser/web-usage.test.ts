@@ -198,6 +198,9 @@ describe.skipIf(skipBrowserSuite)('usage and cost in the web chat, in Chromium',
     await expect.poll(() => page.locator('.usage-total').innerText().catch(() => ''), WAIT).toBe(`Total: ${dollars(all)}`);
     expect(await dayTitle(page, today()).textContent()).toBe(`${today()}: ${dollars(all)}`);
     expect(await page.locator('svg g.usage-day:not(.empty)').count()).toBe(1);
+    // The days' amounts as a table too, for the keyboard and screen readers.
+    await page.locator('details.usage-days > summary').click();
+    expect((await tableRows(page, 'Per day')).map((row) => [row[0], row.at(-1)])).toEqual([[today(), dollars(all)]]);
 
     const users = await tableRows(page, 'Per user');
     expect(users).toHaveLength(2);

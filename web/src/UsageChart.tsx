@@ -11,8 +11,8 @@ const HEIGHT = 100;
 /**
  * Spend per day as an inline SVG bar per day of the range (days without calls have none). Only SVG
  * geometry attributes and the stylesheet's classes: the page's CSP allows no inline style. Each
- * day's exact amount is its title (shown on hover, read by screen readers); the heights alone are
- * computed from floats, which only decide how tall a bar looks.
+ * day's exact amount is its bar's title (shown on hover; the Per day table has them for the
+ * keyboard and screen readers); only the heights come from floats, which decide how tall a bar looks.
  */
 export function SpendChart({ range, days }: { range: DayRange; days: readonly { day?: string | null; usage: Usage }[] }) {
   const t = useMessages();

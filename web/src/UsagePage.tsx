@@ -108,6 +108,15 @@ function UsageReport({ report, range }: { report: Report; range: DayRange }) {
     <>
       {total ? <p className="usage-total">{t.usageTotal(formatCost(total, t))}</p> : <p className="hint">{t.noUsage}</p>}
       <SpendChart range={range} days={report.byDay} />
+      <details className="usage-days">
+        <summary>{t.perDay}</summary>
+        <UsageTable
+          title={t.perDay}
+          keyColumn={t.columns.day}
+          order="given"
+          rows={[...report.byDay].sort((a, b) => (a.day ?? '').localeCompare(b.day ?? '')).map((row) => ({ key: row.day ?? '', label: row.day ?? '', usage: row.usage }))}
+        />
+      </details>
       <UsageTable
         title={t.perUser}
         keyColumn={t.columns.user}

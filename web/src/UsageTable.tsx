@@ -16,8 +16,17 @@ function bySpend(a: UsageTableRow, b: UsageTableRow): number {
   return difference !== 0n ? (difference > 0n ? 1 : -1) : a.label.localeCompare(b.label);
 }
 
+interface UsageTableProps {
+  title: string;
+  keyColumn: string;
+  rows: UsageTableRow[];
+  total?: Usage | null;
+  /** 'spend': the most spent first; 'given': as the rows come (days in order). */
+  order?: 'spend' | 'given';
+}
+
 /** One grouping of a project's usage: a row per user, model, agent or day, with tokens by kind and cost. */
-export function UsageTable({ title, keyColumn, rows, total }: { title: string; keyColumn: string; rows: UsageTableRow[]; total?: Usage | null }) {
+export function UsageTable({ title, keyColumn, rows, total, order = 'spend' }: UsageTableProps) {
   const t = useMessages();
   const titleId = useId();
   const columns = t.columns;
@@ -53,7 +62,7 @@ export function UsageTable({ title, keyColumn, rows, total }: { title: string; k
               </tr>
             </thead>
             <tbody>
-              {[...rows].sort(bySpend).map((row) => (
+              {(order === 'spend' ? [...rows].sort(bySpend) : rows).map((row) => (
                 <tr key={row.key} data-key={row.key}>
                   <th scope="row">{row.label}</th>
                   {cells(row.usage)}
