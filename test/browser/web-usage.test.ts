@@ -12,11 +12,11 @@ import { ensureWebAppBuilt } from '../support/web-build.ts';
 
 // Usage and cost in the web chat (web/src/ReplyUsage.tsx, web/src/UsagePage.tsx) in Debian's
 // Chromium against a real server on the demo model, whose price docs/usage.md documents: each
-// finished reply's line shows its tokens and its exact cost (a delegated task's included), live and
-// after a reload, read once per reply; the Usage
-// page shows an admin the whole project's spend per day and per user, model and agent, and a
-// member (here in German) only their own. Expected amounts are computed here from the documented
-// price, independently of src/usage. Screenshots go to test-artifacts/web-usage/ (gitignored).
+// finished reply's line shows its tokens and its exact cost (a delegated task's included), live
+// and after a reload, read once per reply; the Usage page shows an admin the whole project's spend
+// per day and per user, model and agent, and a member (here in German) only their own. Expected
+// amounts are computed here from the documented price, independently of src/usage. Screenshots go
+// to test-artifacts/web-usage/ (gitignored).
 
 announceSkip('the web chat usage tests');
 
