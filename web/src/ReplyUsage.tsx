@@ -10,7 +10,7 @@ type ExecutionStatus = NonNullable<ThreadMessage['outcome']>;
 /** Outcomes after which a run makes no more model calls: its usage is final. */
 const ENDED: ReadonlySet<ExecutionStatus> = new Set(['COMPLETED', 'FAILED', 'CANCELLED', 'INTERRUPTED', 'REFUSED']);
 
-export function runEnded(outcome: ExecutionStatus | null): boolean {
+export function runEnded(outcome: ExecutionStatus | null): outcome is ExecutionStatus {
   return outcome !== null && ENDED.has(outcome);
 }
 
