@@ -1,6 +1,7 @@
 import { ProjectUsageReportDocument, type AppViewerQuery, type ProjectUsageReportQuery } from '@parley/client';
 import { useParleyQuery } from '@parley/client/react';
 import { useEffect, useRef, useState } from 'react';
+import { BudgetsPanel } from './BudgetsPanel.tsx';
 import { useMessages } from './i18n.ts';
 import { SpendChart } from './UsageChart.tsx';
 import { formatCost } from './usage-format.ts';
@@ -51,18 +52,10 @@ export function UsagePage({ project, onClose }: { project: Project; onClose: () 
           {report.error.message}
         </p>
       )}
-      <BudgetsSlot projectId={project.id} admin={admin} />
+      <BudgetsPanel projectId={project.id} admin={admin} />
       {data && valid && <UsageReport report={data} range={range} />}
     </section>
   );
-}
-
-/**
- * SLOT — Budgets (issue 36: `Project.budgets`, added by another change). The project's budgets and
- * what is left of them go here, between the range and the spend; nothing is shown until then.
- */
-function BudgetsSlot(_props: { projectId: string; admin: boolean }) {
-  return null;
 }
 
 function RangePicker({ range, onChange }: { range: DayRange; onChange: (range: DayRange) => void }) {

@@ -1,5 +1,6 @@
 import type { ErrorReason } from '@parley/client';
 import { createContext, useContext } from 'react';
+import { budgetsDe, budgetsEn } from './i18n-budgets.ts';
 import { usageDe, usageEn } from './i18n-usage.ts';
 
 // The chat's own words in English and German. Error cards are keyed by the failure's `reason`
@@ -161,6 +162,7 @@ const en = {
   addServer: 'Add server',
   serverAdded: (server: string) => `Added ${server}.`,
   ...usageEn,
+  ...budgetsEn,
 };
 
 export type Messages = typeof en;
@@ -293,6 +295,7 @@ const de: Messages = {
   addServer: 'Server hinzufügen',
   serverAdded: (server) => `${server} hinzugefügt.`,
   ...usageDe,
+  ...budgetsDe,
 };
 
 export const MESSAGES: Record<Locale, Messages> = { en, de };

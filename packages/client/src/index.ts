@@ -42,7 +42,7 @@ export type {
 export * as documents from './documents.ts';
 export { formatMoney, picosOf } from './money.ts';
 export type { MoneyAmount } from './money.ts';
-export { ProjectUsageReportDocument, ReplyUsageDocument } from './usage-documents.ts';
+export { ProjectBudgetsReportDocument, ProjectUsageReportDocument, RemoveProjectBudgetDocument, ReplyUsageDocument, SetProjectBudgetDocument } from './usage-documents.ts';
 export {
   AddToolServerDocument,
   AgentThreadsDocument,
@@ -64,6 +64,7 @@ export type {
   DeleteThreadForGoodMutation,
   ErrorReason,
   ProjectToolServersQuery,
+  ProjectBudgetsReportQuery,
   ProjectUsageReportQuery,
   RefreshToolServerMutation,
   RemoveToolServerMutation,

@@ -33,3 +33,40 @@ export const ProjectUsageReportDocument = graphql(`
     byAgent: usage(projectId: $projectId, from: $from, to: $to, groupBy: [AGENT]) { agentId agent { id name } usage { ...ClientUsageFields } }
   }
 `);
+
+/** A project's budgets in money with what is spent of each now (a per-user budget: the viewer's share), and its agents to name them. */
+export const ProjectBudgetsReportDocument = graphql(`
+  query ProjectBudgetsReport($projectId: ID!) {
+    project(id: $projectId) {
+      id
+      agents { id name }
+      budgets {
+        id agentId perUser period warnAtPercent resetsAt
+        agent { id name }
+        amount { amount currency }
+        spent { amount currency }
+      }
+    }
+  }
+`);
+
+/** A project admin's: caps the spend of the project (or one agent) per UTC day or month, for everyone or each user. */
+export const SetProjectBudgetDocument = graphql(`
+  mutation SetProjectBudget($projectId: ID!, $agentId: ID, $perUser: Boolean!, $period: BudgetPeriod!, $amount: String!) {
+    setBudget(projectId: $projectId, agentId: $agentId, perUser: $perUser, period: $period, amount: $amount) {
+      __typename
+      ... on Budget { id }
+      ...ClientErrorFields
+    }
+  }
+`);
+
+export const RemoveProjectBudgetDocument = graphql(`
+  mutation RemoveProjectBudget($budgetId: ID!) {
+    removeBudget(budgetId: $budgetId) {
+      __typename
+      ... on BudgetRemoved { budgetId }
+      ...ClientErrorFields
+    }
+  }
+`);
