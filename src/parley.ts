@@ -59,6 +59,7 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
   const execution = new ExecutionModule({
     ...observers,
     runListeners: (agent, queuedAt) => [usage.recorderFor(agent), ...observers.runListeners(agent.model, queuedAt)],
+    spendGate: (run) => usage.budgetGuardFor(run),
     settings: config, prisma, sql, bus, models, access, logger, instanceId, embedded, tools, runtime: overrides.runtime,
   });
   const { scheduler } = execution;
@@ -80,6 +81,7 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
     suspensions: execution.suspensions,
     prices: usage.prices,
     usage: usage.usage,
+    budgets: usage.budgets,
     usageReads: usage.reads,
   };
   const work = new Lifecycle();

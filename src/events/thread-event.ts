@@ -1,6 +1,7 @@
 import type { ToolCallState } from '../conversation/parts.ts';
 import type { RecordedFailure } from '../errors/recorded-failure.ts';
 import type { ExecutionStatus } from '../generated/prisma/enums.ts';
+import type { BudgetWarningNotice } from '../runtime/runtime-event.ts';
 
 /**
  * Everything a `runEvents` subscriber can receive. Durable kinds are appended to the thread event log
@@ -28,6 +29,7 @@ export type ThreadEventPayload =
   | { type: 'SuspensionResolved'; suspensionId: string; resolution: unknown }
   | { type: 'MessageSteered'; queueIds: string[]; texts: string[] }
   | { type: 'RetryScheduled'; attempt: number; delayS: number; reason: string }
+  | ({ type: 'BudgetWarning' } & BudgetWarningNotice)
   | ({ type: 'ErrorEvent' } & RecordedFailure)
   | { type: 'ExecutionFinished'; status: ExecutionStatus }
   | { type: 'QueueUpdated' }

@@ -9,7 +9,9 @@ import type { ModelRegistry } from '../models/registry.ts';
 import type { FlushPolicy } from '../recording/conversation-log.ts';
 import type { RunListener } from '../recording/run-listener.ts';
 import type { runAgent } from '../runtime/agent-runtime.ts';
+import type { SpendGate } from '../runtime/spend-gate.ts';
 import type { ToolLabel } from '../runtime/tools.ts';
+import type { BudgetRow } from '../storage/budget-statements.ts';
 import type { SqlClient } from '../storage/sql-client.ts';
 import type { ParleyTracing } from '../observability/tracing.ts';
 import type { RunningExecutions } from './running-executions.ts';
@@ -51,6 +53,11 @@ export interface RunLauncherDeps {
   };
   /** Observers of each run (its metrics), after the listeners that record it; `queuedAt` only for a fresh turn. */
   runListeners?: (agent: RunAgent, queuedAt?: Date) => RunListener[];
+  /**
+   * Budgets in money: a gate for each run (a root or a delegated child), asked before each of its
+   * model calls and hearing the run; `stop` ends the whole turn. `budgets`: those read at admission.
+   */
+  spendGate?: (run: { userId: string; agent: Agent; budgets?: BudgetRow[]; stop(reason: Error): void }) => SpendGate & RunListener;
   /** Deltas within this window go out to subscribers as one (PARLEY_DELTA_WINDOW_MS). */
   deltaWindowMs?: number;
   /** This instance's run slots: a launched run holds one until its end is recorded. */

@@ -7,6 +7,8 @@ import type { ConversationLog } from '../recording/conversation-log.ts';
 import type { RunRecording } from '../recording/run-recording.ts';
 import type { AgentRunInput } from '../runtime/agent-run-input.ts';
 import type { RuntimeEvent } from '../runtime/runtime-event.ts';
+import type { SpendGate } from '../runtime/spend-gate.ts';
+import type { BudgetRow } from '../storage/budget-statements.ts';
 import type { TokenMeter } from '../runtime/token-meter.ts';
 import { buildTools, ROOT_ONLY_TOOLS, type ToolContext, type ToolLabel } from '../runtime/tools.ts';
 import type { TurnTrace } from '../observability/tracing.ts';
@@ -29,6 +31,12 @@ export interface RunSetup {
   approved: { toolCallId: string; toolName: string; input: unknown } | null;
   /** Counts the tokens of the run and of the children it delegates to, against the daily budget. */
   meter: TokenMeter;
+  /** Budgets in money, asked before each model call of this run. */
+  gate: SpendGate | null;
+  /** The budgets read at admission, for the children it delegates to (a resumed run reads its own). */
+  budgets?: BudgetRow[];
+  /** Ends the whole turn (a spent budget, in the root or in a child). */
+  stopTurn: (reason: Error) => void;
   /** The turn's trace, shared with the children it delegates to. */
   turn: TurnTrace;
 }
@@ -74,6 +82,7 @@ export async function runtimeInput(deps: RunLauncherDeps, setup: RunSetup, deleg
     },
     takeSteeringMessages: root ? () => takeSteering(deps, recording) : undefined,
     meter: setup.meter,
+    gate: setup.gate ?? undefined,
     tracer: deps.tracing.enabled ? deps.tracing.tracer : undefined,
   };
 }

@@ -80,7 +80,7 @@ const ExecutionEventInterface = builder.interfaceRef<RunEvent>('ExecutionEvent')
  * one). No `isTypeOf`: the interfaces' resolveType (and the unions' that hold some of these types)
  * names the type from `payload.type` once per event, instead of every member testing it.
  */
-function runEventType<T extends ThreadEventType>(
+export function runEventType<T extends ThreadEventType>(
   type: T,
   description: string,
   fields: (t: PothosSchemaTypes.ObjectFieldBuilder<BuilderTypes, EventOf<T>>) => object = () => ({}),

@@ -5,6 +5,7 @@ import { ErrorCard, type ErrorActions } from './ErrorCard.tsx';
 import { useOnline, useSecondsUntil, whenOnline } from './hooks.ts';
 import { useMessages } from './i18n.ts';
 import { QueuePanel } from './QueuePanel.tsx';
+import { ReplyUsage, runEnded } from './ReplyUsage.tsx';
 
 interface ChatProps {
   threadId: string;
@@ -111,6 +112,7 @@ function Message({ message, state, thread, actions }: { message: ThreadMessage; 
       ))}
       {!mine && message.outcome === 'CANCELLED' && <span className="badge stopped">{t.stopped}</span>}
       {!mine && message.outcome === 'INTERRUPTED' && <span className="badge interrupted">{t.interrupted}</span>}
+      {!mine && message.executionId && runEnded(message.outcome) && <ReplyUsage executionId={message.executionId} outcome={message.outcome} />}
       {message.id && !editing && <BranchControls message={message} thread={thread} onEdit={() => setEditing(true)} />}
     </li>
   );

@@ -1,5 +1,7 @@
 import type { ErrorReason } from '@parley/client';
 import { createContext, useContext } from 'react';
+import { budgetsDe, budgetsEn } from './i18n-budgets.ts';
+import { usageDe, usageEn } from './i18n-usage.ts';
 
 // The chat's own words in English and German. Error cards are keyed by the failure's `reason`
 // (the affordance depends on it); the server's localized `message` goes under the details.
@@ -162,6 +164,8 @@ const en = {
   addHeader: 'Add a header',
   addServer: 'Add server',
   serverAdded: (server: string) => `Added ${server}.`,
+  ...usageEn,
+  ...budgetsEn,
 };
 
 export type Messages = typeof en;
@@ -296,6 +300,8 @@ const de: Messages = {
   addHeader: 'Header hinzufügen',
   addServer: 'Server hinzufügen',
   serverAdded: (server) => `${server} hinzugefügt.`,
+  ...usageDe,
+  ...budgetsDe,
 };
 
 export const MESSAGES: Record<Locale, Messages> = { en, de };

@@ -93,6 +93,7 @@ export const ThreadRunEventsDocument = graphql(`
       ... on ExecutionFinished { status }
       ... on ExecutionUpdated { status }
       ... on BranchSwitched { leafMessageId }
+      ... on BudgetWarning { budgetId period perUser warnAtPercent spent { amount currency } amount { amount currency } }
     }
   }
 `);

@@ -83,6 +83,8 @@ export interface ThreadState {
   readonly activeExecutionId: string | null;
   readonly error: CurrentError | null;
   readonly retries: Readonly<Record<string, RetryCountdown>>;
+  /** The last budget warning of the thread's runs: a budget's spend reached its warning share. */
+  readonly budgetWarning?: EventOf<'BudgetWarning'>;
   readonly connection: Connection;
   /** Set when an event moved the active path somewhere this state does not hold: read the conversation again. */
   readonly needsConversation?: boolean;
@@ -304,6 +306,8 @@ function applyEvent(state: ThreadState, event: RunEvent): ThreadState {
       return executionStatus(state, event);
     case 'BranchSwitched':
       return branchSwitched(state, event);
+    case 'BudgetWarning':
+      return { ...state, budgetWarning: event };
   }
 }
 
