@@ -142,7 +142,7 @@ export type BudgetWarning = ExecutionEvent & RunEvent & {
   amount: Money;
   budgetId: Scalars['ID']['output'];
   createdAt: Scalars['DateTime']['output'];
-  /** Opaque resume point. A durable event’s cursor is the same on every connection and instance; a live-only one (TextDelta, ReasoningDelta, MessageSnapshot) is valid only on its connection. */
+  /** Opaque resume point. A durable event’s cursor is the same on every connection and instance; a live-only one (TextDelta, ReasoningDelta, ToolCallProgress, MessageSnapshot) is valid only on its connection. */
   cursor: Scalars['String']['output'];
   executionId: Scalars['ID']['output'];
   /** Set on a delegated child’s events: the execution whose reply shows the child’s card. */
