@@ -48,7 +48,10 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
   const embedded = db.kind === 'pglite';
   const rateLimits = new RateLimitsModule(config, bus, logger);
   const tokens = new TokenRevocationModule(prisma, bus, logger, config);
-  const toolsModule = new ToolsModule(prisma, access, config, embedded, logger, (call) => metrics.observeToolCall(call));
+  const toolsModule = new ToolsModule(prisma, access, config, embedded, logger, {
+    call: (call) => metrics.observeToolCall(call),
+    reconnect: (server) => metrics.toolServerReconnects.inc({ server }),
+  });
   const usage = new UsageModule({ prisma, sql, bus, access, models, logger, settings: config, registry: metrics.registry });
   await instance.start(rateLimits, tokens, toolsModule, usage);
   const tools = toolsModule.servers;
@@ -56,6 +59,7 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
   const execution = new ExecutionModule({
     ...observers,
     runListeners: (agent, queuedAt) => [usage.recorderFor(agent), ...observers.runListeners(agent.model, queuedAt)],
+    spendGate: (run) => usage.budgetGuardFor(run),
     settings: config, prisma, sql, bus, models, access, logger, instanceId, embedded, tools, runtime: overrides.runtime,
   });
   const { scheduler } = execution;
@@ -77,6 +81,7 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
     suspensions: execution.suspensions,
     prices: usage.prices,
     usage: usage.usage,
+    budgets: usage.budgets,
     usageReads: usage.reads,
   };
   const agUi = new AgUiModule({ ...services, prisma, sql, bus, running: execution.running, metrics, logger, settings: config });

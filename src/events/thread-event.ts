@@ -1,6 +1,7 @@
 import type { ToolCallState } from '../conversation/parts.ts';
 import type { RecordedFailure } from '../errors/recorded-failure.ts';
 import type { ExecutionStatus } from '../generated/prisma/enums.ts';
+import type { BudgetWarningNotice } from '../runtime/runtime-event.ts';
 
 /**
  * Everything a `runEvents` subscriber can receive. Durable kinds are appended to the thread event log
@@ -22,10 +23,13 @@ export type ThreadEventPayload =
       error?: string | null;
       durationMs?: number | null;
     }
+  /** Live only: how far a running call has got; its part keeps the last one. */
+  | { type: 'ToolCallProgress'; messageId: string; toolCallId: string; progress: number; total: number | null; message: string | null }
   | { type: 'SuspensionOpened'; suspensionId: string; kind: 'APPROVAL' | 'QUESTION'; toolCallId: string; payload: unknown }
   | { type: 'SuspensionResolved'; suspensionId: string; resolution: unknown }
   | { type: 'MessageSteered'; queueIds: string[]; texts: string[] }
   | { type: 'RetryScheduled'; attempt: number; delayS: number; reason: string }
+  | ({ type: 'BudgetWarning' } & BudgetWarningNotice)
   | ({ type: 'ErrorEvent' } & RecordedFailure)
   | { type: 'ExecutionFinished'; status: ExecutionStatus }
   | { type: 'QueueUpdated' }
@@ -38,7 +42,7 @@ export type ThreadEventPayload =
 
 export type ThreadEventType = ThreadEventPayload['type'];
 
-export const TRANSIENT_EVENT_TYPES: ReadonlySet<ThreadEventType> = new Set(['TextDelta', 'ReasoningDelta', 'MessageSnapshot', 'ThreadDeleted']);
+export const TRANSIENT_EVENT_TYPES: ReadonlySet<ThreadEventType> = new Set(['TextDelta', 'ReasoningDelta', 'ToolCallProgress', 'MessageSnapshot', 'ThreadDeleted']);
 
 export interface ThreadEvent {
   threadId: string;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Agent, Execution, User } from '../generated/prisma/client.ts';
 import { agentOf } from '../storage/agent-row.ts';
+import type { BudgetRow } from '../storage/budget-statements.ts';
 import { queueHead, startExecution, type NewMessageRow, type QueueHeadRow } from '../storage/admission-statements.ts';
 import { withThreadLock } from '../storage/session-lock.ts';
 import type { SqlClient, SqlRunner } from '../storage/sql-client.ts';
@@ -21,6 +22,8 @@ export interface AdmittedRun {
   queuedAt?: Date;
   /** The reply's message, created (empty) with the execution at admission; absent for a resumed run. */
   assistantMessageId?: string;
+  /** The budgets in money that bind it, read at admission; a resumed run reads them when it starts. */
+  budgets?: BudgetRow[];
 }
 
 export type AdmissionResult =
@@ -133,7 +136,7 @@ export class Admission {
         if (refusal) return { kind: 'refused', events: records } as const;
         return {
           kind: 'admitted',
-          run: { execution, agent, user, handle: registered!, assistantMessageId, queuedAt: head.queuedAt },
+          run: { execution, agent, user, handle: registered!, assistantMessageId, queuedAt: head.queuedAt, budgets: head.budgets },
           events: records,
         } as const;
       });

@@ -6,6 +6,7 @@ import type { Locale } from '../i18n/catalog.ts';
 import { NO_USAGE, type RunEnding } from '../recording/run-ending.ts';
 import type { RunOutcome } from '../runtime/agent-runtime.ts';
 import type { RunUsage } from '../runtime/runtime-event.ts';
+import { SpendLimitReached } from '../runtime/spend-gate.ts';
 import { LeaseLost, ServerShutdown, TokenBudgetSpent } from './running-executions.ts';
 import { tokenBudgetSpentError } from './token-budget.ts';
 
@@ -96,6 +97,10 @@ export function failureOfThrown(error: unknown): ClassifiedFailure {
 function abortedEnding(reason: unknown, usage: RunUsage, root: boolean, locale: Locale): RunEnding {
   if (reason instanceof ServerShutdown) return interruption('the server shut down while running this execution', locale, usage);
   if (reason instanceof LeaseLost) return interruption(reason.message, locale, usage);
+  if (reason instanceof SpendLimitReached) {
+    const failure = root ? recordedFailure(classify(reason.failure), locale) : null;
+    return { status: 'REFUSED', usage, failure, checkpoint: null };
+  }
   if (reason instanceof TokenBudgetSpent) {
     const failure = root ? recordedFailure(classify(tokenBudgetSpentError(reason.budget)), locale) : null;
     return { status: 'REFUSED', usage, failure, checkpoint: null };

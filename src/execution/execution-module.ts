@@ -46,6 +46,8 @@ export interface ExecutionDeps {
   runtime?: RunLauncherDeps['runtime'];
   /** Observers of each run (its metrics), after the listeners that record it; `queuedAt` only for a fresh turn. */
   runListeners: (agent: RunAgent, queuedAt?: Date) => RunListener[];
+  /** Budgets in money, asked before each model call (src/usage). */
+  spendGate?: RunLauncherDeps['spendGate'];
   /** Told each time a turn is left waiting because a cap was full. */
   onDeferred: (cap: SlotCap) => void;
   /** Told how many executions of dead instances each sweep interrupted. */

@@ -1,5 +1,6 @@
 import type { ToolSet } from 'ai';
 import type { Logger } from 'pino';
+import type { ToolProgress } from '../conversation/parts.ts';
 import type { Agent, PrismaClient } from '../generated/prisma/client.ts';
 import type { OutagePatience } from '../db/outage-patience.ts';
 import type { LiveBus } from '../events/live-bus.ts';
@@ -8,7 +9,9 @@ import type { ModelRegistry } from '../models/registry.ts';
 import type { FlushPolicy } from '../recording/conversation-log.ts';
 import type { RunListener } from '../recording/run-listener.ts';
 import type { runAgent } from '../runtime/agent-runtime.ts';
+import type { SpendGate } from '../runtime/spend-gate.ts';
 import type { ToolLabel } from '../runtime/tools.ts';
+import type { BudgetRow } from '../storage/budget-statements.ts';
 import type { SqlClient } from '../storage/sql-client.ts';
 import type { ParleyTracing } from '../observability/tracing.ts';
 import type { RunningExecutions } from './running-executions.ts';
@@ -37,11 +40,24 @@ export interface RunLauncherDeps {
   tracing: ParleyTracing;
   /** The agent's tools from tool servers, for a run in a thread; none without it. */
   tools?: {
-    /** `owner`: whose quota the files of tool results count against, and the reply they are kept with. */
-    toolsForRun(agent: Agent, threadId: string, owner: { userId: string; replyMessageId(): string | null }): Promise<{ tools: ToolSet; labels: Map<string, ToolLabel> }>;
+    /**
+     * `owner`: whose quota the files of tool results count against, and the reply they are kept
+     * with; `reportProgress`: where a running call's progress goes (the run's recording).
+     */
+    toolsForRun(
+      agent: Agent,
+      threadId: string,
+      owner: { userId: string; replyMessageId(): string | null },
+      reportProgress: (toolCallId: string, progress: ToolProgress) => void,
+    ): Promise<{ tools: ToolSet; labels: Map<string, ToolLabel> }>;
   };
   /** Observers of each run (its metrics), after the listeners that record it; `queuedAt` only for a fresh turn. */
   runListeners?: (agent: RunAgent, queuedAt?: Date) => RunListener[];
+  /**
+   * Budgets in money: a gate for each run (a root or a delegated child), asked before each of its
+   * model calls and hearing the run; `stop` ends the whole turn. `budgets`: those read at admission.
+   */
+  spendGate?: (run: { userId: string; agent: Agent; budgets?: BudgetRow[]; stop(reason: Error): void }) => SpendGate & RunListener;
   /** Deltas within this window go out to subscribers as one (PARLEY_DELTA_WINDOW_MS). */
   deltaWindowMs?: number;
   /** This instance's run slots: a launched run holds one until its end is recorded. */

@@ -83,10 +83,12 @@ export class RunLauncher {
       queueItemId: resumeWith ? null : execution.queueItemId,
       admissionStartedAt: resumeWith ? undefined : admissionStartedAt,
     });
+    const stopTurn = (reason: Error) => handle.controller.abort(reason);
+    const gate = this.deps.spendGate?.({ userId: user.id, agent, budgets: admitted.budgets, stop: stopTurn }) ?? null;
     const { recording, conversationLog } = rootRunRecording(this.deps, execution, {
       assistantMessageId: admitted.assistantMessageId,
       onFlushError: (error) => this.deps.logger.error({ err: error, executionId: execution.id }, 'recording streamed text failed'),
-      extraListeners: [turn, ...(this.deps.runListeners?.(agent, resumeWith ? undefined : admitted.queuedAt) ?? [])],
+      extraListeners: [turn, ...(gate ? [gate] : []), ...(this.deps.runListeners?.(agent, resumeWith ? undefined : admitted.queuedAt) ?? [])],
     });
     handle.showLiveReply(conversationLog);
     try {
@@ -104,6 +106,9 @@ export class RunLauncher {
         afterStart: answered ? [answered] : [],
         approved: resumeWith ? approvedCall(resumeWith) : null,
         meter,
+        gate,
+        budgets: admitted.budgets,
+        stopTurn,
         turn,
       };
       return (await turn.run(() => this.execute(setup))).settled;
@@ -162,10 +167,12 @@ export class RunLauncher {
 
   /** Runs a child execution for a `delegate` tool call. */
   private async delegate(parent: RunSetup, message: string, toolCallId: string, signal: AbortSignal): Promise<DelegationResult> {
-    const observers = this.deps.runListeners?.(parent.agent) ?? [];
+    const gate = this.deps.spendGate?.({ userId: parent.user.id, agent: parent.agent, budgets: parent.budgets, stop: parent.stopTurn }) ?? null;
+    const observers = [...(gate ? [gate] : []), ...(this.deps.runListeners?.(parent.agent) ?? [])];
     const child = await startChildRun(this.deps, { ...parent, log: parent.delegationLog! }, message, toolCallId, observers);
     const { ending, outcome } = await this.execute({
       ...parent,
+      gate,
       recording: child.recording,
       signal,
       messages: async () => [{ role: 'user', content: message }],

@@ -1,11 +1,14 @@
 import type { ModelMessage } from 'ai';
 import { isDatabaseOutage } from '../db/outage.ts';
 import { ApplicationError } from '../errors/taxonomy.ts';
+import type { ToolProgress } from '../conversation/parts.ts';
 import type { Agent, User } from '../generated/prisma/client.ts';
 import type { ConversationLog } from '../recording/conversation-log.ts';
 import type { RunRecording } from '../recording/run-recording.ts';
 import type { AgentRunInput } from '../runtime/agent-run-input.ts';
 import type { RuntimeEvent } from '../runtime/runtime-event.ts';
+import type { SpendGate } from '../runtime/spend-gate.ts';
+import type { BudgetRow } from '../storage/budget-statements.ts';
 import type { TokenMeter } from '../runtime/token-meter.ts';
 import { buildTools, ROOT_ONLY_TOOLS, type ToolContext, type ToolLabel } from '../runtime/tools.ts';
 import type { TurnTrace } from '../observability/tracing.ts';
@@ -28,6 +31,12 @@ export interface RunSetup {
   approved: { toolCallId: string; toolName: string; input: unknown } | null;
   /** Counts the tokens of the run and of the children it delegates to, against the daily budget. */
   meter: TokenMeter;
+  /** Budgets in money, asked before each model call of this run. */
+  gate: SpendGate | null;
+  /** The budgets read at admission, for the children it delegates to (a resumed run reads its own). */
+  budgets?: BudgetRow[];
+  /** Ends the whole turn (a spent budget, in the root or in a child). */
+  stopTurn: (reason: Error) => void;
   /** The turn's trace, shared with the children it delegates to. */
   turn: TurnTrace;
 }
@@ -40,7 +49,14 @@ export async function runtimeInput(deps: RunLauncherDeps, setup: RunSetup, deleg
   const { recording, agent, signal } = setup;
   const root = recording.run.parentExecutionId === null;
   const owner = { userId: setup.user.id, replyMessageId: () => recording.run.assistantMessageId };
-  const external = deps.tools ? await deps.tools.toolsForRun(agent, recording.run.threadId, owner) : { tools: {}, labels: new Map<string, ToolLabel>() };
+  // Progress is news for the card, not part of the run: one that cannot be recorded is dropped.
+  const reportProgress = (toolCallId: string, progress: ToolProgress) =>
+    void recording.emit({ type: 'tool-progress', toolCallId, ...progress }).catch((error: unknown) => {
+      deps.logger.debug({ err: error, executionId: recording.run.executionId }, 'a tool call’s progress was not recorded');
+    });
+  const external = deps.tools
+    ? await deps.tools.toolsForRun(agent, recording.run.threadId, owner, reportProgress)
+    : { tools: {}, labels: new Map<string, ToolLabel>() };
   // A delegated child neither waits for the user nor delegates further.
   const builtIn = buildTools(root ? agent.tools : agent.tools.filter((name) => !ROOT_ONLY_TOOLS.has(name)), { canDelegate: root, delegate });
   const { approved } = setup;
@@ -66,6 +82,7 @@ export async function runtimeInput(deps: RunLauncherDeps, setup: RunSetup, deleg
     },
     takeSteeringMessages: root ? () => takeSteering(deps, recording) : undefined,
     meter: setup.meter,
+    gate: setup.gate ?? undefined,
     tracer: deps.tracing.enabled ? deps.tracing.tracer : undefined,
   };
 }

@@ -39,6 +39,9 @@ export class LiveBroadcaster implements RunListener {
           reason: event.reason,
         });
         break;
+      case 'budget-warning':
+        await this.appendDurable(run, { type: 'BudgetWarning', ...event.warning });
+        break;
       default:
         break;
     }

@@ -2,6 +2,7 @@ import type { Tracer } from '@opentelemetry/api';
 import type { LanguageModel, ModelMessage, ToolSet } from 'ai';
 import type { RetryPolicy } from '../errors/retry-policy.ts';
 import type { RuntimeEvent } from './runtime-event.ts';
+import type { SpendGate } from './spend-gate.ts';
 import type { TokenMeter } from './token-meter.ts';
 import type { ToolLabel } from './tools.ts';
 
@@ -20,6 +21,8 @@ export interface AgentRunInput {
   takeSteeringMessages?(): Promise<ModelMessage[]>;
   /** Counts the run's tokens as they stream (a budget aborts `signal` through it). */
   meter?: TokenMeter;
+  /** Asked before each model request (budgets in money): it may abort `signal`. */
+  gate?: SpendGate;
   /** Tools the model knows under another name (a tool server's): the name people see, and whether a crash may repeat them. */
   toolLabels?: ReadonlyMap<string, ToolLabel>;
   /** With a tracer, each model request and tool call is a span (the AI SDK's), and so is each retry's wait. */

@@ -38,6 +38,7 @@ export async function runAgent(input: AgentRunInput): Promise<RunOutcome> {
 
   for (let step = 0; step < input.maxSteps; step++) {
     input.meter?.check();
+    for (const event of (await input.gate?.beforeCall()) ?? []) await input.emit(event);
     if (input.signal.aborted) return aborted();
     const stepResult = await runStepWithRetries(input, messages, usage);
     if (stepResult === 'aborted') return aborted();
@@ -70,8 +71,10 @@ async function runStepWithRetries(
       return await runModelStep(input, messages, usage, progress);
     } catch (error) {
       if (input.signal.aborted) {
-        // The request never reported its usage: what reached the user is counted as the meter counted it.
+        // The request never reported its usage: what reached the user is counted as the meter
+        // counted it, and recorded as the call's (its input unknown, so none).
         usage.outputTokens += progress.chunks;
+        if (progress.chunks > 0) await input.emit({ type: 'model-call', tokens: streamedOnly(progress.chunks) });
         return 'aborted';
       }
       const failure = classify(error, { provider: input.provider });
@@ -279,4 +282,9 @@ function toolServerOutput(outcome: ToolOutcome): ToolServerOutput | null {
   if (!outcome.ok) return null;
   const attachments = outcome.attachments.map((file) => ({ ...file, downloadPath: downloadPathOf(file.attachmentId) }));
   return { text: outcome.text, truncated: outcome.truncated, ...(attachments.length > 0 ? { attachments } : {}) };
+}
+
+/** The tokens of a request stopped before its provider reported them: one output token per streamed chunk. */
+function streamedOnly(chunks: number): CallTokens {
+  return { inputTokens: 0, cachedInputTokens: 0, cacheWriteTokens: 0, outputTokens: chunks, reasoningTokens: 0 };
 }

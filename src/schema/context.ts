@@ -1,3 +1,4 @@
+import type { BudgetService } from '../usage/budgets.ts';
 import type { Logger } from 'pino';
 import type { AccessPolicy } from '../auth/access.ts';
 import type { RateLimits } from '../auth/rate-limits.ts';
@@ -39,6 +40,7 @@ export interface SchemaServices {
   rateLimits: Pick<RateLimits, 'consume'>;
   prices: Pick<PriceService, 'modelPrices' | 'setModelPrice'>;
   usage: Pick<UsageService, 'projectUsage'>;
+  budgets: Pick<BudgetService, 'setBudget' | 'removeBudget' | 'budgetsOf'>;
   usageReads: Pick<UsageReads, 'ofExecution' | 'ofThread'>;
   /** The deployment's currency (PARLEY_CURRENCY): every Money is in it. */
   currency: string;

@@ -4,7 +4,8 @@ import { InvalidInputError, NotFoundError } from '../domain/errors.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export type NodeTypeName = VisibleNodeType;
+/** A budget is addressed by a global id too, but read only through its project (`node(id)` does not find it). */
+export type NodeTypeName = VisibleNodeType | 'Budget';
 
 /** How a not-found answer names each type: the same words the services use for it. */
 const NOT_FOUND_LABELS: Record<NodeTypeName, string> = {
@@ -17,6 +18,7 @@ const NOT_FOUND_LABELS: Record<NodeTypeName, string> = {
   QueueItem: 'Queued message',
   Suspension: 'Suspension',
   ToolServer: 'ToolServer',
+  Budget: 'Budget',
 };
 
 /** Accepts a Relay global id of the expected type, or the raw id the CLI prints. */

@@ -17,6 +17,7 @@ import './admin.ts';
 import './branches.ts';
 import './tool-server.ts';
 import './usage.ts';
+import './budgets.ts';
 import { builder } from './builder.ts';
 
 export const schema = builder.toSchema({ sortSchema: true });

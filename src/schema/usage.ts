@@ -16,7 +16,7 @@ interface MoneyValue {
   currency: string;
 }
 
-const MoneyRef = builder.objectRef<MoneyValue>('Money').implement({
+export const MoneyRef = builder.objectRef<MoneyValue>('Money').implement({
   description: 'An exact amount (a decimal string, never a float) in the deployment’s currency (PARLEY_CURRENCY).',
   fields: (t) => ({
     amount: t.exposeString('amount', { description: 'A decimal string such as "0.0042" (down to 10⁻¹² of the currency).' }),
@@ -24,7 +24,7 @@ const MoneyRef = builder.objectRef<MoneyValue>('Money').implement({
   }),
 });
 
-const money = (picos: bigint, context: GraphQLContext): MoneyValue => ({ amount: formatPicos(picos), currency: context.services.currency });
+export const money = (picos: bigint, context: GraphQLContext): MoneyValue => ({ amount: formatPicos(picos), currency: context.services.currency });
 
 const UsageRef = builder.objectRef<UsageSums>('Usage').implement({
   description: 'Tokens by kind and cost, summed over model calls. inputTokens and outputTokens are totals; cached input, cache writes and reasoning are among them.',

@@ -3,6 +3,7 @@ import { decodeGlobalID } from '@pothos/plugin-relay';
 import { NotFoundError } from '../domain/errors.ts';
 import { builder } from './builder.ts';
 import { requireViewer } from './context.ts';
+import type { VisibleNodeType } from '../auth/access.ts';
 import { decodeId, type NodeTypeName } from './ids.ts';
 
 export const UserRef = builder.prismaNode('User', {
@@ -47,7 +48,8 @@ builder.queryField('node', (t) =>
       }
       const id = decodeId('id', args.id, typename as NodeTypeName);
       // `node(id)` never reveals hidden things: a node the viewer may not see is not found.
-      const node = await context.services.access.visibleNode(context.viewer.id, typename as NodeTypeName, id);
+      // A budget is read through its project only.
+      const node = typename === 'Budget' ? null : await context.services.access.visibleNode(context.viewer.id, typename as VisibleNodeType, id);
       if (!node) throw new NotFoundError('Node', args.id);
       brandWithType(node, typename as never);
       return node;

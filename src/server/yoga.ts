@@ -179,6 +179,8 @@ export function costWeights(config: Config): CostWeights {
       'Query.modelPrices': 50,
       // At most MAX_USAGE_ROWS rows; a report is mostly a month by day, or a few users or models.
       'Query.usage': estimated * 5,
+      // A few per project: all agents or one, shared or per user, by day or by month.
+      'Project.budgets': estimated,
     },
   };
 }

@@ -1,5 +1,6 @@
 import { Prisma, type Execution, type User } from '../generated/prisma/client.ts';
 import { AGENT_COLUMNS, type AgentRow } from './agent-row.ts';
+import type { BudgetRow } from './budget-statements.ts';
 import { eventAppendCtes, type EventToAppend } from './event-statements.ts';
 import type { SqlRunner } from './sql-client.ts';
 
@@ -27,6 +28,8 @@ export interface QueueHeadRow extends AgentRow {
   agentRunning: number | null;
   /** Tokens the user's runs of the agent used since `dayStart`, when the agent has a daily budget. */
   tokensToday: number | null;
+  /** The budgets in money that bind a run of the agent (read here so that a turn checks them without a statement of its own). */
+  budgets: BudgetRow[];
 }
 
 /**
@@ -48,7 +51,12 @@ export async function queueHead(db: SqlRunner, threadId: string, dayStart: Date)
              WHERE r."agentId" = a."id" AND r."parentExecutionId" IS NULL AND r."status" IN ('RUNNING', 'SUSPENDED')) END AS "agentRunning",
            CASE WHEN a."dailyTokenBudget" IS NOT NULL THEN (
              SELECT COALESCE(sum(r."inputTokens" + r."outputTokens"), 0)::int FROM "execution" r
-             WHERE r."agentId" = a."id" AND r."userId" = q."userId" AND r."createdAt" >= ${dayStart}::timestamp(3)) END AS "tokensToday"
+             WHERE r."agentId" = a."id" AND r."userId" = q."userId" AND r."createdAt" >= ${dayStart}::timestamp(3)) END AS "tokensToday",
+           COALESCE((
+             SELECT jsonb_agg(jsonb_build_object('id', b."id", 'projectId', b."projectId", 'agentId', b."agentId", 'perUser', b."perUser",
+                                                 'period', b."period", 'amount', b."amount"::text, 'warnAtPercent', b."warnAtPercent")
+                              ORDER BY b."createdAt", b."id")
+             FROM "budget" b WHERE b."projectId" = a."projectId" AND (b."agentId" IS NULL OR b."agentId" = a."id")), '[]'::jsonb) AS "budgets"
     FROM "thread" t
     JOIN "agent" a ON a."id" = t."agentId"
     JOIN LATERAL (

@@ -26,6 +26,21 @@ export function parsePerMillion(text: string, field: string): bigint {
   return BigInt(match[1]!) * 10n ** BigInt(PRICE_DECIMALS) + BigInt((match[2] ?? '').padEnd(PRICE_DECIMALS, '0'));
 }
 
+const AMOUNT_PATTERN = /^(\d{1,15})(?:\.(\d{1,12}))?$/;
+
+/** An amount of money given as a decimal string ("25.00"), more than zero, in pico-units; `field` names it in the error. */
+export function parseAmount(text: string, field: string): bigint {
+  const match = text.length <= MAX_DECIMAL_CHARS ? AMOUNT_PATTERN.exec(text.trim()) : null;
+  const picos = match ? BigInt(match[1]!) * 10n ** BigInt(AMOUNT_DECIMALS) + BigInt((match[2] ?? '').padEnd(AMOUNT_DECIMALS, '0')) : 0n;
+  if (picos <= 0n) {
+    throw new InvalidInputError(
+      field,
+      `must be a decimal amount of money such as "25.00": more than 0, below 10¹⁵, at most ${AMOUNT_DECIMALS} digits after the point (got "${text.slice(0, MAX_DECIMAL_CHARS)}").`,
+    );
+  }
+  return picos;
+}
+
 /** A price in micro-units per million tokens as a decimal string ("2.5"). */
 export function formatPerMillion(micros: bigint): string {
   return formatFixed(micros, PRICE_DECIMALS, 2);

@@ -6,7 +6,10 @@ import type { Agent, PrismaClient } from '../generated/prisma/client.ts';
 import type { Module } from '../lifecycle/module.ts';
 import { UnknownModelError, type ModelRegistry } from '../models/registry.ts';
 import type { RunListener } from '../recording/run-listener.ts';
+import type { BudgetRow } from '../storage/budget-statements.ts';
 import type { SqlClient } from '../storage/sql-client.ts';
+import { BudgetGuard } from './budget-guard.ts';
+import { BudgetService } from './budgets.ts';
 import { PriceBook } from './price-book.ts';
 import { PriceDataset } from './price-dataset.ts';
 import { PriceService } from './prices.ts';
@@ -22,7 +25,7 @@ export interface UsageModuleDeps {
   prisma: PrismaClient;
   sql: SqlClient;
   bus: Pick<LiveBus, 'announceToInstances' | 'onInstanceMessage'>;
-  access: Pick<AccessPolicy, 'projectRole'>;
+  access: Pick<AccessPolicy, 'projectRole' | 'agent'>;
   models: Pick<ModelRegistry, 'validate'>;
   logger: Logger;
   settings: { PARLEY_CURRENCY: string };
@@ -41,6 +44,7 @@ export class UsageModule implements Module {
   readonly prices: PriceService;
   readonly reads: UsageReads;
   readonly usage: UsageService;
+  readonly budgets: BudgetService;
   private readonly book: PriceBook;
   private readonly metrics: UsageMetrics;
   private stopListening: (() => void) | null = null;
@@ -55,6 +59,7 @@ export class UsageModule implements Module {
     );
     this.reads = new UsageReads(deps.prisma);
     this.usage = new UsageService(deps.prisma, deps.access);
+    this.budgets = new BudgetService(deps.prisma, deps.access);
   }
 
   async start(): Promise<void> {
@@ -73,6 +78,15 @@ export class UsageModule implements Module {
     this.stopListening = null;
     clearInterval(this.refresh);
     this.refresh = undefined;
+  }
+
+  /** Budgets in money for one run of `agent` for `userId`: asked before each model call, and hearing the run. */
+  budgetGuardFor(run: { userId: string; agent: Pick<Agent, 'id' | 'name' | 'projectId' | 'model'>; budgets?: BudgetRow[]; stop(reason: Error): void }): BudgetGuard {
+    const { agent } = run;
+    return new BudgetGuard(
+      { sql: this.deps.sql, prices: this.book, currency: this.currency, logger: this.deps.logger },
+      { userId: run.userId, projectId: agent.projectId, agentId: agent.id, agentName: agent.name, model: agent.model, budgets: run.budgets, stop: run.stop },
+    );
   }
 
   /** The listener that records a run's model calls, for a run of `agent`. */

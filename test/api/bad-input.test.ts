@@ -94,6 +94,16 @@ const setModelPrice = (vars: { model?: string; inputPerMillion?: string; outputP
       adminToken,
     )
   ).setModelPrice;
+const setBudget = (vars: { projectId?: string; agentId?: string; amount?: string; warnAtPercent?: number }) => async () =>
+  (
+    await requestData(
+      server,
+      documents.SetBudgetDocument,
+      { projectId: vars.projectId ?? projectId, agentId: vars.agentId, perUser: true, period: 'DAY', amount: vars.amount ?? '5', warnAtPercent: vars.warnAtPercent },
+      token,
+    )
+  ).setBudget;
+const removeBudget = (budgetId: string) => async () => (await requestData(server, documents.RemoveBudgetDocument, { budgetId }, token)).removeBudget;
 const revokeToken = (id: string) => async () =>
   (await requestData(server, documents.RevokeApiTokenDocument, { id }, token)).revokeApiToken;
 type AgentVars = {
@@ -288,6 +298,17 @@ const cases: Case[] = [
   ...idCases('disableUser', 'userId', 'User', (id) => disableUser(id), () => agentId),
   { name: 'disableUser: the admin’s own user', run: () => disableUser(encodeId('User', adminUserId))(), expected: invalid('userId', 'own') },
   ...idCases('enableUser', 'userId', 'User', (id) => enableUser(id), () => agentId),
+
+  // setBudget(projectId, agentId, perUser, period, amount, warnAtPercent), removeBudget(budgetId): a project admin's
+  ...idCases('setBudget', 'projectId', 'Project', (id) => setBudget({ projectId: id }), () => agentId),
+  ...idCases('setBudget', 'agentId', 'Agent', (id) => setBudget({ agentId: id }), () => projectId),
+  { name: 'setBudget: a negative amount', run: setBudget({ amount: '-5' }), expected: invalid('amount', '-5') },
+  { name: 'setBudget: an amount that is no number', run: setBudget({ amount: 'five' }), expected: invalid('amount', 'five') },
+  { name: 'setBudget: a zero amount', run: setBudget({ amount: '0.00' }), expected: invalid('amount', 'more than 0') },
+  { name: 'setBudget: thirteen digits after the point', run: setBudget({ amount: '0.0000000000001' }), expected: invalid('amount', '12') },
+  { name: 'setBudget: an amount of 10,000 digits', run: setBudget({ amount: '9'.repeat(10_000) }), expected: invalid('amount') },
+  { name: 'setBudget: a warning at 101 %', run: setBudget({ warnAtPercent: 101 }), expected: invalid('warnAtPercent', '100') },
+  ...idCases('removeBudget', 'budgetId', 'Budget', (id) => removeBudget(id), () => agentId),
 
   // setModelPrice(model, inputPerMillion, outputPerMillion, cachedInputPerMillion, …), with an admin credential
   { name: 'setModelPrice: empty model', run: setModelPrice({ model: '' }), expected: invalid('model') },

@@ -16,6 +16,8 @@ import {
   DisableUserDocument,
   EditQueuedMessageDocument,
   EnableUserDocument,
+  SetBudgetDocument,
+  RemoveBudgetDocument,
   SetModelPriceDocument,
   NodeDocument,
   ProjectDocument,
@@ -422,6 +424,8 @@ describe('permissions (pglite)', () => {
         disableUser: () => request(server, DisableUserDocument, { userId: encodeId('User', owner.userId) }, token),
         enableUser: () => request(server, EnableUserDocument, { userId: encodeId('User', owner.userId) }, token),
         setModelPrice: () => request(server, SetModelPriceDocument, { model: 'demo:default', inputPerMillion: '1', outputPerMillion: '1' }, token),
+        setBudget: () => request(server, SetBudgetDocument, { projectId, perUser: true, period: 'DAY', amount: '1' }, token),
+        removeBudget: () => request(server, RemoveBudgetDocument, { budgetId: randomUUID() }, token),
         createAgent: () =>
           request(server, CreateAgentDocument, { projectId, name: 'anon', model: 'demo:default' }, token),
         updateAgent: () => request(server, UpdateAgentDocument, { agentId, name: 'anon' }, token),

@@ -48,6 +48,7 @@ type FixtureKind =
   | 'fellow-viewer'
   | 'owner-token'
   | 'tool-server'
+  | 'budget'
   | 'answered'
   | 'private-answered';
 
@@ -63,6 +64,8 @@ interface Fixture {
   /** A tool server of P (a closed loopback port, allowed here), and a name no server of P has yet. */
   toolServerId?: string;
   toolServerName?: string;
+  /** A budget of P. */
+  budgetId?: string;
   /** A completed turn's user message and reply. */
   userMessageId?: string;
   replyMessageId?: string;
@@ -113,6 +116,8 @@ const MATRIX: Record<string, Case[]> = {
   'mutation.setModelPrice': [
     { minimum: 'admin-credential', refusal: 'FORBIDDEN', fixture: 'none', variables: () => ({ model: 'demo:default', inputPerMillion: '1', outputPerMillion: '2' }) },
   ],
+  'mutation.setBudget': [{ minimum: 'admin', fixture: 'none', variables: (w) => ({ projectId: w.projectId, perUser: true, period: 'DAY', amount: '5' }) }],
+  'mutation.removeBudget': [{ minimum: 'admin', fixture: 'budget', variables: (_w, f) => ({ budgetId: f.budgetId }) }],
   'mutation.addProjectMember': [
     { minimum: 'admin', fixture: 'newcomer', variables: (w, f) => ({ projectId: w.projectId, user: f.email, role: 'VIEWER' }) },
   ],
@@ -199,6 +204,11 @@ async function buildFixture(world: SecurityWorld, kind: FixtureKind): Promise<Fi
         data: { projectId: rawId(world.projectId), name: `t-${randomUUID().slice(0, 8)}`, url: 'http://127.0.0.1:1/mcp' },
       });
       return { threadIds: [], toolServerId: encodeId('ToolServer', row.id), toolServerName: `n-${randomUUID().slice(0, 8)}` };
+    }
+    case 'budget': {
+      const scope = `*:shared:${randomUUID()}`;
+      const row = await world.server.parley.db.prisma.budget.create({ data: { projectId: rawId(world.projectId), perUser: false, period: 'MONTH', amount: '10', scope } });
+      return { threadIds: [], budgetId: encodeId('Budget', row.id) };
     }
     case 'owner-token': {
       const token = await world.server.parley.db.prisma.apiToken.create({

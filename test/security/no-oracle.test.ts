@@ -46,6 +46,7 @@ const ID_ARGUMENT_TYPES: Record<string, IdKind | 'any'> = {
   'resolveSuspension.id': 'Suspension',
   'revokeApiToken.id': 'ApiToken',
   toolServerId: 'ToolServer',
+  budgetId: 'Budget',
   messageId: 'Message',
   ownerId: 'User',
   userId: 'User',
@@ -66,6 +67,9 @@ const OTHER_ARGUMENTS: Record<string, unknown> = {
   to: '2026-02-01T00:00:00Z',
   inputPerMillion: '1',
   outputPerMillion: '1',
+  perUser: true,
+  period: 'DAY',
+  amount: '5',
 };
 
 const NODE_TYPES: NodeTypeName[] = ['User', 'Project', 'Agent', 'Thread', 'Execution', 'QueueItem', 'Suspension'];
@@ -123,6 +127,9 @@ describeEachBackend('no existence oracle', (backend) => {
     const toolServer = await server.parley.db.prisma.toolServer.create({
       data: { projectId: rawId(world.privateProjectId), name: 'private-tools', url: 'https://192.0.2.1/mcp' },
     });
+    const budget = await server.parley.db.prisma.budget.create({
+      data: { projectId: rawId(world.privateProjectId), perUser: false, period: 'DAY', amount: '5', scope: '*:shared:DAY' },
+    });
     const real: Record<IdKind, string> = {
       ApiToken: ownerToken.id,
       User: encodeId('User', world.owner.userId),
@@ -134,6 +141,7 @@ describeEachBackend('no existence oracle', (backend) => {
       Suspension: suspended.suspensionId,
       Message: encodeId('Message', (await server.parley.db.prisma.message.findFirstOrThrow({ where: { threadId: rawId(busy.threadId), role: 'USER' } })).id),
       ToolServer: encodeId('ToolServer', toolServer.id),
+      Budget: encodeId('Budget', budget.id),
     };
     victim = {
       real,

@@ -168,7 +168,7 @@ export async function requestData<TResult, TVariables>(
 export async function databaseState(server: Pick<TestServer, 'parley'>) {
   const prisma = server.parley.db.prisma;
   const byId = { orderBy: { id: 'asc' as const } };
-  const [users, apiTokens, memberships, projects, agents, threads, messages, executions, queueItems, events, suspensions, modelPrices, modelCalls] =
+  const [users, apiTokens, memberships, projects, agents, threads, messages, executions, queueItems, events, suspensions, modelPrices, modelCalls, budgets] =
     await Promise.all([
       prisma.user.count(),
       prisma.apiToken.count(),
@@ -183,8 +183,9 @@ export async function databaseState(server: Pick<TestServer, 'parley'>) {
       prisma.suspension.count(),
       prisma.modelPrice.findMany({ orderBy: { modelId: 'asc' } }),
       prisma.modelCall.count(),
+      prisma.budget.findMany(byId),
     ]);
-  return { users, apiTokens, memberships, projects, agents, threads, messages, executions, queueItems, events, suspensions, modelPrices, modelCalls };
+  return { users, apiTokens, memberships, projects, agents, threads, messages, executions, queueItems, events, suspensions, modelPrices, modelCalls, budgets };
 }
 
 type Falsy = null | undefined | false;

@@ -83,6 +83,8 @@ export interface ThreadState {
   readonly activeExecutionId: string | null;
   readonly error: CurrentError | null;
   readonly retries: Readonly<Record<string, RetryCountdown>>;
+  /** The last budget warning of the thread's runs: a budget's spend reached its warning share. */
+  readonly budgetWarning?: EventOf<'BudgetWarning'>;
   readonly connection: Connection;
   /** Set when an event moved the active path somewhere this state does not hold: read the conversation again. */
   readonly needsConversation?: boolean;
@@ -253,8 +255,18 @@ function applyEvent(state: ThreadState, event: RunEvent): ThreadState {
           output: event.output ?? known?.output ?? null,
           toolError: event.error ?? null,
           durationMs: event.durationMs ?? known?.durationMs ?? null,
+          progress: known?.progress ?? null,
         };
         return at >= 0 ? parts.map((part, index) => (index === at ? call : part)) : [...parts, call];
+      });
+    case 'ToolCallProgress':
+      // Live only, and about a call this state already holds (its CALLED event came first, durable).
+      if (event.parentExecutionId) return state;
+      return updateReplyIfPresent(state, event.executionId, (parts) => {
+        const at = parts.findIndex((part) => part.__typename === 'ToolCallPart' && part.toolCallId === event.toolCallId);
+        const call = at >= 0 ? parts[at] : undefined;
+        if (call?.__typename !== 'ToolCallPart' || call.state !== 'CALLED') return parts;
+        return parts.map((part, index) => (index === at ? { ...call, progress: event.progress } : part));
       });
     case 'SuspensionOpened': {
       if (state.openSuspensions.some((open) => open.id === event.suspensionId)) return state;
@@ -294,6 +306,8 @@ function applyEvent(state: ThreadState, event: RunEvent): ThreadState {
       return executionStatus(state, event);
     case 'BranchSwitched':
       return branchSwitched(state, event);
+    case 'BudgetWarning':
+      return { ...state, budgetWarning: event };
   }
 }
 
