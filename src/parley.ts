@@ -67,22 +67,15 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
   const directory = new DirectoryService(prisma, access, models, { maxThreadsPerUser: config.PARLEY_MAX_THREADS_PER_USER, onLimitExceeded: refuseOverLimit }, tools);
   const users = new UserAdministration(prisma, directory, { disabled: (id) => tokens.userDisabled(id), enabled: (id) => tokens.userEnabled(id) });
   const services = {
-    access,
-    directory,
-    users,
-    tools,
+    access, directory, users, tools,
     tokens: tokens.tokens,
     rateLimits: rateLimits.rateLimits,
     queue: new QueueService(prisma, sql, bus, access, scheduler, queueLimits(config), execution.suspensions, refuseOverLimit),
     conversations: new ConversationService(prisma, access),
     branches: new BranchService(prisma, sql, bus, access, scheduler, queueLimits(config), refuseOverLimit),
     threadLife: new ThreadLife(prisma, bus, access),
-    cancellation: execution.cancellation,
-    suspensions: execution.suspensions,
-    prices: usage.prices,
-    usage: usage.usage,
-    budgets: usage.budgets,
-    usageReads: usage.reads,
+    cancellation: execution.cancellation, suspensions: execution.suspensions,
+    prices: usage.prices, usage: usage.usage, budgets: usage.budgets, usageReads: usage.reads,
   };
   const agUi = new AgUiModule({ ...services, prisma, sql, bus, running: execution.running, metrics, logger, settings: config });
   await instance.start(agUi);
