@@ -53,7 +53,7 @@ export const ThreadConversationDocument = graphql(`
     conversation(threadId: $threadId) {
       threadId eventCursor activeExecutionId
       openSuspensions { id kind status executionId toolCallId toolName payload }
-      messages(last: 200) {
+      messages(last: 150) {
         edges {
           node {
             id role executionId outcome parentId siblingIds
