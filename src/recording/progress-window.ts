@@ -1,6 +1,6 @@
 import type { LiveBus } from '../events/live-bus.ts';
 import type { RuntimeEvent } from '../runtime/runtime-event.ts';
-import type { RunState } from './run-listener.ts';
+import { liveEventOf, type RunState } from './run-listener.ts';
 
 type ProgressEvent = Extract<RuntimeEvent, { type: 'tool-progress' }>;
 
@@ -94,23 +94,16 @@ export class ProgressWindow {
     if (!pending) return;
     call.pending = null;
     call.lastPublishedAt = performance.now();
-    const run = this.run;
+    const { run } = this;
     this.bus.publishThreadEvents([
-      {
-        threadId: run.threadId,
-        seq: null,
-        executionId: run.executionId,
-        parentExecutionId: run.parentExecutionId,
-        createdAt: new Date().toISOString(),
-        payload: {
-          type: 'ToolCallProgress',
-          messageId: run.assistantMessageId ?? '',
-          toolCallId: pending.toolCallId,
-          progress: pending.progress,
-          total: pending.total,
-          message: pending.message,
-        },
-      },
+      liveEventOf(run, {
+        type: 'ToolCallProgress',
+        messageId: run.assistantMessageId ?? '',
+        toolCallId: pending.toolCallId,
+        progress: pending.progress,
+        total: pending.total,
+        message: pending.message,
+      }),
     ]);
   }
 }
