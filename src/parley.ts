@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
 import type { Logger } from 'pino';
+import { AgUiModule } from './ag-ui/ag-ui-module.ts';
 import { AccessPolicy } from './auth/access.ts';
 import { RateLimitsModule } from './auth/rate-limits-module.ts';
 import { TokenRevocationModule } from './auth/token-revocation-module.ts';
@@ -42,14 +43,16 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
   const liveBus = new LiveBusModule(config, logger, observability.busObservers());
   const instance = new Lifecycle();
   await instance.start(observability, database, liveBus);
-  const { db } = database;
-  const { bus } = liveBus;
+  const [{ db }, { bus }] = [database, liveBus];
   const { prisma, sql } = db;
   const access = new AccessPolicy(prisma, sql);
   const embedded = db.kind === 'pglite';
   const rateLimits = new RateLimitsModule(config, bus, logger);
   const tokens = new TokenRevocationModule(prisma, bus, logger, config);
-  const toolsModule = new ToolsModule(prisma, access, config, embedded, logger, (call) => metrics.observeToolCall(call));
+  const toolsModule = new ToolsModule(prisma, access, config, embedded, logger, {
+    call: (call) => metrics.observeToolCall(call),
+    reconnect: (server) => metrics.toolServerReconnects.inc({ server }),
+  });
   const usage = new UsageModule({ prisma, sql, bus, access, models, logger, settings: config, registry: metrics.registry });
   await instance.start(rateLimits, tokens, toolsModule, usage);
   const tools = toolsModule.servers;
@@ -65,27 +68,22 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
   const directory = new DirectoryService(prisma, access, models, { maxThreadsPerUser: config.PARLEY_MAX_THREADS_PER_USER, onLimitExceeded: refuseOverLimit }, tools);
   const users = new UserAdministration(prisma, directory, { disabled: (id) => tokens.userDisabled(id), enabled: (id) => tokens.userEnabled(id) });
   const services = {
-    access,
-    directory,
-    users,
-    tools,
+    access, directory, users, tools,
     tokens: tokens.tokens,
     rateLimits: rateLimits.rateLimits,
     queue: new QueueService(prisma, sql, bus, access, scheduler, queueLimits(config), execution.suspensions, refuseOverLimit),
     conversations: new ConversationService(prisma, access),
     branches: new BranchService(prisma, sql, bus, access, scheduler, queueLimits(config), refuseOverLimit),
     threadLife: new ThreadLife(prisma, bus, access),
-    cancellation: execution.cancellation,
-    suspensions: execution.suspensions,
-    prices: usage.prices,
-    usage: usage.usage,
-    budgets: usage.budgets,
-    usageReads: usage.reads,
+    cancellation: execution.cancellation, suspensions: execution.suspensions,
+    prices: usage.prices, usage: usage.usage, budgets: usage.budgets, usageReads: usage.reads,
     compaction: new CompactionService({ prisma, sql, models, bus, access }),
   };
+  const agUi = new AgUiModule({ ...services, prisma, sql, bus, running: execution.running, metrics, logger, settings: config });
+  await instance.start(agUi);
   const work = new Lifecycle();
   return {
-    config, logger, instanceId, role: config.PARLEY_ROLE, db, bus, models, metrics, tracing, services, execution, currency: usage.currency,
+    config, logger, instanceId, role: config.PARLEY_ROLE, db, bus, models, metrics, tracing, services, execution, currency: usage.currency, agUi,
     authenticator: tokens.authenticator,
     /** Each signed-in user's open streams here: disabling the user ends them. */
     signedInStreams: tokens.streams,

@@ -35,6 +35,16 @@ export interface ToolServerOutput {
   attachments?: (AttachmentRef & { downloadPath: string })[];
 }
 
+/**
+ * How far a running call has got, as its tool server last said (MCP `notifications/progress`):
+ * `progress` grows; `total` when the server knows it; `message` in the server's words.
+ */
+export interface ToolProgress {
+  progress: number;
+  total: number | null;
+  message: string | null;
+}
+
 /** The typed parts of a Message, stored as JSON on `message.parts`. */
 /** A tool call as the runtime reports it and the reply records it: one shape for both. */
 export interface ToolCallPart {
@@ -49,6 +59,8 @@ export interface ToolCallPart {
   durationMs?: number | null;
   /** A tool-server tool annotated read-only or idempotent (a retry may simply call it again). */
   safeToRepeat?: boolean;
+  /** The last progress its tool server reported while it ran (absent when it reported none). */
+  progress?: ToolProgress | null;
 }
 
 /**

@@ -200,7 +200,8 @@ export class DirectoryService {
     }
   }
 
-  async createThread(user: User, input: { agentId: string; title?: string | null }): Promise<Thread> {
+  /** `id`: a thread id the client chose (an AG-UI threadId, a UUID), created on its first use. */
+  async createThread(user: User, input: { agentId: string; title?: string | null; id?: string }): Promise<Thread> {
     const agent = await this.access.agent(user, input.agentId, 'agent:execute');
     const title = input.title == null ? '' : input.title.trim();
     if (title.length > MAX_TITLE_CHARS) throw new InvalidInputError('title', `must be at most ${MAX_TITLE_CHARS} characters.`);
@@ -209,7 +210,7 @@ export class DirectoryService {
     if (Number.isFinite(limit) && (await this.prisma.thread.count({ where: { ownerId: user.id } })) >= limit) {
       this.quotas.onLimitExceeded(new LimitExceededError('PARLEY_MAX_THREADS_PER_USER', limit, `you have ${limit} threads`));
     }
-    return this.prisma.thread.create({ data: { agentId: agent.id, ownerId: user.id, kind: 'TEST', title } });
+    return this.prisma.thread.create({ data: { id: input.id, agentId: agent.id, ownerId: user.id, kind: 'TEST', title } });
   }
 
   private agentData(input: AgentInput, creating: boolean) {

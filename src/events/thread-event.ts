@@ -23,6 +23,8 @@ export type ThreadEventPayload =
       error?: string | null;
       durationMs?: number | null;
     }
+  /** Live only: how far a running call has got; its part keeps the last one. */
+  | { type: 'ToolCallProgress'; messageId: string; toolCallId: string; progress: number; total: number | null; message: string | null }
   | { type: 'SuspensionOpened'; suspensionId: string; kind: 'APPROVAL' | 'QUESTION'; toolCallId: string; payload: unknown }
   | { type: 'SuspensionResolved'; suspensionId: string; resolution: unknown }
   | { type: 'MessageSteered'; queueIds: string[]; texts: string[] }
@@ -42,7 +44,7 @@ export type ThreadEventPayload =
 
 export type ThreadEventType = ThreadEventPayload['type'];
 
-export const TRANSIENT_EVENT_TYPES: ReadonlySet<ThreadEventType> = new Set(['TextDelta', 'ReasoningDelta', 'MessageSnapshot', 'ThreadDeleted']);
+export const TRANSIENT_EVENT_TYPES: ReadonlySet<ThreadEventType> = new Set(['TextDelta', 'ReasoningDelta', 'ToolCallProgress', 'MessageSnapshot', 'ThreadDeleted']);
 
 export interface ThreadEvent {
   threadId: string;

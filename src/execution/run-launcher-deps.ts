@@ -1,5 +1,6 @@
 import type { ToolSet } from 'ai';
 import type { Logger } from 'pino';
+import type { ToolProgress } from '../conversation/parts.ts';
 import type { Agent, PrismaClient } from '../generated/prisma/client.ts';
 import type { OutagePatience } from '../db/outage-patience.ts';
 import type { LiveBus } from '../events/live-bus.ts';
@@ -39,8 +40,16 @@ export interface RunLauncherDeps {
   tracing: ParleyTracing;
   /** The agent's tools from tool servers, for a run in a thread; none without it. */
   tools?: {
-    /** `owner`: whose quota the files of tool results count against, and the reply they are kept with. */
-    toolsForRun(agent: Agent, threadId: string, owner: { userId: string; replyMessageId(): string | null }): Promise<{ tools: ToolSet; labels: Map<string, ToolLabel> }>;
+    /**
+     * `owner`: whose quota the files of tool results count against, and the reply they are kept
+     * with; `reportProgress`: where a running call's progress goes (the run's recording).
+     */
+    toolsForRun(
+      agent: Agent,
+      threadId: string,
+      owner: { userId: string; replyMessageId(): string | null },
+      reportProgress: (toolCallId: string, progress: ToolProgress) => void,
+    ): Promise<{ tools: ToolSet; labels: Map<string, ToolLabel> }>;
   };
   /** Observers of each run (its metrics), after the listeners that record it; `queuedAt` only for a fresh turn. */
   runListeners?: (agent: RunAgent, queuedAt?: Date) => RunListener[];

@@ -1,6 +1,7 @@
 import type { ModelMessage } from 'ai';
 import { isDatabaseOutage } from '../db/outage.ts';
 import { ApplicationError } from '../errors/taxonomy.ts';
+import type { ToolProgress } from '../conversation/parts.ts';
 import type { Agent, User } from '../generated/prisma/client.ts';
 import type { ConversationLog } from '../recording/conversation-log.ts';
 import type { RunRecording } from '../recording/run-recording.ts';
@@ -49,7 +50,14 @@ export async function runtimeInput(deps: RunLauncherDeps, setup: RunSetup, deleg
   const { recording, agent, signal } = setup;
   const root = recording.run.parentExecutionId === null;
   const owner = { userId: setup.user.id, replyMessageId: () => recording.run.assistantMessageId };
-  const external = deps.tools ? await deps.tools.toolsForRun(agent, recording.run.threadId, owner) : { tools: {}, labels: new Map<string, ToolLabel>() };
+  // Progress is news for the card, not part of the run: one that cannot be recorded is dropped.
+  const reportProgress = (toolCallId: string, progress: ToolProgress) =>
+    void recording.emit({ type: 'tool-progress', toolCallId, ...progress }).catch((error: unknown) => {
+      deps.logger.debug({ err: error, executionId: recording.run.executionId }, 'a tool call’s progress was not recorded');
+    });
+  const external = deps.tools
+    ? await deps.tools.toolsForRun(agent, recording.run.threadId, owner, reportProgress)
+    : { tools: {}, labels: new Map<string, ToolLabel>() };
   // A delegated child neither waits for the user nor delegates further.
   const builtIn = buildTools(root ? agent.tools : agent.tools.filter((name) => !ROOT_ONLY_TOOLS.has(name)), { canDelegate: root, delegate });
   const { approved } = setup;

@@ -64,6 +64,13 @@ export class ParleyMetrics {
     registers: [this.registry],
   });
 
+  readonly toolServerReconnects = new Counter({
+    name: 'parley_tool_server_reconnects_total',
+    help: 'Sessions a tool server lost (it restarted) opened again to retry a call it refused unrun, by server',
+    labelNames: ['server'] as const,
+    registers: [this.registry],
+  });
+
   readonly toolServers: Gauge = new Gauge({
     name: 'parley_tool_servers',
     help: 'Tool servers by status as this instance last saw them (CONNECTED, UNAVAILABLE, UNAUTHORIZED)',

@@ -87,6 +87,16 @@ export class ConversationLog implements RunListener {
         await this.flushUnlessOutage();
         break;
       }
+      case 'tool-progress': {
+        // Kept on the call's part with the text's batching (never a write per notification); a
+        // call that has ended keeps the progress it ended with.
+        const call = this.parts.find((part): part is ToolCallPart => part.type === 'tool-call' && part.toolCallId === event.toolCallId);
+        if (!call || !OPEN_TOOL_CALL_STATES.has(call.state) || this.settling) break;
+        call.progress = { progress: event.progress, total: event.total, message: event.message };
+        this.dirty = true;
+        this.scheduleFlush();
+        break;
+      }
       case 'boundary':
         await this.flushUnlessOutage();
         break;

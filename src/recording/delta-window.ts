@@ -1,6 +1,6 @@
 import type { LiveBus } from '../events/live-bus.ts';
 import type { RuntimeEvent } from '../runtime/runtime-event.ts';
-import type { RunState } from './run-listener.ts';
+import { liveEventOf, type RunState } from './run-listener.ts';
 
 /** A coalesced delta is published at once when it grows past this, window or not. */
 const MAX_PENDING_DELTA_CHARS = 16_384;
@@ -55,16 +55,8 @@ export class DeltaWindow {
     if (!pending) return;
     this.pending = null;
     this.lastPublishedAt = performance.now();
-    const run = this.run;
     this.bus.publishThreadEvents([
-      {
-        threadId: run.threadId,
-        seq: null,
-        executionId: run.executionId,
-        parentExecutionId: run.parentExecutionId,
-        createdAt: new Date().toISOString(),
-        payload: { type: pending.type, messageId: run.assistantMessageId ?? '', text: pending.text, offset: pending.offset },
-      },
+      liveEventOf(this.run, { type: pending.type, messageId: this.run.assistantMessageId ?? '', text: pending.text, offset: pending.offset }),
     ]);
   }
 

@@ -1,5 +1,5 @@
 import type { MessagePart } from '../conversation/parts.ts';
-import type { NewThreadEvent } from '../events/thread-event.ts';
+import type { NewThreadEvent, ThreadEvent, ThreadEventPayload } from '../events/thread-event.ts';
 import type { RuntimeEvent } from '../runtime/runtime-event.ts';
 import type { ModelCallToWrite } from '../storage/model-call-statements.ts';
 import type { RunEnding } from './run-ending.ts';
@@ -16,6 +16,11 @@ export interface RunState {
   /** Characters of text and reasoning streamed so far: the offsets of the next deltas. */
   textLength: number;
   reasoningLength: number;
+}
+
+/** A live-only event of the run (a delta, a tool call's progress), as subscribers receive it: it has no seq. */
+export function liveEventOf(run: RunState, payload: ThreadEventPayload): ThreadEvent {
+  return { threadId: run.threadId, seq: null, executionId: run.executionId, parentExecutionId: run.parentExecutionId, createdAt: new Date().toISOString(), payload };
 }
 
 /** What a listener adds to a run's end: the final parts of the reply it keeps, events before the end's own, model calls to record. */

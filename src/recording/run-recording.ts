@@ -11,6 +11,7 @@ import { withThreadLock } from '../storage/session-lock.ts';
 import { settlementFacts, writeEnd } from '../storage/settlement-statements.ts';
 import type { SqlClient } from '../storage/sql-client.ts';
 import { DeltaWindow } from './delta-window.ts';
+import { ProgressWindow } from './progress-window.ts';
 import type { EndStatus, RunEnding } from './run-ending.ts';
 import type { Contribution, ListenerChain, RunState } from './run-listener.ts';
 
@@ -44,6 +45,7 @@ export class RunRecording {
   private completed = false;
   private settled: Promise<Settled> | null = null;
   private readonly deltas: DeltaWindow;
+  private readonly progress: ProgressWindow;
 
   constructor(
     private readonly deps: RecordingDeps,
@@ -51,14 +53,29 @@ export class RunRecording {
     readonly run: RunState,
   ) {
     this.deltas = new DeltaWindow(run, deps.bus, deps.deltaWindowMs ?? 0);
+    this.progress = new ProgressWindow(run, deps.bus, deps.deltaWindowMs ?? 0);
   }
 
   async emit(event: RuntimeEvent): Promise<void> {
     if (this.completed) return;
     // A delta reaches the subscribers before any listener records it (see DeltaWindow); whatever
     // else the run says comes after the text before it.
+    if (event.type === 'tool-progress') return this.emitProgress(event);
     if (event.type === 'text-delta' || event.type === 'reasoning-delta') this.deltas.add(event);
     else this.deltas.publishPending();
+    // A call's new state comes after its progress before it.
+    if (event.type === 'tool-call') this.progress.settleCall(event.toolCallId);
+    await this.chain.emit(event, this.run);
+    if (event.type !== 'tool-call') return;
+    if (event.state !== 'CALLED') return this.progress.forget(event.toolCallId);
+    const early = this.progress.announce(event.toolCallId);
+    if (early) await this.emitProgress(early);
+  }
+
+  /** Progress, live only like a delta, goes out the same way (see ProgressWindow); its call's part keeps the last. */
+  private async emitProgress(event: Extract<RuntimeEvent, { type: 'tool-progress' }>): Promise<void> {
+    if (!this.progress.admits(event)) return;
+    this.progress.add(event);
     await this.chain.emit(event, this.run);
   }
 
@@ -71,6 +88,7 @@ export class RunRecording {
   settle(ending: RunEnding): Promise<Settled> {
     this.completed = true;
     this.deltas.publishPendingAndStop();
+    this.progress.publishPendingAndStop();
     this.settled ??= this.settleOnce(ending).catch((error: unknown) => {
       this.settled = null;
       throw error;

@@ -1,4 +1,4 @@
-import type { ToolCallPart } from '../conversation/parts.ts';
+import type { ToolCallPart, ToolProgress } from '../conversation/parts.ts';
 
 export interface RunUsage {
   inputTokens: number;
@@ -34,6 +34,8 @@ export type RuntimeEvent =
   | { type: 'text-delta'; text: string }
   | { type: 'reasoning-delta'; text: string }
   | ToolCallPart
+  /** A running tool call's server reported progress (live, coalesced; the last one is kept on its part). */
+  | ({ type: 'tool-progress'; toolCallId: string } & ToolProgress)
   | { type: 'retry-scheduled'; attempt: number; delayS: number; reason: string }
   /** A model request ended and its provider reported what it used. */
   | { type: 'model-call'; tokens: CallTokens }

@@ -1,4 +1,4 @@
-import { downloadPathOf, TOOL_CALL_STATES, type MessagePart } from '../conversation/parts.ts';
+import { downloadPathOf, TOOL_CALL_STATES, type MessagePart, type ToolProgress } from '../conversation/parts.ts';
 import { ExecutionStatus, MessageRole } from '../generated/prisma/enums.ts';
 import { builder } from './builder.ts';
 import { ExecutionErrorRef, failureFields } from './failure.ts';
@@ -9,6 +9,15 @@ builder.enumType(MessageRole, { name: 'MessageRole' });
 export const ToolCallStateEnum = builder.enumType('ToolCallState', { values: TOOL_CALL_STATES });
 
 type PartOf<T extends MessagePart['type']> = Extract<MessagePart, { type: T }>;
+
+export const ToolProgressRef = builder.objectRef<ToolProgress>('ToolProgress').implement({
+  description: 'How far a running tool call has got, as its tool server reported it (MCP progress notifications).',
+  fields: (t) => ({
+    progress: t.exposeFloat('progress', { description: 'Grows with each report; a fraction of `total` when there is one.' }),
+    total: t.exposeFloat('total', { nullable: true, description: 'Null when the server does not know the total.' }),
+    message: t.exposeString('message', { nullable: true, description: 'What the server says it is doing, in its own words.' }),
+  }),
+});
 
 const TextPart = builder.objectRef<PartOf<'text'>>('TextPart').implement({
   isTypeOf: (part) => (part as MessagePart).type === 'text',
@@ -35,6 +44,12 @@ const ToolCallPart = builder.objectRef<PartOf<'tool-call'>>('ToolCallPart').impl
     }),
     error: t.string({ nullable: true, description: 'Why a FAILED call failed, as the model was told.', resolve: (part) => part.error ?? null }),
     durationMs: t.int({ nullable: true, resolve: (part) => part.durationMs ?? null }),
+    progress: t.field({
+      type: ToolProgressRef,
+      nullable: true,
+      description: 'The last progress the tool server reported while the call ran (live: ToolCallProgress events); null when it reported none.',
+      resolve: (part) => part.progress ?? null,
+    }),
   }),
 });
 const ErrorPart = builder.objectRef<PartOf<'error'>>('ErrorPart').implement({

@@ -8,7 +8,7 @@ import { builder, type BuilderTypes } from './builder.ts';
 import { requireViewer } from './context.ts';
 import { ErrorReasonEnum, failureFields } from './failure.ts';
 import { decodeIdArg, encodeId, encodeOptionalId } from './ids.ts';
-import { MessagePartUnion, ToolCallStateEnum } from './message.ts';
+import { MessagePartUnion, ToolCallStateEnum, ToolProgressRef } from './message.ts';
 
 /**
  * A stream that ends with a domain error (e.g. live delivery unavailable) delivers it as its last
@@ -54,7 +54,7 @@ const RunEventInterface = builder.interfaceRef<RunEvent>('RunEvent').implement({
   fields: (t) => ({
     cursor: t.exposeString('cursor', {
       description:
-        'Opaque resume point. A durable event’s cursor is the same on every connection and instance; a live-only one (TextDelta, ReasoningDelta, MessageSnapshot) is valid only on its connection.',
+        'Opaque resume point. A durable event’s cursor is the same on every connection and instance; a live-only one (TextDelta, ReasoningDelta, ToolCallProgress, MessageSnapshot) is valid only on its connection.',
     }),
     threadId: t.id({ resolve: (event) => encodeId('Thread', event.threadId) }),
     createdAt: t.field({ type: 'DateTime', resolve: (event) => event.createdAt }),
@@ -140,6 +140,15 @@ runEventType('ToolCallEvent', 'A tool call was made or changed state.', (t) => (
   error: t.string({ nullable: true, resolve: (event) => event.payload.error ?? null }),
   durationMs: t.int({ nullable: true, resolve: (event) => event.payload.durationMs ?? null }),
 }));
+runEventType(
+  'ToolCallProgress',
+  'A running tool call’s server reported progress (live only, coalesced like text deltas: the latest within a window; a reload shows the last one on its ToolCallPart).',
+  (t) => ({
+    messageId: t.id({ resolve: (event) => encodeId('Message', event.payload.messageId) }),
+    toolCallId: t.string({ resolve: (event) => event.payload.toolCallId }),
+    progress: t.field({ type: ToolProgressRef, resolve: (event) => event.payload }),
+  }),
+);
 runEventType('SuspensionOpened', 'The execution waits for an approval or an answer.', (t) => ({
   suspensionId: t.id({ resolve: (event) => encodeId('Suspension', event.payload.suspensionId) }),
   kind: t.string({ resolve: (event) => event.payload.kind }),

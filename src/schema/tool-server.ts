@@ -43,7 +43,7 @@ builder.prismaNode('ToolServer', {
   id: { field: 'id' },
   findUnique: (id) => ({ id }),
   description: 'An MCP server whose tools the project’s agents may use. Header values are write-only.',
-  select: { id: true, name: true, url: true, transport: true, status: true, lastError: true, headerNames: true, tools: true, timeoutMs: true },
+  select: { id: true, name: true, url: true, transport: true, status: true, lastError: true, headerNames: true, tools: true, timeoutMs: true, reconnects: true, lastReconnectAt: true },
   fields: (t) => ({
     name: t.exposeString('name'),
     url: t.exposeString('url', { description: 'HTTP: the MCP endpoint; STDIO: `stdio:<command>` (never its arguments or environment).' }),
@@ -54,6 +54,11 @@ builder.prismaNode('ToolServer', {
     }),
     status: t.field({ type: ToolServerStatus, resolve: (server) => server.status as (typeof TOOL_SERVER_STATUSES)[number] }),
     lastError: t.exposeString('lastError', { nullable: true }),
+    reconnects: t.exposeInt('reconnects', {
+      description:
+        'Times the server lost Parley’s session (it restarted) and a new one was opened to retry a call the server had refused unrun, on any instance.',
+    }),
+    lastReconnectAt: t.expose('lastReconnectAt', { type: 'DateTime', nullable: true, description: 'When the last of `reconnects` happened.' }),
     headerNames: t.exposeStringList('headerNames', { description: 'The names of the headers sent; their values are never shown.' }),
     timeoutMs: t.exposeInt('timeoutMs', { nullable: true, description: 'null: PARLEY_TOOL_TIMEOUT_MS.' }),
     tools: t.field({

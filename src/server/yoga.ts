@@ -21,9 +21,10 @@ import { useMetrics, type MetricsEndpoint } from './plugins/use-metrics.ts';
 import { useRequestId } from './plugins/use-request-id.ts';
 import { useTracing } from './plugins/use-tracing.ts';
 import { useUploadAuthentication } from './plugins/use-upload-authentication.ts';
-import { useSubscriptionsPerUser } from './plugins/use-subscriptions-per-user.ts';
+import { StreamsPerUser, useSubscriptionsPerUser } from './plugins/use-subscriptions-per-user.ts';
+import { useAgUi } from './plugins/use-ag-ui.ts';
 import type { LimitReporter } from './connection-limits.ts';
-import { requestContextFactory, type ServerContext, type YogaContext } from './request-context.ts';
+import { requestContextFactory, slowReaderDropped, type ServerContext, type YogaContext } from './request-context.ts';
 import { useSharedEventResults, type SharedEventResults } from './plugins/use-shared-event-results.ts';
 import { useStreamSignIn } from './plugins/use-stream-sign-in.ts';
 
@@ -43,6 +44,8 @@ export interface ParleyYogaOptions {
 
 /** Every HTTP route (GraphQL, /health, /ready, the web chat at /) and every operation over HTTP or WebSocket goes through this. */
 export function createParleyYoga({ parley, config, logger, isAccepting, limits, sharedResults }: ParleyYogaOptions): ParleyYoga {
+  const streams = new StreamsPerUser(config.PARLEY_MAX_SUBSCRIPTIONS_PER_USER, () => limits.hit('subscriptions_per_user'));
+  const identify = (authorization: string | null) => parley.authenticator.identify(authorization);
   return createYoga<ServerContext, YogaContext>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -87,7 +90,16 @@ export function createParleyYoga({ parley, config, logger, isAccepting, limits, 
         costWeights: costWeights(config),
       }),
       useRateLimits(parley.services.rateLimits),
-      useSubscriptionsPerUser(config.PARLEY_MAX_SUBSCRIPTIONS_PER_USER, () => limits.hit('subscriptions_per_user')),
+      useSubscriptionsPerUser(streams),
+      useAgUi({
+        identify,
+        agUi: parley.agUi,
+        rateLimits: parley.services.rateLimits,
+        streams,
+        signedIn: parley.signedInStreams,
+        maxBufferedBytes: config.PARLEY_MAX_BUFFERED_EVENT_BYTES,
+        onSlowReaderDrop: slowReaderDropped(parley),
+      }),
       useAttachmentDownload({
         identify: (authorization) => parley.authenticator.identify(authorization),
         load: (user, attachmentId) => parley.services.conversations.attachment(user, attachmentId),

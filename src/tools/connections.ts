@@ -1,12 +1,29 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, type CallToolResult, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
 import { LAST_RETRY_MS, listTools, openHttpClient, openStdioClient, StderrTail } from './mcp-clients.ts';
 import { redactedFor, type ConnectionState, type ServerEndpoint } from './server-endpoint.ts';
+import { isLostSession, sessionIdOf } from './lost-session.ts';
 import { failureOf, ToolServerFailure } from './tool-server-failure.ts';
 import type { UrlGuard } from './url-guard.ts';
 
 const FIRST_RETRY_MS = 500;
+
+interface CallOptions {
+  signal: AbortSignal;
+  timeoutMs: number;
+  /** Told of each progress notification of the call (asking for them: the request carries a progress token). */
+  onProgress?: (progress: Progress) => void;
+}
+
+function callOn(client: Client, name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
+  return client.callTool({ name, arguments: args }, undefined, {
+    signal: options.signal,
+    timeout: options.timeoutMs,
+    maxTotalTimeout: options.timeoutMs,
+    ...(options.onProgress ? { onprogress: options.onProgress } : {}),
+  }) as Promise<CallToolResult>;
+}
 
 /**
  * One MCP client per tool server on this instance, shared by every run. A failed connection is
@@ -23,12 +40,19 @@ export class ToolServerConnection {
   /** A stdio child that exited on its own is started again after the pause (an HTTP client reconnects on its next call). */
   private restartTimer: NodeJS.Timeout | null = null;
   private readonly stderr: StderrTail;
+  /** Calls in flight on each client; a client given up while some are is closed after the last (see `retire`). */
+  private readonly callsInFlight = new Map<Client, number>();
+  private readonly retired = new Set<Client>();
+  /** Every client given up for a new session: what its calls meet says nothing about the new one. */
+  private readonly givenUp = new WeakSet<Client>();
 
   constructor(
     private endpoint: ServerEndpoint,
     private readonly guard: UrlGuard,
     private readonly onState: (serverId: string, state: ConnectionState) => void,
     private readonly logger?: Logger,
+    /** Told when a call's lost session was opened again (the server's row and a metric count it). */
+    private readonly onReconnect: (serverId: string, serverName: string) => void = () => {},
   ) {
     this.stderr = new StderrTail(
       (text) => this.redact(text),
@@ -54,30 +78,83 @@ export class ToolServerConnection {
     }
   }
 
-  async call(name: string, args: Record<string, unknown>, options: { signal: AbortSignal; timeoutMs: number }): Promise<CallToolResult> {
+  /**
+   * Calls the tool. A call the server refused unrun because it lost our session (it restarted) is
+   * made once more on a new session; any other failure, and a second one, is the call's error.
+   */
+  async call(name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
+    const deadline = performance.now() + options.timeoutMs;
     const client = await this.connected();
+    // Read now: a client given up meanwhile (another call met the lost session) closes, and forgets it.
+    const sessionId = sessionIdOf(client);
     try {
-      return (await client.callTool({ name, arguments: args }, undefined, {
-        signal: options.signal,
-        timeout: options.timeoutMs,
-        maxTotalTimeout: options.timeoutMs,
-      })) as CallToolResult;
+      return await this.callTracked(client, name, args, options);
     } catch (error) {
-      if (options.signal.aborted) throw error;
-      if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
-        throw new ToolServerFailure('CONNECTED', `the tool did not answer within ${options.timeoutMs} ms.`);
-      }
-      // A protocol-level refusal of this one call (an unknown tool, bad arguments) leaves the connection as it was.
-      if (error instanceof McpError && error.code !== ErrorCode.ConnectionClosed) {
-        throw new ToolServerFailure('CONNECTED', this.redact(`the tool server refused the call: ${error.message}`));
-      }
-      // A stdio child that died has been marked failed (and its restart planned) by the client's onclose, which runs first.
-      if (this.endpoint.stdio !== undefined && error instanceof McpError && this.lastFailure) throw this.lastFailure;
-      const failure = failureOf(error, this.endpoint);
-      await this.dropClient();
-      this.markFailed(failure);
-      throw failure;
+      if (options.signal.aborted || !isLostSession(error, sessionId)) throw await this.callFailure(error, options, client);
     }
+    const renewed = await this.renewed(client);
+    // The call's timeout counts from its first attempt: a retry does not get a second one.
+    const timeLeftMs = Math.max(1, Math.round(deadline - performance.now()));
+    try {
+      return await this.callTracked(renewed, name, args, { ...options, timeoutMs: timeLeftMs });
+    } catch (error) {
+      throw await this.callFailure(error, options, renewed);
+    }
+  }
+
+  private async callTracked(client: Client, name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
+    this.callsInFlight.set(client, (this.callsInFlight.get(client) ?? 0) + 1);
+    try {
+      return await callOn(client, name, args, options);
+    } finally {
+      const left = (this.callsInFlight.get(client) ?? 1) - 1;
+      if (left > 0) this.callsInFlight.set(client, left);
+      else this.callsInFlight.delete(client);
+      if (left <= 0 && this.retired.delete(client)) await client.close().catch(() => {});
+    }
+  }
+
+  /** A client on a new session in place of `lost`; calls that met the same lost session share one. */
+  private async renewed(lost: Client): Promise<Client> {
+    if (this.client !== lost) return this.connected();
+    this.client = null;
+    await this.retire(lost);
+    const client = await this.connected();
+    this.onReconnect(this.endpoint.id, this.endpoint.name);
+    return client;
+  }
+
+  /**
+   * Gives up a client whose session is lost. Closing it would end its other calls in flight with
+   * "connection closed", which cannot tell whether they ran: they are left to get their own answer
+   * (the same refusal, and a retry on the new session, or their own error), and it closes after them.
+   */
+  private async retire(client: Client): Promise<void> {
+    this.givenUp.add(client);
+    if (this.callsInFlight.has(client)) this.retired.add(client);
+    else await client.close().catch(() => {});
+  }
+
+  /**
+   * What a failed call throws. A failure of the connection itself marks the server failed, unless
+   * the call was on a client already given up for a new one (which the failure says nothing about).
+   */
+  private async callFailure(error: unknown, options: CallOptions, client: Client): Promise<unknown> {
+    if (options.signal.aborted) return error;
+    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+      return new ToolServerFailure('CONNECTED', `the tool did not answer within ${options.timeoutMs} ms.`);
+    }
+    // A protocol-level refusal of this one call (an unknown tool, bad arguments) leaves the connection as it was.
+    if (error instanceof McpError && error.code !== ErrorCode.ConnectionClosed) {
+      return new ToolServerFailure('CONNECTED', this.redact(`the tool server refused the call: ${error.message}`));
+    }
+    // A stdio child that died has been marked failed (and its restart planned) by the client's onclose, which runs first.
+    if (this.endpoint.stdio !== undefined && error instanceof McpError && this.lastFailure) return this.lastFailure;
+    const failure = failureOf(error, this.endpoint);
+    if (this.givenUp.has(client)) return failure;
+    await this.dropClient();
+    this.markFailed(failure);
+    return failure;
   }
 
   async close(): Promise<void> {
@@ -85,6 +162,9 @@ export class ToolServerConnection {
     if (this.restartTimer) clearTimeout(this.restartTimer);
     this.restartTimer = null;
     await this.dropClient();
+    const retired = [...this.retired];
+    this.retired.clear();
+    await Promise.all(retired.map((client) => client.close().catch(() => {})));
   }
 
   private async connected(): Promise<Client> {

@@ -1,6 +1,7 @@
 import { trace } from '@opentelemetry/api';
 import { jsonSchema, tool, type ModelMessage, type ToolSet } from 'ai';
 import type { Logger } from 'pino';
+import type { ToolProgress } from '../conversation/parts.ts';
 import type { Agent, PrismaClient, ToolServer } from '../generated/prisma/client.ts';
 import { modelToolName, type ToolLabel, type ToolOutcome } from '../runtime/tools.ts';
 import { approvalOf, parseApprovals } from './approvals.ts';
@@ -17,6 +18,12 @@ export interface RunTools {
   tools: ToolSet;
   labels: Map<string, ToolLabel>;
 }
+
+/** Told of a running call's progress, by the AI SDK's id of the call (its part's toolCallId). */
+export type ProgressReport = (toolCallId: string, progress: ToolProgress) => void;
+
+/** The longest progress message kept: a server's words on a card, not its output. */
+const PROGRESS_MESSAGE_CHARS = 500;
 
 /** Told of each finished call (metrics); never of its input or output. */
 export type ToolCallObserver = (call: { server: string; tool: string; outcome: 'SUCCEEDED' | 'FAILED' | 'CANCELLED'; durationMs: number }) => void;
@@ -41,7 +48,7 @@ export class RunToolBuilder {
    * agent's policy says NEVER or the thread's user allowed it in this thread. The files their
    * results carry are kept for `owner` (as attachments of the run's reply).
    */
-  async toolsFor(agent: Agent, threadId: string, owner?: ToolFileOwner): Promise<RunTools> {
+  async toolsFor(agent: Agent, threadId: string, owner?: ToolFileOwner, reportProgress?: ProgressReport): Promise<RunTools> {
     const run: RunTools = { tools: {}, labels: new Map() };
     const wanted = agent.tools.map(splitToolName).filter((entry) => entry !== null);
     if (wanted.length === 0) return run;
@@ -69,7 +76,8 @@ export class RunToolBuilder {
           // A call asked about before keeps needing its approval, so the one given is honoured (the
           // SDK treats an approval of a call that no longer needs one as a denial).
           needsApproval: (_input, { toolCallId, messages }) => needsApproval || askedBefore(messages, toolCallId),
-          execute: (input, { abortSignal }) => this.call(server, info.name, input ?? {}, abortSignal, owner),
+          execute: (input, { abortSignal, toolCallId }) =>
+            this.call(server, info.name, input ?? {}, abortSignal, owner, reportProgress && ((progress) => reportProgress(toolCallId, progress))),
           toModelOutput: ({ output }) =>
             output.ok ? { type: 'text', value: output.text } : { type: 'error-text', value: output.error ?? 'the tool failed.' },
         });
@@ -84,6 +92,7 @@ export class RunToolBuilder {
     input: Record<string, unknown>,
     signal: AbortSignal | undefined,
     owner: ToolFileOwner | undefined,
+    onProgress: ((progress: ToolProgress) => void) | undefined,
   ): Promise<ToolOutcome> {
     const startedAt = performance.now();
     // The AI SDK's span of this call (ai.toolCall) is the active one: it learns which server and
@@ -100,7 +109,11 @@ export class RunToolBuilder {
     };
     const timeoutMs = server.timeoutMs ?? this.settings.PARLEY_TOOL_TIMEOUT_MS;
     try {
-      const result = await this.connectionOf(server).call(toolName, input, { signal: signal ?? new AbortController().signal, timeoutMs });
+      const result = await this.connectionOf(server).call(toolName, input, {
+        signal: signal ?? new AbortController().signal,
+        timeoutMs,
+        onProgress: onProgress && ((reported) => onProgress(progressOf(reported))),
+      });
       const maxBytes = this.settings.PARLEY_TOOL_OUTPUT_MAX_BYTES;
       if (result.isError) return failed(boundedOutput(result, maxBytes).text || 'the tool reported an error without a message.');
       const { kept, notes } = await this.files.keep(filesOf(result, toolName), owner);
@@ -117,6 +130,15 @@ export class RunToolBuilder {
       return failed(`${server.name}: the call failed (${(error as Error)?.name ?? 'error'}).`);
     }
   }
+}
+
+/** A server's progress report as a card shows it: its numbers as sent (the SDK checked them), its message bounded. */
+function progressOf(reported: { progress: number; total?: number; message?: string }): ToolProgress {
+  return {
+    progress: reported.progress,
+    total: reported.total ?? null,
+    message: reported.message === undefined ? null : reported.message.slice(0, PROGRESS_MESSAGE_CHARS),
+  };
 }
 
 function askedBefore(messages: readonly ModelMessage[], toolCallId: string): boolean {

@@ -5,6 +5,9 @@ import type { ConnectionState } from './server-endpoint.ts';
 import type { ServerEndpoints } from './server-endpoints.ts';
 import type { UrlGuard } from './url-guard.ts';
 
+/** Told of each lost session opened again to retry a call (metrics), by the server's name. */
+export type ReconnectObserver = (server: string) => void;
+
 /**
  * This instance's one connection per tool server, and what each last reported: the status counted
  * by the servers-by-status gauge, and the row every instance shows.
@@ -19,13 +22,20 @@ export class ToolServerConnections {
     private readonly endpoints: ServerEndpoints,
     private readonly guard: UrlGuard,
     private readonly logger: Logger,
+    private readonly observeReconnect: ReconnectObserver = () => {},
   ) {}
 
   /** The server's connection, made on first use. */
   of(row: ToolServer): ToolServerConnection {
     let connection = this.connections.get(row.id);
     if (!connection) {
-      connection = new ToolServerConnection(this.endpoints.of(row), this.guard, (id, state) => this.recordLater(id, state), this.logger);
+      connection = new ToolServerConnection(
+        this.endpoints.of(row),
+        this.guard,
+        (id, state) => this.recordLater(id, state),
+        this.logger,
+        (id, name) => this.reconnected(id, name),
+      );
       this.connections.set(row.id, connection);
     }
     return connection;
@@ -72,6 +82,14 @@ export class ToolServerConnections {
     const data: Prisma.ToolServerUpdateManyMutationInput = { status: state.status, lastError: state.lastError };
     if (state.status === 'CONNECTED') data.tools = state.tools as unknown as Prisma.InputJsonValue;
     return this.prisma.toolServer.update({ where: { id }, data });
+  }
+
+  /** A call's lost session was opened again: counted on the row (every instance shows it) and by the metric. */
+  private reconnected(id: string, name: string): void {
+    this.observeReconnect(name);
+    this.prisma.toolServer.update({ where: { id }, data: { reconnects: { increment: 1 }, lastReconnectAt: new Date() } }).catch((error: unknown) => {
+      if ((error as { code?: string }).code !== 'P2025') this.logger.warn({ err: error }, 'recording a tool server reconnect failed');
+    });
   }
 
   /** A change a connection reports on its own (a failed call, a reconnect): written in the background. */

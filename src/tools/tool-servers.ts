@@ -4,7 +4,7 @@ import { ConflictError } from '../domain/errors.ts';
 import type { Agent, PrismaClient, ToolServer, User } from '../generated/prisma/client.ts';
 import type { QueueLimits } from '../queue/message-input.ts';
 import { declaredServerId, stdioUrl, type DeclaredServer } from './declared-servers.ts';
-import { RunToolBuilder, type RunTools, type ToolCallObserver } from './run-tools.ts';
+import { RunToolBuilder, type ProgressReport, type RunTools, type ToolCallObserver } from './run-tools.ts';
 import type { SecretBox } from './secrets.ts';
 import type { ConnectionState } from './server-endpoint.ts';
 import { ServerEndpoints } from './server-endpoints.ts';
@@ -12,13 +12,19 @@ import { allowedHostsFrom, type ToolSettings } from './settings.ts';
 import { ToolFiles, type ToolFileOwner } from './tool-files.ts';
 import { projectServers, unknownToolNames } from './tool-names.ts';
 import { ToolServerAccess } from './tool-server-access.ts';
-import { ToolServerConnections } from './tool-server-connections.ts';
+import { ToolServerConnections, type ReconnectObserver } from './tool-server-connections.ts';
 import { validatedInput, type ToolServerInput } from './tool-server-input.ts';
 import { UrlGuard } from './url-guard.ts';
 
 /** Transport bounds: a result beyond this is refused outright; within it, text is cut to PARLEY_TOOL_OUTPUT_MAX_BYTES. */
 const MAX_REQUEST_BYTES = 1_048_576;
 const MAX_RESPONSE_BYTES = 8 * 1_048_576;
+
+/** Told of what tool servers do (metrics): each finished call, each lost session opened again. */
+export interface ToolObservers {
+  call?: ToolCallObserver;
+  reconnect?: ReconnectObserver;
+}
 
 /**
  * A project's MCP tool servers: managed by its admins, connected once per instance (one client
@@ -38,7 +44,7 @@ export class ToolServers {
     private readonly secrets: SecretBox,
     private readonly logger: Logger,
     fileLimits: QueueLimits,
-    observeCall: ToolCallObserver = () => {},
+    observers: ToolObservers = {},
   ) {
     this.guard = new UrlGuard({
       allowedHosts: allowedHostsFrom(settings),
@@ -46,10 +52,10 @@ export class ToolServers {
       maxResponseBytes: MAX_RESPONSE_BYTES,
     });
     this.endpoints = new ServerEndpoints(settings, secrets, logger);
-    this.connections = new ToolServerConnections(prisma, this.endpoints, this.guard, logger);
+    this.connections = new ToolServerConnections(prisma, this.endpoints, this.guard, logger, observers.reconnect);
     this.managers = new ToolServerAccess(prisma, access);
     const files = new ToolFiles(prisma, fileLimits, logger);
-    this.runTools = new RunToolBuilder(prisma, (row) => this.connections.of(row), files, settings, logger, observeCall);
+    this.runTools = new RunToolBuilder(prisma, (row) => this.connections.of(row), files, settings, logger, observers.call ?? (() => {}));
   }
 
   /** `user` null: the operator (the CLI), who may manage every project's servers. */
@@ -113,10 +119,10 @@ export class ToolServers {
 
   /**
    * The agent's tool-server tools for a run in `threadId` (see RunToolBuilder.toolsFor); the files
-   * their results carry are kept for `owner`.
+   * their results carry are kept for `owner`; their progress goes to `reportProgress`.
    */
-  toolsForRun(agent: Agent, threadId: string, owner?: ToolFileOwner): Promise<RunTools> {
-    return this.runTools.toolsFor(agent, threadId, owner);
+  toolsForRun(agent: Agent, threadId: string, owner?: ToolFileOwner, reportProgress?: ProgressReport): Promise<RunTools> {
+    return this.runTools.toolsFor(agent, threadId, owner, reportProgress);
   }
 
   /**

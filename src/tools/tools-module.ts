@@ -5,8 +5,7 @@ import { queueLimits, type QueueSettings } from '../queue/settings.ts';
 import type { Module } from '../lifecycle/module.ts';
 import { SecretBox, secretKeyFor } from './secrets.ts';
 import type { ToolSettings } from './settings.ts';
-import type { ToolCallObserver } from './run-tools.ts';
-import { ToolServers } from './tool-servers.ts';
+import { ToolServers, type ToolObservers } from './tool-servers.ts';
 
 /** The instance's tool-server clients: connected at start (in the background), closed at stop. */
 export class ToolsModule implements Module {
@@ -19,10 +18,10 @@ export class ToolsModule implements Module {
     settings: ToolSettings & QueueSettings & { PARLEY_DATA_DIR: string },
     embedded: boolean,
     logger: Logger,
-    observeCall?: ToolCallObserver,
+    observers?: ToolObservers,
   ) {
     const where = !embedded ? null : settings.PARLEY_DATA_DIR === 'memory://' ? 'memory' : { dataDir: settings.PARLEY_DATA_DIR };
-    this.servers = new ToolServers(prisma, access, settings, new SecretBox(secretKeyFor(settings, where)), logger, queueLimits(settings), observeCall);
+    this.servers = new ToolServers(prisma, access, settings, new SecretBox(secretKeyFor(settings, where)), logger, queueLimits(settings), observers);
   }
 
   async start(): Promise<void> {

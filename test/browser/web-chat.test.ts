@@ -431,10 +431,11 @@ describe.skipIf(skipBrowserSuite)('the web chat in Chromium', () => {
       const owner = await server.parley.services.directory.findUser(admin.userId);
       await server.parley.services.tools.add(owner, user.projectId, { name: 'tools', url: mcp.url });
       const agentId = await addAgent(server, user.projectId, {
-        tools: ['tools/echo', 'tools/fail', 'tools/picture'],
+        tools: ['tools/echo', 'tools/fail', 'tools/picture', 'tools/steps'],
         toolApprovals: [
           { tool: 'tools/fail', approval: 'NEVER' },
           { tool: 'tools/picture', approval: 'NEVER' },
+          { tool: 'tools/steps', approval: 'NEVER' },
         ],
       });
       const threadId = await newThread(server, user.token, agentId, 'Tools');
@@ -473,6 +474,19 @@ describe.skipIf(skipBrowserSuite)('the web chat in Chromium', () => {
       await page.reload();
       await expect.poll(filesOnCard, WAIT).toEqual(['📎 picture-1.png (1 KB)', '📎 q3.pdf (1 KB)']);
       await shot(page, 'tool-cards');
+
+      // A running call's progress: live on its card, again after a reload, gone once it is done.
+      await type(page, '/tool tools/steps {"steps":5}');
+      const stepping = replies(page).last().getByRole('article', { name: 'Tool: tools/steps' });
+      const progressOnCard = () => stepping.locator('.tool-progress').innerText().catch(() => '');
+      await expect.poll(progressOnCard, WAIT).toBe('Progress: 5 of 5 · step 5 of 5');
+      expect(await stepping.getByRole('progressbar').getAttribute('value')).toBe('5');
+      await page.reload();
+      await expect.poll(progressOnCard, WAIT).toBe('Progress: 5 of 5 · step 5 of 5');
+      await shot(page, 'tool-progress');
+      mcp.releaseSteps();
+      await expect.poll(() => stepping.getAttribute('data-state'), WAIT).toBe('SUCCEEDED');
+      expect(await stepping.locator('.tool-progress').count()).toBe(0);
       await page.close();
     } finally {
       await mcp.stop();

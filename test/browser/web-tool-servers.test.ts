@@ -24,7 +24,7 @@ const TEST_TIMEOUT_MS = 120_000;
 const WAIT = { timeout: 30_000 };
 const SECRET = 'Bearer web-header-value-never-shown-4711';
 const PROJECT = 'Tool project';
-const TOOL_NAMES = ['tools/big', 'tools/echo', 'tools/fail', 'tools/picture', 'tools/slow'];
+const TOOL_NAMES = ['tools/big', 'tools/echo', 'tools/fail', 'tools/picture', 'tools/slow', 'tools/steps'];
 
 describe.skipIf(skipBrowserSuite)('the tool-server settings in Chromium', () => {
   let server: TestServer;
@@ -238,6 +238,19 @@ describe.skipIf(skipBrowserSuite)('the tool-server settings in Chromium', () => 
     await expect.poll(() => gone.getByRole('alert').innerText().catch(() => ''), WAIT).toMatch(/not found/i);
     expect((await storedServers()).map((stored) => stored.name)).toEqual(['guarded', 'tools']);
     await shot(page, 'refresh-refused');
+  }, TEST_TIMEOUT_MS);
+
+  it('shows how often a server’s lost session was reopened, once it has been', async () => {
+    expect((await storedServers()).every((stored) => stored.reconnects === 0)).toBe(true);
+    // The count as calls after the server's restarts leave it (test/api/tools-sessions.test.ts makes them).
+    const { id } = (await storedServers()).find((stored) => stored.name === 'tools')!;
+    await server.parley.db.prisma.toolServer.update({ where: { id }, data: { reconnects: 2, lastReconnectAt: new Date() } });
+    const page = await openSettings('admin-reconnects');
+    const tools = row(page, 'tools');
+    await tools.waitFor(WAIT);
+    await expect.poll(() => tools.locator('.reconnects').innerText().catch(() => ''), WAIT).toMatch(/^2 \(the last at .+\): the server restarted/);
+    expect(await row(page, 'guarded').locator('.reconnects').count()).toBe(0);
+    await page.close();
   }, TEST_TIMEOUT_MS);
 
   it('removes a server after a confirmation; Cancel keeps it', async () => {

@@ -26,17 +26,40 @@ export interface TestMcpServer {
   cancelled: number;
   /** Authorization headers seen (when one is required). */
   authorizations: string[];
+  /** Session ids of requests refused as unknown (with `lostSession`). */
+  refused: string[];
+  port: number;
   /** Resolves when `slow` has been called `count` times. */
   slowStarted(count?: number): Promise<void>;
+  /** Lets the `steps` calls waiting for it answer. */
+  releaseSteps(): void;
   stop(): Promise<void>;
 }
 
-export async function startMcpServer(options: { requiredAuthorization?: string; port?: number } = {}): Promise<TestMcpServer> {
+export interface McpServerOptions {
+  requiredAuthorization?: string;
+  /** A port to listen on: the one a stopped server had, to restart it. */
+  port?: number;
+  /** No sessions: each request is served by a server of its own. */
+  stateless?: boolean;
+  /**
+   * The answer to a request with a session id the server does not know (after a restart): 404 as
+   * the specification says (the SDK's own answer), or 400 with a JSON-RPC error as
+   * `@modelcontextprotocol/server-everything` answers. Without it, the SDK's transport answers.
+   */
+  lostSession?: 404 | 400;
+  /** Sessions are forgotten as soon as they are made: every request after `initialize` meets an unknown session. */
+  forgetSessions?: boolean;
+}
+
+export async function startMcpServer(options: McpServerOptions = {}): Promise<TestMcpServer> {
   const calls = new Map<string, number>();
   const count = (name: string) => calls.set(name, (calls.get(name) ?? 0) + 1);
   const slowWaiters: { count: number; resolve: () => void }[] = [];
   const state = { cancelled: 0 };
   const authorizations: string[] = [];
+  const refused: string[] = [];
+  const heldSteps: (() => void)[] = [];
 
   function mcpServer(): McpServer {
     const server = new McpServer({ name: 'test-tools', version: '1.0.0' });
@@ -93,6 +116,29 @@ export async function startMcpServer(options: { requiredAuthorization?: string; 
         return { content: [{ type: 'text', text: `slept ${ms} ms` }] };
       },
     );
+    server.registerTool(
+      'steps',
+      {
+        description: 'Reports `steps` progress notifications (when asked for them), then waits to be released; counts each call.',
+        inputSchema: { steps: z.number(), total: z.boolean().optional() },
+        annotations: { readOnlyHint: true },
+      },
+      async ({ steps, total }, extra) => {
+        count('steps');
+        const progressToken = extra._meta?.progressToken;
+        for (let step = 1; progressToken !== undefined && step <= steps; step += 1) {
+          await extra.sendNotification({
+            method: 'notifications/progress',
+            params: { progressToken, progress: step, ...(total === false ? {} : { total: steps }), message: `step ${step} of ${steps}` },
+          });
+        }
+        await new Promise<void>((resolve) => {
+          heldSteps.push(resolve);
+          extra.signal.addEventListener('abort', () => resolve());
+        });
+        return { content: [{ type: 'text', text: `did ${steps} steps` }] };
+      },
+    );
     return server;
   }
 
@@ -110,13 +156,27 @@ export async function startMcpServer(options: { requiredAuthorization?: string; 
         return;
       }
     }
+    if (options.stateless) {
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+      res.on('close', () => void transport.close());
+      await mcpServer().connect(transport);
+      await transport.handleRequest(req, res);
+      return;
+    }
     const sessionId = req.headers['mcp-session-id'];
     let transport = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
+    if (!transport && typeof sessionId === 'string' && options.lostSession) {
+      if (req.method === 'POST') refused.push(sessionId);
+      const message = options.lostSession === 404 ? 'Session not found' : 'Bad Request: No valid session ID provided';
+      const code = options.lostSession === 404 ? -32001 : -32000;
+      res.writeHead(options.lostSession, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+      return;
+    }
     if (!transport) {
       transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (id) => {
-          sessions.set(id, transport!);
+          if (!options.forgetSessions) sessions.set(id, transport!);
         },
       });
       await mcpServer().connect(transport);
@@ -138,6 +198,11 @@ export async function startMcpServer(options: { requiredAuthorization?: string; 
       return state.cancelled;
     },
     authorizations,
+    refused,
+    port,
+    releaseSteps() {
+      for (const release of heldSteps.splice(0)) release();
+    },
     slowStarted(wanted = 1) {
       if ((calls.get('slow') ?? 0) >= wanted) return Promise.resolve();
       return new Promise((resolve) => slowWaiters.push({ count: wanted, resolve }));

@@ -12,7 +12,9 @@ import { ParleyProvider, useAction, useParleyClient, useParleyQuery } from '@par
 import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react';
 import { Chat } from './Chat.tsx';
 import { localeOf, MESSAGES, MessagesProvider, useMessages } from './i18n.ts';
+import { ProjectNav, type ProjectView } from './ProjectNav.tsx';
 import { ProjectSettings } from './ProjectSettings.tsx';
+import { UsagePage } from './UsagePage.tsx';
 import { forgetToken, refreshingToken, showThreadInLocation, storedToken, storeToken, threadInLocation, tokenUrl } from './token.ts';
 
 type Agent = AppViewerQuery['viewer']['projects'][number]['agents'][number];
@@ -93,9 +95,8 @@ function Workspace({ onSignOut }: { onSignOut: (refused: boolean) => void }) {
   const viewer = viewerQuery.data?.viewer ?? null;
   const refused = Boolean(viewerQuery.error?.code && REFUSED_CODES.has(viewerQuery.error.code));
   const [threadId, setThreadId] = useState(threadInLocation);
-  // The project whose settings are open instead of the thread (its admins only).
-  const [settingsOf, setSettingsOf] = useState<string | null>(null);
-  const administered = viewer?.projects.filter((project) => project.viewerRole === 'ADMIN') ?? [];
+  // The project page open instead of the thread: its settings (its admins only) or its usage.
+  const [projectView, setProjectView] = useState<ProjectView | null>(null);
   const locale = localeOf(viewer?.locale ?? navigator.language);
   const t = MESSAGES[locale];
 
@@ -111,7 +112,7 @@ function Workspace({ onSignOut }: { onSignOut: (refused: boolean) => void }) {
   useEffect(() => {
     const follow = () => {
       setThreadId(threadInLocation());
-      setSettingsOf(null);
+      setProjectView(null);
     };
     window.addEventListener('hashchange', follow);
     return () => window.removeEventListener('hashchange', follow);
@@ -120,9 +121,10 @@ function Workspace({ onSignOut }: { onSignOut: (refused: boolean) => void }) {
   const open = useCallback((id: string | null) => {
     showThreadInLocation(id);
     setThreadId(id);
-    setSettingsOf(null);
+    setProjectView(null);
   }, []);
   const agents = viewer?.projects.flatMap((project) => project.agents) ?? [];
+  const usageProject = projectView?.page === 'usage' ? viewer?.projects.find((project) => project.id === projectView.projectId) : undefined;
 
   return (
     <MessagesProvider value={t}>
@@ -139,24 +141,13 @@ function Workspace({ onSignOut }: { onSignOut: (refused: boolean) => void }) {
           {agents.map((agent) => (
             <AgentThreads key={agent.id} agent={agent} threadId={threadId} locale={locale} onOpen={open} />
           ))}
-          {administered.length > 0 && (
-            <section className="project-settings">
-              <h2>{t.projectSettings}</h2>
-              <ul>
-                {administered.map((project) => (
-                  <li key={project.id}>
-                    <button type="button" aria-current={project.id === settingsOf ? 'page' : undefined} onClick={() => setSettingsOf(project.id)}>
-                      {t.toolServersOf(project.name)}
-                    </button>
-                  </li>
-                ))}
-              </ul>
-            </section>
-          )}
+          <ProjectNav projects={viewer?.projects ?? []} shown={projectView} onShow={setProjectView} />
         </nav>
         <main className="conversation">
-          {settingsOf ? (
-            <ProjectSettings key={settingsOf} projectId={settingsOf} onClose={() => setSettingsOf(null)} />
+          {projectView?.page === 'settings' ? (
+            <ProjectSettings key={projectView.projectId} projectId={projectView.projectId} onClose={() => setProjectView(null)} />
+          ) : projectView?.page === 'usage' && usageProject ? (
+            <UsagePage key={usageProject.id} project={usageProject} onClose={() => setProjectView(null)} />
           ) : threadId ? (
             <OpenThread key={threadId} threadId={threadId} onOpen={open} />
           ) : (

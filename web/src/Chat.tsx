@@ -5,6 +5,7 @@ import { ErrorCard, type ErrorActions } from './ErrorCard.tsx';
 import { useOnline, useSecondsUntil, whenOnline } from './hooks.ts';
 import { useMessages } from './i18n.ts';
 import { QueuePanel } from './QueuePanel.tsx';
+import { ReplyUsage, runEnded } from './ReplyUsage.tsx';
 
 interface ChatProps {
   threadId: string;
@@ -111,8 +112,23 @@ function Message({ message, state, thread, actions }: { message: ThreadMessage; 
       ))}
       {!mine && message.outcome === 'CANCELLED' && <span className="badge stopped">{t.stopped}</span>}
       {!mine && message.outcome === 'INTERRUPTED' && <span className="badge interrupted">{t.interrupted}</span>}
+      {!mine && message.executionId && runEnded(message.outcome) && <ReplyUsage executionId={message.executionId} outcome={message.outcome} />}
       {message.id && !editing && <BranchControls message={message} thread={thread} onEdit={() => setEditing(true)} />}
     </li>
+  );
+}
+
+/** A running call's progress as its tool server last reported it: a bar when the total is known, and the server's words. */
+function ToolProgressBar({ progress }: { progress: { progress: number; total?: number | null; message?: string | null } }) {
+  const t = useMessages();
+  const total = progress.total ?? null;
+  const label = t.toolProgress(progress.progress, total);
+  return (
+    <div className="tool-progress">
+      {/* Without a total the bar only says it moves (indeterminate). */}
+      <progress aria-label={label} value={total === null ? undefined : progress.progress} max={total ?? undefined} />
+      <span>{progress.message ? `${label} · ${progress.message}` : label}</span>
+    </div>
   );
 }
 
@@ -211,6 +227,7 @@ function Part({ part, actions }: { part: MessagePart; actions?: ErrorActions }) 
             {part.durationMs != null && ` · ${t.toolDuration(part.durationMs)}`}
           </p>
           {part.toolError && <p role="alert">{part.toolError}</p>}
+          {part.state === 'CALLED' && part.progress && <ToolProgressBar progress={part.progress} />}
           {part.input != null && (
             <details>
               <summary>{t.toolInput}</summary>

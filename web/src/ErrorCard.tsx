@@ -16,7 +16,11 @@ export interface ErrorActions {
  */
 export function ErrorCard({ failure, actions }: { failure: FailureFields; actions?: ErrorActions }) {
   const t = useMessages();
-  const copy = t.errors[failure.reason];
+  // A refusal by the server's own limits (a budget, a concurrency cap) is not the provider's: the
+  // server's message, in the user's language, says which limit and when it resets.
+  const refusal = failure.messageKey?.startsWith('refusal.') ?? false;
+  const budget = refusal && /^refusal\.(spend|budget)/.test(failure.messageKey ?? '');
+  const copy = refusal ? { title: budget ? t.budgetUsedUp : t.errors[failure.reason].title, advice: failure.message } : t.errors[failure.reason];
   const affordance = ERROR_AFFORDANCE[failure.reason];
   const secondsLeft = useSecondsUntil(affordance === 'countdown' ? (actions?.retryAt ?? null) : null);
   const details: [string, string | number | null | undefined][] = [

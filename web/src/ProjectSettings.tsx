@@ -98,6 +98,12 @@ function ToolServerItem({ server, admin, onChanged }: { server: ToolServer; admi
           <dt>{t.serverTimeout}</dt>
           <dd>{server.timeoutMs != null ? t.toolDuration(server.timeoutMs) : t.defaultTimeout}</dd>
         </div>
+        {server.reconnects > 0 && server.lastReconnectAt && (
+          <div>
+            <dt>{t.reconnects}</dt>
+            <dd className="reconnects">{t.reconnectCount(server.reconnects, new Date(server.lastReconnectAt).toLocaleString(document.documentElement.lang || undefined))}</dd>
+          </div>
+        )}
         {server.lastError && (
           <div>
             <dt>{t.lastError}</dt>

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type RefObject } from 'react';
 
 /** Whether the browser says it is online, following its online/offline events. */
 export function useOnline(): boolean {
@@ -33,4 +33,23 @@ export function useSecondsUntil(at: number | null): number {
 export function whenOnline(): Promise<void> {
   if (navigator.onLine) return Promise.resolve();
   return new Promise((resolve) => window.addEventListener('online', () => resolve(), { once: true }));
+}
+
+/**
+ * Whether the element has come near the viewport (within `margin`) since it mounted; it stays true.
+ * Reads tied to what is on screen wait for it, so a long thread's reload does not ask for all of
+ * its history at once.
+ */
+export function useSeen(element: RefObject<Element | null>, margin = '400px'): boolean {
+  const [seen, setSeen] = useState(() => typeof IntersectionObserver === 'undefined');
+  useEffect(() => {
+    const target = element.current;
+    if (seen || !target) return;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((entry) => entry.isIntersecting)) setSeen(true);
+    }, { rootMargin: margin });
+    observer.observe(target);
+    return () => observer.disconnect();
+  }, [element, margin, seen]);
+  return seen;
 }

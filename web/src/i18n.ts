@@ -1,5 +1,7 @@
 import type { ErrorReason } from '@parley/client';
 import { createContext, useContext } from 'react';
+import { budgetsDe, budgetsEn } from './i18n-budgets.ts';
+import { usageDe, usageEn } from './i18n-usage.ts';
 
 // The chat's own words in English and German. Error cards are keyed by the failure's `reason`
 // (the affordance depends on it); the server's localized `message` goes under the details.
@@ -86,6 +88,7 @@ const en = {
   toolInput: 'Input',
   toolOutput: 'Output',
   toolDuration: (ms: number) => (ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`),
+  toolProgress: (progress: number, total: number | null) => (total === null ? `Progress: ${progress}` : `Progress: ${progress} of ${total}`),
   deny: 'Deny',
   questionTitle: 'The assistant asks',
   answer: 'Answer',
@@ -139,6 +142,8 @@ const en = {
   serverTimeout: 'Timeout',
   defaultTimeout: 'the server’s default',
   lastError: 'Last error',
+  reconnects: 'Sessions reopened',
+  reconnectCount: (count: number, lastAt: string) => `${count} (the last at ${lastAt}): the server restarted and a call was made again on a new session`,
   serverTools: 'Tools',
   noServerTools: 'No tools listed.',
   toolsOf: (server: string) => `Tools of ${server}`,
@@ -159,6 +164,8 @@ const en = {
   addHeader: 'Add a header',
   addServer: 'Add server',
   serverAdded: (server: string) => `Added ${server}.`,
+  ...usageEn,
+  ...budgetsEn,
 };
 
 export type Messages = typeof en;
@@ -217,6 +224,7 @@ const de: Messages = {
   toolInput: 'Eingabe',
   toolOutput: 'Ausgabe',
   toolDuration: (ms) => (ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1).replace('.', ',')} s`),
+  toolProgress: (progress, total) => (total === null ? `Fortschritt: ${progress}` : `Fortschritt: ${progress} von ${total}`),
   deny: 'Ablehnen',
   questionTitle: 'Der Assistent fragt',
   answer: 'Antworten',
@@ -270,6 +278,8 @@ const de: Messages = {
   serverTimeout: 'Zeitlimit',
   defaultTimeout: 'Standard des Servers',
   lastError: 'Letzter Fehler',
+  reconnects: 'Sitzungen neu eröffnet',
+  reconnectCount: (count, lastAt) => `${count} (zuletzt ${lastAt}): der Server startete neu, ein Aufruf lief in einer neuen Sitzung erneut`,
   serverTools: 'Werkzeuge',
   noServerTools: 'Keine Werkzeuge gelistet.',
   toolsOf: (server) => `Werkzeuge von ${server}`,
@@ -290,6 +300,8 @@ const de: Messages = {
   addHeader: 'Header hinzufügen',
   addServer: 'Server hinzufügen',
   serverAdded: (server) => `${server} hinzugefügt.`,
+  ...usageDe,
+  ...budgetsDe,
 };
 
 export const MESSAGES: Record<Locale, Messages> = { en, de };

@@ -35,7 +35,7 @@ export const ClientMessagePartFieldsFragment = graphql(`
     ... on ReasoningPart { text }
     ... on SteeredInputPart { queueId text }
     ... on AttachmentPart { attachmentId filename mediaType size }
-    ... on ToolCallPart { toolCallId toolName state input output toolError: error durationMs }
+    ... on ToolCallPart { toolCallId toolName state input output toolError: error durationMs progress { progress total message } }
     ... on DelegationPart {
       toolCallId childExecutionId text reasoning truncated
       error { ...ClientFailureFields }
@@ -53,7 +53,7 @@ export const ThreadConversationDocument = graphql(`
     conversation(threadId: $threadId) {
       threadId eventCursor activeExecutionId
       openSuspensions { id kind status executionId toolCallId toolName payload }
-      messages(last: 200) {
+      messages(last: 150) {
         edges {
           node {
             id role executionId outcome parentId siblingIds
@@ -81,6 +81,7 @@ export const ThreadRunEventsDocument = graphql(`
       ... on MessageSnapshot { messageId textLength parts { ...ClientMessagePartFields } }
       ... on MessageSteered { queueIds texts }
       ... on ToolCallEvent { messageId toolCallId toolName state input output error durationMs }
+      ... on ToolCallProgress { messageId toolCallId progress { progress total message } }
       ... on SuspensionOpened { suspensionId kind toolCallId payload }
       ... on SuspensionResolved { suspensionId resolution }
       ... on RetryScheduled { attempt delayS reason }
@@ -269,7 +270,7 @@ export const StartThreadDocument = graphql(`
 
 export const ClientToolServerFieldsFragment = graphql(`
   fragment ClientToolServerFields on ToolServer {
-    __typename id name url transport status lastError headerNames timeoutMs operatorDeclared
+    __typename id name url transport status lastError headerNames timeoutMs operatorDeclared reconnects lastReconnectAt
     tools { name description }
   }
 `);

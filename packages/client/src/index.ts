@@ -40,6 +40,9 @@ export type {
   ThreadState,
 } from './thread-state.ts';
 export * as documents from './documents.ts';
+export { formatMoney, picosOf } from './money.ts';
+export type { MoneyAmount } from './money.ts';
+export { ProjectBudgetsReportDocument, ProjectUsageReportDocument, RemoveProjectBudgetDocument, ReplyUsageDocument, SetProjectBudgetDocument } from './usage-documents.ts';
 export {
   AddToolServerDocument,
   AgentThreadsDocument,
@@ -57,12 +60,16 @@ export type {
   AgentThreadsQuery,
   AppViewerQuery,
   ClientToolServerFieldsFragment,
+  ClientUsageFieldsFragment,
   DeleteThreadForGoodMutation,
   ErrorReason,
   ProjectToolServersQuery,
+  ProjectBudgetsReportQuery,
+  ProjectUsageReportQuery,
   RefreshToolServerMutation,
   RemoveToolServerMutation,
   RenameThreadTitleMutation,
+  ReplyUsageQuery,
   StartThreadMutation,
   ThreadSummaryQuery,
   ToolServerHeaderInput,

@@ -255,8 +255,18 @@ function applyEvent(state: ThreadState, event: RunEvent): ThreadState {
           output: event.output ?? known?.output ?? null,
           toolError: event.error ?? null,
           durationMs: event.durationMs ?? known?.durationMs ?? null,
+          progress: known?.progress ?? null,
         };
         return at >= 0 ? parts.map((part, index) => (index === at ? call : part)) : [...parts, call];
+      });
+    case 'ToolCallProgress':
+      // Live only, and about a call this state already holds (its CALLED event came first, durable).
+      if (event.parentExecutionId) return state;
+      return updateReplyIfPresent(state, event.executionId, (parts) => {
+        const at = parts.findIndex((part) => part.__typename === 'ToolCallPart' && part.toolCallId === event.toolCallId);
+        const call = at >= 0 ? parts[at] : undefined;
+        if (call?.__typename !== 'ToolCallPart' || call.state !== 'CALLED') return parts;
+        return parts.map((part, index) => (index === at ? { ...call, progress: event.progress } : part));
       });
     case 'SuspensionOpened': {
       if (state.openSuspensions.some((open) => open.id === event.suspensionId)) return state;

@@ -6,39 +6,60 @@ import type { GraphQLContext } from '../../schema/context.ts';
 export const TOO_MANY_SUBSCRIPTIONS_CODE = 'TOO_MANY_SUBSCRIPTIONS';
 
 /**
- * At most `max` subscriptions per signed-in user on this instance, over SSE and WebSocket together:
- * an SSE stream is one request each, so without this only the start rate would bound them. The one
+ * The streams each signed-in user holds on this instance: GraphQL subscriptions over SSE and
+ * WebSocket, and AG-UI runs (src/server/plugins/use-ag-ui.ts), all counted against one bound.
+ */
+export class StreamsPerUser {
+  private readonly open = new Map<string, number>();
+
+  constructor(
+    readonly max: number,
+    private readonly onRefused?: () => void,
+  ) {}
+
+  /** Takes one of the user's streams; the function that gives it back (once), or null when all are taken. */
+  take(userId: string): (() => void) | null {
+    if ((this.open.get(userId) ?? 0) >= this.max) {
+      this.onRefused?.();
+      return null;
+    }
+    this.open.set(userId, (this.open.get(userId) ?? 0) + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (this.open.get(userId) ?? 1) - 1;
+      if (left <= 0) this.open.delete(userId);
+      else this.open.set(userId, left);
+    };
+  }
+
+  refusalMessage(): string {
+    return `At most ${this.max} subscriptions may run at once per user.`;
+  }
+}
+
+/**
+ * At most `streams.max` subscriptions per signed-in user on this instance, over SSE and WebSocket together
+ * (and AG-UI runs): an SSE stream is one request each, so without this only the start rate would bound them. The one
  * beyond answers a GraphQL error with `extensions.code = TOO_MANY_SUBSCRIPTIONS` (HTTP 429 over SSE).
  */
-export function useSubscriptionsPerUser(max: number, onRefused?: () => void): Plugin<GraphQLContext> {
-  const open = new Map<string, number>();
-  const release = (userId: string) => {
-    const left = (open.get(userId) ?? 1) - 1;
-    if (left <= 0) open.delete(userId);
-    else open.set(userId, left);
-  };
+export function useSubscriptionsPerUser(streams: StreamsPerUser): Plugin<GraphQLContext> {
   return {
     onSubscribe({ args, setResultAndStopExecution }) {
       const userId = args.contextValue.viewer?.id;
       if (!userId) return undefined;
-      if ((open.get(userId) ?? 0) >= max) {
-        onRefused?.();
+      const releaseOnce = streams.take(userId);
+      if (!releaseOnce) {
         setResultAndStopExecution({
           errors: [
-            new GraphQLError(`At most ${max} subscriptions may run at once per user.`, {
+            new GraphQLError(streams.refusalMessage(), {
               extensions: { code: TOO_MANY_SUBSCRIPTIONS_CODE, http: { status: 429 } },
             }),
           ],
         });
         return undefined;
       }
-      open.set(userId, (open.get(userId) ?? 0) + 1);
-      let released = false;
-      const releaseOnce = () => {
-        if (released) return;
-        released = true;
-        release(userId);
-      };
       return {
         onSubscribeResult({ result }) {
           if (!isAsyncIterable(result)) {
