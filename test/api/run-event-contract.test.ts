@@ -46,7 +46,7 @@ describe('the RunEvent interface', () => {
 
   it('has a non-null executionId on every event about an execution, and none on the queue’s and the branch’s events', () => {
     const withoutExecution = eventTypes.filter((type) => !type.getInterfaces().some((face) => face.name === 'ExecutionEvent'));
-    expect(withoutExecution.map((type) => type.name).sort()).toEqual(['BranchSwitched', 'MessageQueued', 'QueueUpdated']);
+    expect(withoutExecution.map((type) => type.name).sort()).toEqual(['BranchSwitched', 'MessageQueued', 'QueueUpdated', 'ThreadCompacted']);
     for (const type of eventTypes) {
       const executionId = type.getFields().executionId;
       if (withoutExecution.includes(type)) expect(executionId, type.name).toBeUndefined();
