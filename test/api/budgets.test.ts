@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { textOf, type MessagePart } from '../../src/conversation/parts.ts';
 import { RESERVED_OUTPUT_TOKENS } from '../../src/usage/budget-guard.ts';
 import { formatPicos, picosOfAmount } from '../../src/usage/money.ts';
 import { describeEachBackend, describeWithServices } from '../support/backends.ts';
@@ -22,7 +23,12 @@ const DEMO_OUTPUT_PICOS = 2_000_000n;
 
 const errorOf = (events: Events) => ofKind(events, 'ErrorEvent').at(-1);
 const finishedStatus = (events: Events) => ofKind(events, 'ExecutionFinished').at(-1)?.status;
-const streamedChunks = (events: Events) => ofKind(events, 'TextDelta').reduce((count, delta) => count + (delta.text.match(/t\d+ /g)?.length ?? 0), 0);
+/** The demo chunks (`t1 ` … `tn `) the run's reply kept, as recorded: a subscriber may have had them as deltas or in a snapshot. */
+async function recordedChunks(server: Pick<TestServer, 'parley'>, events: Events): Promise<number> {
+  const executionId = rawId(ofKind(events, 'ExecutionFinished').at(-1)!.executionId!);
+  const reply = await server.parley.db.prisma.message.findFirstOrThrow({ where: { executionId, role: 'ASSISTANT' } });
+  return textOf(reply.parts as unknown as MessagePart[]).match(/t\d+ /g)?.length ?? 0;
+}
 
 describeEachBackend('budgets in money', (backend) => {
   let server: TestServer;
@@ -57,7 +63,7 @@ describeEachBackend('budgets in money', (backend) => {
     expect(card.message).toContain('0.0005 USD');
     expect(card.retryAfterS).toBeGreaterThan(0);
     expect(card.retryAfterS).toBeLessThanOrEqual(86_400);
-    const chunks = streamedChunks(stopped);
+    const chunks = await recordedChunks(server, stopped);
     expect(chunks).toBeGreaterThan(100);
     expect(chunks).toBeLessThan(900);
 
@@ -176,9 +182,10 @@ describeWithServices('a budget shared by two instances', () => {
       expect(finishedStatus(events)).toBe('REFUSED');
       expect(errorOf(events)).toMatchObject({ reason: 'QUOTA_EXCEEDED', messageKey: 'refusal.spend.day.user' });
     }
-    const streamed = streamedChunks(onFirst!) + streamedChunks(onSecond!);
-    expect(streamedChunks(onFirst!)).toBeGreaterThan(0);
-    expect(streamedChunks(onSecond!)).toBeGreaterThan(0);
+    const [fromFirst, fromSecond] = [await recordedChunks(first, onFirst!), await recordedChunks(second, onSecond!)];
+    const streamed = fromFirst + fromSecond;
+    expect(fromFirst).toBeGreaterThan(0);
+    expect(fromSecond).toBeGreaterThan(0);
     const reservation = RESERVED_OUTPUT_TOKENS * DEMO_OUTPUT_PICOS;
     expect(BigInt(streamed) * DEMO_OUTPUT_PICOS).toBeLessThanOrEqual(amount + 2n * reservation);
     const from = new Date(Date.now() - 86_400_000).toISOString();
