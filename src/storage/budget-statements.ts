@@ -62,8 +62,8 @@ export async function recordedByExecution(db: SqlRunner, executionId: string, si
 }
 
 /**
- * One transaction per budget and scope at a time (an advisory lock on both): what others spent is
- * read, and `decide` answers with the amount to hold for this run, or null to hold nothing.
+ * Runs `work` in a transaction that holds an advisory lock on the budget and scope: one such
+ * transaction at a time reads what others spent and writes what this run holds.
  */
 export function underBudgetLock<T>(sql: SqlClient, scope: SpendScope, work: (tx: SqlClient) => Promise<T>): Promise<T> {
   const key = `budget:${scope.budget.id}:${scope.userId ?? ''}`;
