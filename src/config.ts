@@ -27,7 +27,26 @@ const envSchema = z.object({
   ...usageSettings.shape,
 });
 
-/** The environment variables Parley reads (README's settings table lists exactly these). */
+/**
+ * Each module's slice under the heading docs/configuration.md gives it; that page is printed from
+ * these (`npm run config:print`), so a setting is described once, beside its validation.
+ */
+export const SETTINGS_BY_TOPIC: readonly { topic: string; settings: z.ZodObject }[] = [
+  { topic: 'Server: HTTP, WebSocket, GraphQL and the web chat', settings: serverSettings },
+  { topic: 'Database', settings: databaseSettings },
+  { topic: 'Live delivery: Redis or Redis Cluster', settings: liveBusSettings },
+  { topic: 'Running turns', settings: executionSettings },
+  { topic: 'Queues, messages and attachments', settings: queueSettings },
+  { topic: 'Threads', settings: directorySettings },
+  { topic: 'Model providers', settings: modelSettings },
+  { topic: 'Tools', settings: toolSettings },
+  { topic: 'Usage and cost', settings: usageSettings },
+  { topic: 'Rate limits', settings: rateLimitSettings },
+  { topic: 'Sign-in with JWTs', settings: jwtSettings },
+  { topic: 'Logs, metrics and traces', settings: observabilitySettings },
+];
+
+/** The environment variables Parley reads (docs/configuration.md lists exactly these). */
 export const SETTING_NAMES: readonly string[] = Object.keys(envSchema.shape);
 
 export type Config = Omit<z.infer<typeof envSchema>, keyof ModelSettings> & ModelSettings;

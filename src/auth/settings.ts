@@ -3,8 +3,8 @@ import { positiveInt } from '../lifecycle/settings.ts';
 
 /** The per-minute request budgets' slice of the settings. */
 export const rateLimitSettings = z.object({
-  PARLEY_MUTATIONS_PER_MINUTE: positiveInt.default(600),
-  PARLEY_QUERIES_PER_MINUTE: positiveInt.default(1_200),
+  PARLEY_MUTATIONS_PER_MINUTE: positiveInt.default(600).describe('mutation fields per minute per user, or per address when anonymous; shared by all instances through Redis'),
+  PARLEY_QUERIES_PER_MINUTE: positiveInt.default(1_200).describe('queries and subscription starts per minute per user, or per address when anonymous; shared through Redis'),
 });
 
 export type RateLimitSettings = z.infer<typeof rateLimitSettings>;
@@ -31,23 +31,24 @@ const claimName = z.string().trim().min(1).max(200);
 export const jwtSettings = z.object({
   PARLEY_AUTH_JWKS_URL: z
     .string()
+    .meta({ allowed: 'an https:// URL (http:// only for a loopback host)' })
     .trim()
     .min(1)
     .superRefine((value, ctx) => {
       const problem = jwksUrlProblem(value);
       if (problem) ctx.addIssue({ code: 'custom', message: problem });
     })
-    .optional(),
-  PARLEY_AUTH_JWT_SECRET: z.string().min(32, 'must be at least 32 characters (an HS256 key of 256 bits)').optional(),
-  PARLEY_AUTH_ISSUER: z.string().trim().min(1).optional(),
-  PARLEY_AUTH_AUDIENCE: z.string().trim().min(1).optional(),
+    .optional().describe('JWT sign-in: the identity provider’s key set'),
+  PARLEY_AUTH_JWT_SECRET: z.string().min(32, 'must be at least 32 characters (an HS256 key of 256 bits)').optional().describe('JWT sign-in with a shared HS256 secret (at least 32 characters) instead of a key set; never logged or shown'),
+  PARLEY_AUTH_ISSUER: z.string().trim().min(1).optional().describe('the `iss` a JWT must carry (required with a key set or secret)'),
+  PARLEY_AUTH_AUDIENCE: z.string().trim().min(1).optional().describe('the `aud` a JWT must carry (required with a key set or secret)'),
   // A token naming an unknown `kid` refetches the keys at most this often: rotation works, a flood of made-up kids does not reach the provider.
-  PARLEY_AUTH_JWKS_COOLDOWN_MS: z.coerce.number().int().nonnegative().default(30_000),
-  PARLEY_AUTH_EMAIL_CLAIM: claimName.default('email'),
-  PARLEY_AUTH_NAME_CLAIM: claimName.default('name'),
-  PARLEY_AUTH_LOCALE_CLAIM: claimName.default('locale'),
+  PARLEY_AUTH_JWKS_COOLDOWN_MS: z.coerce.number().int().nonnegative().default(30_000).describe('a JWT naming an unknown `kid` refetches the key set at most this often, so made-up kids do not flood the provider'),
+  PARLEY_AUTH_EMAIL_CLAIM: claimName.default('email').describe('the claim a JWT user’s email is taken from'),
+  PARLEY_AUTH_NAME_CLAIM: claimName.default('name').describe('the claim a JWT user’s name is taken from'),
+  PARLEY_AUTH_LOCALE_CLAIM: claimName.default('locale').describe('the claim a JWT user’s locale is taken from'),
   // A JWT whose `scope` (space-separated) or `scp` claim holds this may use the admin API; unset, no JWT may.
-  PARLEY_AUTH_ADMIN_SCOPE: z.string().trim().min(1).max(200).regex(/^\S+$/, 'must be one scope, without spaces').optional(),
+  PARLEY_AUTH_ADMIN_SCOPE: z.string().trim().min(1).max(200).regex(/^\S+$/, 'must be one scope, without spaces').meta({ allowed: 'one scope, without spaces' }).optional().describe('the scope (in `scope` or `scp`) that makes a JWT an admin credential for the admin API; unset, no JWT is one'),
 });
 
 export type JwtSettings = z.infer<typeof jwtSettings>;

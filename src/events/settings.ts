@@ -16,9 +16,10 @@ export function parseClusterNodes(value: string): ClusterSeeds {
 
 /** The live bus's slice of the settings. */
 export const liveBusSettings = z.object({
-  REDIS_URL: optionalUrl(['redis:', 'rediss:']),
+  REDIS_URL: optionalUrl(['redis:', 'rediss:']).describe('Redis URL; unset = in-process pub/sub (one instance)'),
   REDIS_CLUSTER_NODES: z
     .string()
+    .meta({ allowed: 'comma-separated `host:port`' })
     .optional()
     .superRefine((value, context) => {
       if (value === undefined) return;
@@ -27,11 +28,11 @@ export const liveBusSettings = z.object({
       } catch (error) {
         context.addIssue({ code: 'custom', message: `must be comma-separated host:port seeds of a Redis Cluster: ${(error as Error).message}` });
       }
-    }),
+    }).describe('a Redis Cluster instead of one Redis: comma-separated `host:port` seeds; not together with `REDIS_URL`'),
   // ACL user and password of every node of the cluster (AUTH); secrets, never logged or printed.
-  REDIS_CLUSTER_USERNAME: z.string().min(1).optional(),
-  REDIS_CLUSTER_PASSWORD: z.string().min(1).optional(),
-  PARLEY_LIVE_CHANNEL_TIMEOUT_MS: positiveInt.default(10_000),
+  REDIS_CLUSTER_USERNAME: z.string().min(1).optional().describe('the ACL user that signs in with `REDIS_CLUSTER_PASSWORD` (Redis’ own default is `default`)'),
+  REDIS_CLUSTER_PASSWORD: z.string().min(1).optional().describe('the password every node of the cluster requires; a secret, never printed or logged. Only with `REDIS_CLUSTER_NODES`'),
+  PARLEY_LIVE_CHANNEL_TIMEOUT_MS: positiveInt.default(10_000).describe('longest a subscription waits for its live channel before it ends with `SERVICE_UNAVAILABLE`'),
 });
 
 export type LiveBusSettings = z.infer<typeof liveBusSettings>;

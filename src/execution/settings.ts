@@ -4,24 +4,23 @@ import type { RetryPolicy } from '../errors/retry-policy.ts';
 
 /** The slice of the settings for running turns: the consumer, its caps, the lease, retries, recording. */
 export const executionSettings = z.object({
-  PARLEY_INSTANCE_ID: z.string().min(1).optional(),
-  PARLEY_TEXT_FLUSH_MS: positiveInt.default(1_000),
-  PARLEY_TEXT_FLUSH_CHARS: positiveInt.default(4_000),
+  PARLEY_INSTANCE_ID: z.string().min(1).optional().describe('this instance’s id (unset: host, pid and a random part)'),
+  PARLEY_TEXT_FLUSH_MS: positiveInt.default(1_000).describe('streamed text is recorded at most this late, so a crash or a `conversation` read is at most this far behind'),
+  PARLEY_TEXT_FLUSH_CHARS: positiveInt.default(4_000).describe('streamed text is recorded in batches at most this large, or a quarter of the reply so far when that is larger'),
   // Deltas of one reply within this window go out as one: subscribers get at most about 1000/window per second.
-  PARLEY_DELTA_WINDOW_MS: z.coerce.number().int().min(0).max(1_000).default(25),
-  PARLEY_CONSUMER_SWEEP_MS: positiveInt.default(2_000),
-  PARLEY_LEASE_MS: positiveInt.default(15_000),
-  PARLEY_RETRY_MAX_ATTEMPTS: positiveInt.default(4),
-  PARLEY_RETRY_BASE_DELAY_S: positiveNumber.default(1),
-  PARLEY_RETRY_MAX_DELAY_S: positiveNumber.default(30),
-  PARLEY_RETRY_DEADLINE_S: positiveNumber.default(120),
-  PARLEY_MAX_CONCURRENT_RUNS: positiveInt.default(32),
-  PARLEY_MAX_CONCURRENT_RUNS_PER_USER: positiveInt.default(8),
-  PARLEY_MAX_CONCURRENT_RUNS_PER_PROJECT: positiveInt.default(16),
+  PARLEY_DELTA_WINDOW_MS: z.coerce.number().int().min(0).max(1_000).default(25).describe('live text of one reply is sent in deltas at most this often, so readers’ buffers do not overflow (`0`: every chunk alone)'),
+  PARLEY_CONSUMER_SWEEP_MS: positiveInt.default(2_000).describe('how often the queue consumer looks for claimable messages besides being kicked'),
+  PARLEY_LEASE_MS: positiveInt.default(15_000).describe('instance lease (heartbeat): a run whose instance stops renewing it is recovered after this'),
+  PARLEY_RETRY_MAX_ATTEMPTS: positiveInt.default(4).describe('attempts per model request, the first included'),
+  PARLEY_RETRY_BASE_DELAY_S: positiveNumber.default(1).describe('first backoff delay before retrying a model request'),
+  PARLEY_RETRY_MAX_DELAY_S: positiveNumber.default(30).describe('longest backoff delay between attempts'),
+  PARLEY_RETRY_DEADLINE_S: positiveNumber.default(120).describe('no retry starts after this many seconds from the first attempt'),
+  PARLEY_MAX_CONCURRENT_RUNS: positiveInt.default(32).describe('runs one instance executes at once; more wait pending in their queues'),
+  PARLEY_MAX_CONCURRENT_RUNS_PER_USER: positiveInt.default(8).describe('runs of one user that one instance executes at once; more wait pending'),
+  PARLEY_MAX_CONCURRENT_RUNS_PER_PROJECT: positiveInt.default(16).describe('runs of one project that one instance executes at once, so one project cannot take a whole instance'),
   /** How long running replies may finish at shutdown before they are aborted (see run-drain.ts). */
-  PARLEY_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
-  /** What this instance does: serve clients (`api`), run turns (`worker`), or both (`all`). */
-  PARLEY_ROLE: z.enum(['api', 'worker', 'all'], { message: 'must be api, worker or all' }).default('all'),
+  PARLEY_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000).describe('on SIGTERM, how long running replies may finish before they are handed back as `INTERRUPTED`'),
+  PARLEY_ROLE: z.enum(['api', 'worker', 'all'], { message: 'must be api, worker or all' }).default('all').describe('`api` serves clients and never runs a model; `worker` runs turns and serves only `/health`, `/ready` and `/metrics`; `all` does both (split roles need `DATABASE_URL` and `REDIS_URL`)'),
 });
 
 export type ExecutionSettings = z.infer<typeof executionSettings>;

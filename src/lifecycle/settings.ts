@@ -14,6 +14,7 @@ export const optionalUrl = (protocols: string[]) =>
         return false;
       }
     }, `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`)
+    .meta({ allowed: `a ${protocols.map((p) => `${p}//`).join(' or ')} URL` })
     .optional();
 
 export const positiveInt = z.coerce.number().int().positive();

@@ -4,18 +4,17 @@ import { readDeclaredServers, ToolServersFileError } from './declared-servers.ts
 
 /** The tool servers' slice of the settings: call limits, which private hosts may be reached, the secret key. */
 export const toolSettings = z.object({
-  PARLEY_TOOL_TIMEOUT_MS: positiveInt.default(60_000),
-  PARLEY_TOOL_OUTPUT_MAX_BYTES: positiveInt.default(65_536),
-  /** Comma-separated hosts, addresses or CIDR ranges a tool server may be on although they are private. */
-  PARLEY_TOOL_ALLOWED_HOSTS: z.string().optional(),
-  /** 32 bytes as 64 hex characters or base64; encrypts tool servers' header values at rest. */
+  PARLEY_TOOL_TIMEOUT_MS: positiveInt.default(60_000).describe('how long a tool-server call may take (a server’s own `timeoutMs` replaces it); beyond it the call fails and the model is told so'),
+  PARLEY_TOOL_OUTPUT_MAX_BYTES: positiveInt.default(65_536).describe('text a tool’s result keeps; the rest is cut and marked so'),
+  PARLEY_TOOL_ALLOWED_HOSTS: z.string().optional().describe('comma list of hosts, addresses or CIDR ranges a tool server may be on although they are loopback, private, link-local or unique-local'),
   PARLEY_SECRET_KEY: z
     .string()
+    .meta({ allowed: '32 bytes as 64 hex characters or base64' })
     .refine((value) => keyBytes(value) !== null, 'must be 32 bytes, as 64 hex characters or base64')
-    .optional(),
-  /** A JSON file of stdio tool servers the operator declares (name, command, args, env, cwd, projects). */
+    .optional().describe('encrypts tool servers’ header values (AES-256-GCM); embedded without it a key file is made in `PARLEY_DATA_DIR`, with PostgreSQL headers cannot be stored'),
   PARLEY_TOOL_SERVERS_FILE: z
     .string()
+    .meta({ allowed: 'the path of a readable JSON file' })
     .min(1)
     .optional()
     .superRefine((file, context) => {
@@ -28,7 +27,7 @@ export const toolSettings = z.object({
         if (!(error instanceof ToolServersFileError)) throw error;
         context.addIssue({ code: 'custom', message: `${file}: ${error.problem}` });
       }
-    }),
+    }).describe('a JSON file of stdio MCP tool servers the operator declares; checked at start, a bad file stops it'),
 });
 
 export type ToolSettings = z.infer<typeof toolSettings>;
