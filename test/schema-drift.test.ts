@@ -55,7 +55,7 @@ describe('schema drift', () => {
     }
   });
 
-  it('keeps the names of the client contract (README)', () => {
+  it('keeps the names of the client contract (docs/client.md)', () => {
     expect(Object.keys(objectType('Query').getFields())).toEqual(
       expect.arrayContaining(['viewer', 'node', 'project', 'agent', 'thread', 'conversation', 'queue']),
     );
@@ -95,7 +95,7 @@ describe('schema drift', () => {
 
     const reasons = schema.getType('ErrorReason');
     expect(isEnumType(reasons)).toBe(true);
-    // Written out, as the README's table of reasons has them: the contract, not the code's own list.
+    // Written out, as docs/errors.md's table of reasons has them: the contract, not the code's own list.
     expect((reasons as GraphQLEnumType).getValues().map((value) => value.name).sort()).toEqual(
       [
         'TRANSPORT', 'RATE_LIMIT', 'QUOTA_EXCEEDED', 'AUTHENTICATION', 'AUTHORIZATION', 'CONTEXT_LENGTH',

@@ -11,7 +11,7 @@ export const GRAPHIQL_DEFAULT_QUERY = `# Welcome to Parley.
 #    Every GraphiQL tab whose Headers set no Authorization sends this one too.
 # 2. Run this query (Ctrl-Enter): you, your projects, their agents (the demo agent
 #    among them) and each agent's latest threads.
-# 3. The README's "Try it in GraphiQL" goes on from here: create a thread,
+# 3. docs/getting-started.md, "Try it in GraphiQL", goes on from here: create a thread,
 #    send a message, follow its run with the runEvents subscription.
 
 query Start {

@@ -10,7 +10,7 @@ import { newThread } from '../support/scenario.ts';
 import { databaseState, request, requestData, startTestServer, type GraphQLResponse, type TestServer } from '../support/server.ts';
 import { settledConversation } from '../support/waits.ts';
 
-// Bad input gets a clear error and changes nothing (README, "API errors"). The limits are the defaults of
+// Bad input gets a clear error and changes nothing (docs/errors.md, "Errors of a request"). The limits are the defaults of
 // src/config.ts (PARLEY_MAX_MESSAGE_CHARS 32,000, PARLEY_MAX_REQUEST_BYTES 1,000,000,
 // PARLEY_MAX_QUERY_DEPTH 12) and of the directory (names 200, titles 500, system prompts 20,000).
 const MAX_MESSAGE_CHARS = 32_000;

@@ -12,7 +12,7 @@ import { addAgent, addMember, newThread, sendAndFollow, setUpAgent, type Locale,
 import { startTestServer, type TestServer } from '../support/server.ts';
 
 /**
- * Failure recording (README, "Errors a client can act on"): a failure that is not a provider error —
+ * Failure recording (docs/errors.md): a failure that is not a provider error —
  * the backend refusing the run before RunStarted, an agent loop that throws — is recorded exactly
  * like one: the execution row, the user's turn, exactly one ErrorPart and one live ErrorEvent, equal,
  * in the run user's language, and the same after a server restart. A refusal by run limits is no

@@ -4,7 +4,7 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 // The waits for a thread to settle, a run to reach a status and a subscription to answer live in
-// test/support/ (README, "Tests on a loaded machine"); a suite that writes its own gets them wrong
+// test/support/ (docs/testing.md, "Tests on a loaded machine"); a suite that writes its own gets them wrong
 // the way CI on a loaded machine finds out: reads in the wrong order, a status polled behind the
 // API's back, a fixed sleep standing in for a condition.
 
@@ -116,7 +116,7 @@ function waitProblems(file: string, text: string): string[] {
     }
     const name = nameOf(node);
     if (!inSupport && name && WAIT_NAME.test(name)) {
-      report(node, `defines its own wait "${name}": use the one in test/support/ (README, "Tests on a loaded machine")`);
+      report(node, `defines its own wait "${name}": use the one in test/support/ (docs/testing.md, "Tests on a loaded machine")`);
     }
     ts.forEachChild(node, visit);
   };

@@ -4,7 +4,7 @@ import { announceSkip, CHROMIUM, CHROMIUM_ARGS, keepInsideOrigin, requireChromiu
 import { newThread, setUpAgent } from '../support/scenario.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
-// The README's GraphiQL walkthrough in a real browser with no way out of the server's origin:
+// The GraphiQL walkthrough of README.md and docs/getting-started.md in a real browser with no way out of the server's origin:
 // Debian's Chromium, driven by playwright-core, never a downloaded browser.
 
 announceSkip('the GraphiQL browser test');

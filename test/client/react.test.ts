@@ -20,7 +20,7 @@ const { createRoot } = await import('react-dom/client');
 /** Every render's useThread answer, to compare the actions' identity across renders. */
 const renders: ThreadView[] = [];
 
-/** The chat view the README shows: the conversation, the streaming reply, a composer. */
+/** The chat view docs/client.md shows: the conversation, the streaming reply, a composer. */
 function Chat({ threadId, text }: { threadId: string; text: string }) {
   const thread = useThread(threadId);
   renders.push(thread);

@@ -4,13 +4,13 @@ import { buildSchema, isAbstractType } from 'graphql';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const clientPage = readFileSync(new URL('../../docs/client.md', import.meta.url), 'utf8');
 
-describe("the README's client contract", () => {
-  // The README's possibleTypes for Apollo Client must be what schema.graphql says.
+describe("docs/client.md's client contract", () => {
+  // The page's possibleTypes for Apollo Client must be what schema.graphql says.
   it('lists possibleTypes exactly as schema.graphql has them', () => {
-    const block = /<!-- possibleTypes:[^>]*-->\s*```json\n([\s\S]*?)```/.exec(readme);
-    expect(block, 'the possibleTypes block in the README').not.toBeNull();
+    const block = /<!-- possibleTypes:[^>]*-->\s*```json\n([\s\S]*?)```/.exec(clientPage);
+    expect(block, 'the possibleTypes block in docs/client.md').not.toBeNull();
     const listed = JSON.parse(block![1]!) as Record<string, string[]>;
     const schema = buildSchema(readFileSync(new URL('../../schema.graphql', import.meta.url), 'utf8'));
     for (const [name, types] of Object.entries(listed)) {
@@ -23,7 +23,7 @@ describe("the README's client contract", () => {
 
   // The "Build a client" example is code a reader copies: it must compile against the package as it is.
   it('has a "Build a client" example that type-checks against @parley/client', () => {
-    const section = readme.slice(readme.indexOf('## Build a client'), readme.indexOf('### Writing your own client'));
+    const section = clientPage.slice(clientPage.indexOf('# Build a client'), clientPage.indexOf('## Writing your own client'));
     const example = /```tsx\n([\s\S]*?)```/.exec(section)?.[1];
     expect(example, 'the tsx example under "Build a client"').toBeTruthy();
     const root = path.resolve(import.meta.dirname, '../..');

@@ -49,9 +49,8 @@ describe('the Grafana dashboard (docs/grafana-dashboard.json)', () => {
   });
 });
 
-describe('the README’s "Operating Parley" section', () => {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-  const section = readme.slice(readme.indexOf('## Operating Parley'), readme.indexOf('\n## CLI'));
+describe('docs/operating.md', () => {
+  const section = readFileSync(new URL('../../docs/operating.md', import.meta.url), 'utf8');
 
   it('documents every metric of Parley’s own, with its labels', () => {
     for (const metric of instanceRegistry().getMetricsAsArray()) {

@@ -237,8 +237,8 @@ describe('the cost rule, attacked directly', () => {
 });
 
 describe('real clients stay well inside the limits', () => {
-  const readmeExamples = [...readFileSync(new URL('../../README.md', import.meta.url), 'utf8').matchAll(/```graphql\n([\s\S]*?)```/g)].map(
-    (match) => match[1]!,
+  const readmeExamples = ['../../README.md', '../../docs/getting-started.md'].flatMap((page) =>
+    [...readFileSync(new URL(page, import.meta.url), 'utf8').matchAll(/```graphql\n([\s\S]*?)```/g)].map((match) => match[1]!),
   );
   const codegenDocuments = [...Object.entries(clientDocuments), ...Object.entries(testDocuments)].filter(
     (entry): entry is [string, DocumentNode] =>
@@ -248,7 +248,7 @@ describe('real clients stay well inside the limits', () => {
   const documents: [string, string][] = [
     ["GraphiQL's introspection query", getIntrospectionQuery()],
     ...codegenDocuments.map(([name, document]): [string, string] => [name, print(document)]),
-    ...readmeExamples.map((example, index): [string, string] => [`README example ${index + 1}`, example]),
+    ...readmeExamples.map((example, index): [string, string] => [`documented example ${index + 1}`, example]),
   ];
 
   it('finds the documents it checks', () => {

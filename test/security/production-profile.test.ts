@@ -5,7 +5,7 @@ import { firstSubscriptionAnswer } from '../support/schema-operations.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
 // What a server tells a stranger about itself: the embedded defaults (developer experience) and
-// the production profile the README sets.
+// the production profile docs/security.md sets.
 
 const APP_ORIGIN = 'https://app.example.com';
 const OTHER_ORIGIN = 'https://evil.example';

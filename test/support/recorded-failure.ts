@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import { conversation, execution, messagesOf, type Message, type Part } from './client.ts';
 import { is, ofKind, type EventOf, type RunEvent } from './run-events.ts';
 
-// The one failure of a run, as the README's "Errors a client can act on" promises it: one live
+// The one failure of a run, as docs/errors.md promises it: one live
 // ErrorEvent, one stored ErrorPart and the execution's error, all three the same.
 
 /** What a client shows of a failure: the ErrorEvent's taxonomy, without where it came from. */

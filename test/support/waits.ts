@@ -7,7 +7,7 @@ import { eventually } from './server.ts';
 // `eventually`), never for a time; and the reads that decide it must be ordered so that nothing
 // can happen between them that makes the pair look idle. (A subscription's own wait for its first
 // answer lives with its client: `Follower.ready`, `RawClient.firstAnswer`, `SseSubscription.firstAnswer`,
-// `firstSubscriptionAnswer`.) README, "Tests on a loaded machine", says which to use when.
+// `firstSubscriptionAnswer`.) docs/testing.md, "Tests on a loaded machine", says which to use when.
 
 type Server = { url: string };
 

@@ -14,7 +14,7 @@ import { readPrompt, type PromptView } from './prompt.ts';
 import { PARLEY_PROVIDER_OPTIONS } from '../summary-request.ts';
 
 /*
- * The built-in demo model (the README's demo model table): deterministic, offline, and able to put a run into any
+ * The built-in demo model (the demo model's table in docs/getting-started.md): deterministic, offline, and able to put a run into any
  * state on purpose. prompt.ts reads the prompt, commands.ts parses the command in its last
  * user message, plans.ts decides what the run streams and which tool it calls, failures.ts
  * builds the errors the real provider packages raise, and this file streams the plan.

@@ -9,7 +9,7 @@ import { runAgent, type RunOutcome } from '../agent-runtime.ts';
 import type { RuntimeEvent } from '../runtime-event.ts';
 
 /**
- * The agent loop's retries (README, "Retries"): a retryable failure is retried only while nothing of the attempt
+ * The agent loop's retries (docs/errors.md, retries): a retryable failure is retried only while nothing of the attempt
  * was streamed, each retry is announced with its delay (never sooner than the server asked), and a Stop
  * during the backoff ends the run at once.
  */

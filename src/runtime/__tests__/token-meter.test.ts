@@ -5,7 +5,7 @@ import { runAgent } from '../agent-runtime.ts';
 import type { RuntimeEvent } from '../runtime-event.ts';
 import { TokenMeter } from '../token-meter.ts';
 
-/** The meter counts a run's tokens as they stream, so a budget binds mid-run (README, "Budgets and rate limits"). */
+/** The meter counts a run's tokens as they stream, so a budget binds mid-run (docs/security.md, "Budgets and rate limits"). */
 
 const POLICY = { maxAttempts: 1, baseDelayS: 0.001, maxDelayS: 0.01, deadlineS: 10 };
 
