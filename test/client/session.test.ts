@@ -152,7 +152,7 @@ describeEachBackend('the shipped client against a real server', (backend) => {
     const { proxy, client: stale } = await proxiedClient();
     const alice = await open(threadId, stale);
     const bob = await open(threadId);
-    await bob.send('/slow 4 keep the queue waiting');
+    await bob.send('/slow 60 keep the queue waiting'); // stopped at the end: on a busy machine a short one could end mid-test
     await until(bob, (s) => s.activeExecutionId);
     for (const text of ['one', 'two', 'three']) expect((await bob.send(text)).__typename).toBe('MessageQueued');
     await until(alice, (s) => s.queue?.items.length === 3);
