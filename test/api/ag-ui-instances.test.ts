@@ -44,4 +44,22 @@ describeWithServices('AG-UI across two instances', () => {
     expect(viaB.messages.map((message) => message.role)).toEqual(['user', 'assistant']);
     expect(viaB.messages[1]!.content).toBe(expected);
   });
+
+  it('keeps a frontend tool call made through instance A for its result, which a client sends through instance B', async () => {
+    const weather = { name: 'weather', description: 'The weather in a city.', parameters: { type: 'object', properties: { city: { type: 'string' } } } };
+    const viaA = httpAgent(pair.first, token, agentId);
+    viaA.addMessage(userMessage('/tool weather {"city":"Bergen"}'));
+    const called = await runCollecting(viaA, { tools: [weather] });
+    const toolCallId = String(ofType(called.events, 'TOOL_CALL_START')[0]!.toolCallId);
+    expect(called.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success', pendingToolCallIds: [toolCallId] } });
+
+    // A reload against the other instance: the call is still pending there.
+    const viaB = httpAgent(pair.second, token, agentId, viaA.threadId);
+    const attached = await runCollecting(viaB);
+    expect(attached.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success', pendingToolCallIds: [toolCallId] } });
+    viaB.addMessage({ id: crypto.randomUUID(), role: 'tool', toolCallId, content: 'rain' });
+    const answered = await runCollecting(viaB, { tools: [weather] });
+    expect(answered.error).toBeNull();
+    expect(streamedText(answered.events)).toBe('Tool weather returned: rain');
+  });
 });
