@@ -39,7 +39,7 @@ describeEachBackend('AG-UI frontend tools', (backend) => {
   async function calledWeather() {
     const agent = httpAgent(server, token, agentId);
     agent.addMessage(userMessage('/tool weather {"city":"Oslo"}'));
-    const called = await runCollecting(agent, { tools: [WEATHER] });
+    const called = await runCollecting(agent, { tools: [WEATHER], context: [{ description: 'page', value: '/forecast' }] });
     expect(called.error).toBeNull();
     const [start] = ofType(called.events, 'TOOL_CALL_START');
     return { agent, called, toolCallId: String(start!.toolCallId) };
@@ -53,6 +53,10 @@ describeEachBackend('AG-UI frontend tools', (backend) => {
     expect(ofType(called.events, 'TOOL_CALL_RESULT')).toHaveLength(0);
     expect(called.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success', pendingToolCallIds: [toolCallId] } });
 
+    // The turn keeps what the request offered it, for wherever it runs or resumes.
+    expect(await prisma().agUiTurn.findMany({ where: { threadId: agent.threadId }, select: { tools: true, context: true } })).toEqual([
+      { tools: [WEATHER], context: [{ description: 'page', value: '/forecast' }] },
+    ]);
     // The call waits durably, as a suspension of its own kind.
     expect(await prisma().suspension.findMany({ where: { toolCallId, threadId: agent.threadId }, select: { kind: true, status: true } })).toEqual([{ kind: 'CLIENT_TOOL', status: 'OPEN' }]);
 
