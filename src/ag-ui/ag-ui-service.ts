@@ -1,9 +1,9 @@
-import type { BaseEvent, Message } from '@ag-ui/core';
+import { contentToText, type BaseEvent, type Message } from '@ag-ui/core';
 import type { Logger } from 'pino';
 import type { AccessPolicy } from '../auth/access.ts';
 import type { MessagePart, ToolCallPart } from '../conversation/parts.ts';
 import type { DirectoryService } from '../directory/directory-service.ts';
-import { ConflictError, NotFoundError } from '../domain/errors.ts';
+import { ConflictError, InvalidInputError, NotFoundError } from '../domain/errors.ts';
 import type { EventBacklog } from '../events/event-backlog.ts';
 import type { RunEvent } from '../events/subscriber-ledger.ts';
 import type { CancellationService } from '../execution/cancellation.ts';
@@ -11,12 +11,23 @@ import type { SuspensionService } from '../execution/suspensions.ts';
 import type { PrismaClient, Thread, User } from '../generated/prisma/client.ts';
 import { validateMessageText, type QueueLimits } from '../queue/message-input.ts';
 import type { QueueService } from '../queue/queue-service.ts';
-import { resolutionsOf } from './interrupts.ts';
+import { clientOfferOf, saveClientOffer } from './client-offer.ts';
+import { isClientToolCall, openSuspensions, resolutionsOf } from './interrupts.ts';
 import { isAnswered, textOfKind } from './message-mapping.ts';
 import { parseRunRequest, userText } from './run-request.ts';
 import { followRun, type RunFollow } from './run-stream.ts';
-import { newUserMessages, threadHistory } from './thread-history.ts';
+import { newInput, threadHistory, type ThreadHistory } from './thread-history.ts';
 import { nothingKnown, type KnownReply } from './run-translator.ts';
+
+/** The history of a thread not created yet. */
+const emptyHistory = (): ThreadHistory => ({ messages: [], userIds: [], knownIds: new Set(), answeredCalls: new Set() });
+
+/** A frontend tool's result is bounded as a message is (it reaches the model as one). */
+function validateToolResult(text: string, limits: QueueLimits): void {
+  if (text.length > limits.maxMessageChars) {
+    throw new InvalidInputError('messages', `a tool result is ${text.length} characters long; the limit is ${limits.maxMessageChars}.`);
+  }
+}
 
 /** What bounds one response's stream: its connection's backlog, and the end of its sign-in. */
 export interface StreamBounds {
@@ -50,21 +61,27 @@ export class AgUiService {
   /** Checks and applies one request; the answer is its stream's events. Throws a DomainError for a refusal. */
   async run(user: User, agentId: string, body: unknown, stream: StreamBounds = {}): Promise<AsyncGenerator<BaseEvent>> {
     const request = parseRunRequest(body);
+    const offer = clientOfferOf(request.input.tools, request.input.context);
     const { prisma } = this.deps;
     const existing = await this.ownThread(user, agentId, request.threadId);
-    const history = existing ? await threadHistory(prisma, existing.id) : { messages: [], userIds: [], knownIds: new Set<string>() };
-    const fresh = newUserMessages(request.messages, history);
+    const history = existing ? await threadHistory(prisma, existing.id) : emptyHistory();
+    const open = existing ? await openSuspensions(prisma, { threadId: existing.id }) : [];
+    const awaited = new Set(open.filter(isClientToolCall).map((suspension) => suspension.toolCallId));
+    const { users: fresh, toolResults } = newInput(request.messages, history, awaited);
     const texts = fresh.map((message) => validateMessageText(userText(message), this.deps.limits));
-    const resolutions = existing && (request.resume.length > 0 || fresh.length > 0) ? await resolutionsOf(prisma, existing.id, request.resume) : [];
+    for (const result of toolResults) validateToolResult(contentToText(result.content), this.deps.limits);
+    const asksToGoOn = request.resume.length > 0 || fresh.length > 0 || toolResults.length > 0;
+    const resolutions = existing && asksToGoOn ? await resolutionsOf(prisma, existing.id, open, request.resume, toolResults) : [];
     if (!existing && request.resume.length > 0) throw new NotFoundError('Interrupt', request.resume[0]!.interruptId);
     const thread = existing ?? (await this.createThread(user, agentId, request.threadId));
+    for (const message of fresh) await saveClientOffer(prisma, thread.id, message.id, offer);
     const cursor = (await prisma.thread.findUniqueOrThrow({ where: { id: thread.id }, select: { lastEventSeq: true } })).lastEventSeq;
     const follow: Omit<RunFollow, 'target' | 'after' | 'known'> = { request, threadId: thread.id, ...stream, snapshot: null };
     if (request.messages.length === 0) follow.snapshot = history.messages;
 
     if (resolutions.length > 0) {
       const executionId = resolutions[0]!.suspension.executionId;
-      const known = await this.knownReply(executionId);
+      const known = await this.knownReply(executionId, toolResults.map((result) => result.toolCallId));
       for (const { suspension, resolution } of resolutions) await this.deps.suspensions.resolve(user, suspension.id, resolution);
       for (const [index, message] of fresh.entries()) await this.enqueue(user, thread.id, message, texts[index]!);
       return followRun(this.deps, { ...follow, target: { executionId }, after: cursor, known });
@@ -136,8 +153,11 @@ export class AgUiService {
     return { queueId: payload.queueId, seq: event.seq ?? Number.MAX_SAFE_INTEGER };
   }
 
-  /** What a client has of a suspended run's reply: its stream gave it all of that before the interrupt. */
-  private async knownReply(executionId: string): Promise<KnownReply> {
+  /**
+   * What a client has of a suspended run's reply: its stream gave it all of that before the
+   * interrupt, and it has its own tool messages for the frontend tool calls it answers now.
+   */
+  private async knownReply(executionId: string, answeredByClient: readonly string[]): Promise<KnownReply> {
     const reply = await this.deps.prisma.message.findFirst({ where: { executionId, role: 'ASSISTANT' }, select: { parts: true } });
     const parts = (reply?.parts ?? []) as MessagePart[];
     const calls = parts.filter((part): part is ToolCallPart => part.type === 'tool-call');
@@ -145,7 +165,7 @@ export class AgUiService {
       text: textOfKind(parts, 'text').length,
       reasoning: textOfKind(parts, 'reasoning').length,
       toolCalls: new Set(calls.map((call) => call.toolCallId)),
-      results: new Set(calls.filter(isAnswered).map((call) => call.toolCallId)),
+      results: new Set([...calls.filter(isAnswered).map((call) => call.toolCallId), ...answeredByClient]),
     };
   }
 }

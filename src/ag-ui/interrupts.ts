@@ -1,4 +1,4 @@
-import type { Interrupt, ResumeEntry } from '@ag-ui/core';
+import { contentToText, type Interrupt, type Message, type ResumeEntry } from '@ag-ui/core';
 import { ConflictError, InvalidInputError, NotFoundError } from '../domain/errors.ts';
 import type { Resolution } from '../execution/suspensions.ts';
 import type { PrismaClient, Suspension } from '../generated/prisma/client.ts';
@@ -15,6 +15,11 @@ const QUESTION_SCHEMA = {
   required: ['answer'],
   additionalProperties: false,
 };
+
+/** A frontend tool call waits for the client's tool message, not for an interrupt's answer. */
+export function isClientToolCall(suspension: Suspension): boolean {
+  return suspension.kind === 'CLIENT_TOOL';
+}
 
 /** An open approval or question card as an AG-UI interrupt: its id is the suspension's. */
 export function interruptOf(suspension: Suspension): Interrupt {
@@ -38,28 +43,40 @@ export function openSuspensions(prisma: PrismaClient, where: { threadId: string 
 }
 
 /**
- * The resolution of each resume entry, checked before anything changes: every open interrupt of the
- * thread must be answered (as AG-UI says, a run may not go on past an unanswered one), an entry must
+ * The resolution of each resume entry and frontend tool result, checked before anything changes:
+ * every open interrupt of the thread must be answered (as AG-UI says, a run may not go on past an
+ * unanswered one) and every frontend tool call it waits for must have its result; an entry must
  * name an interrupt of this thread that is still open, and its payload must match the schema its
  * interrupt gave. A cancelled approval is a denial; a question must be answered.
  */
 export async function resolutionsOf(
   prisma: PrismaClient,
   threadId: string,
+  open: readonly Suspension[],
   entries: readonly ResumeEntry[],
+  toolResults: readonly Extract<Message, { role: 'tool' }>[],
 ): Promise<{ suspension: Suspension; resolution: Resolution }[]> {
-  const open = await openSuspensions(prisma, { threadId });
-  const unanswered = open.filter((suspension) => !entries.some((entry) => entry.interruptId === suspension.id));
+  const unanswered = open.filter((suspension) => !isClientToolCall(suspension) && !entries.some((entry) => entry.interruptId === suspension.id));
   if (unanswered.length > 0) {
     throw new ConflictError(
       `The thread waits for ${unanswered.length} interrupt(s) not addressed by resume: ${unanswered.map((item) => item.id).join(', ')}.`,
     );
   }
-  const resolutions = [];
+  const awaited = open.filter((suspension) => isClientToolCall(suspension) && !toolResults.some((result) => result.toolCallId === suspension.toolCallId));
+  if (awaited.length > 0) {
+    throw new ConflictError(`The thread waits for the result of frontend tool call(s) ${awaited.map((item) => item.toolCallId).join(', ')}: send a tool message for each.`);
+  }
+  const resolutions: { suspension: Suspension; resolution: Resolution }[] = toolResults.map((result) => ({
+    suspension: open.find((item) => isClientToolCall(item) && item.toolCallId === result.toolCallId)!,
+    resolution: { answer: contentToText(result.content), messageId: result.id },
+  }));
   for (const entry of entries) {
-    const suspension = open.find((item) => item.id === entry.interruptId);
+    const suspension = open.find((item) => item.id === entry.interruptId && !isClientToolCall(item));
     if (!suspension) {
-      const known = await prisma.suspension.findFirst({ where: { id: entry.interruptId, threadId }, select: { status: true } });
+      const known = await prisma.suspension.findFirst({ where: { id: entry.interruptId, threadId }, select: { status: true, kind: true } });
+      if (known?.kind === 'CLIENT_TOOL' && known.status === 'OPEN') {
+        throw new InvalidInputError('resume', `${entry.interruptId} is a frontend tool call, no interrupt: send its result as a tool message.`);
+      }
       if (known) throw new ConflictError(`Interrupt ${entry.interruptId} is already ${known.status.toLowerCase()}.`);
       throw new NotFoundError('Interrupt', entry.interruptId);
     }

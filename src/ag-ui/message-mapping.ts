@@ -21,6 +21,11 @@ export function reasoningMessageId(replyId: string, span: number): string {
   return `${replyId}-reasoning-${span}`;
 }
 
+/** The idempotency key a message sent with the client's id is stored under. */
+export function storedClientKey(messageId: string): string {
+  return `${CLIENT_KEY_PREFIX}${messageId}`;
+}
+
 /** The client's message id a stored idempotency key carries, or null for a key Parley chose. */
 export function clientMessageIdOf(storedKey: string | null | undefined): string | null {
   return storedKey?.startsWith(CLIENT_KEY_PREFIX) ? storedKey.slice(CLIENT_KEY_PREFIX.length) : null;

@@ -4,7 +4,7 @@ import { DomainError, UnauthenticatedError } from '../domain/errors.ts';
 import type { EventBacklog } from '../events/event-backlog.ts';
 import type { RunEvent } from '../events/subscriber-ledger.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
-import { interruptOf, openSuspensions } from './interrupts.ts';
+import { interruptOf, isClientToolCall, openSuspensions } from './interrupts.ts';
 import type { RunRequest } from './run-request.ts';
 import { RunTranslator, type KnownReply, type RunEnd, type RunTarget } from './run-translator.ts';
 
@@ -99,8 +99,14 @@ async function runEnd(prisma: PrismaClient, follow: RunFollow, end: RunEnd): Pro
   if (end.status === 'CANCELLED') return { type: EventType.RUN_FINISHED, threadId, runId, outcome: { type: 'cancelled' }, ...usage };
   if (end.status === 'SUSPENDED') {
     const open = await openSuspensions(prisma, { executionId: end.executionId });
+    const interrupts = open.filter((suspension) => !isClientToolCall(suspension));
+    // A run that stopped on a frontend tool call completed, as AG-UI says: the client answers it in its next request.
+    const pendingToolCallIds = open.filter(isClientToolCall).map((suspension) => suspension.toolCallId);
     // Answered already (by another client) in the meantime: the run goes on, and a new request attaches to it.
-    const outcome = open.length > 0 ? { type: 'interrupt' as const, interrupts: open.map(interruptOf) } : { type: 'success' as const };
+    const outcome =
+      interrupts.length > 0
+        ? { type: 'interrupt' as const, interrupts: interrupts.map(interruptOf) }
+        : { type: 'success' as const, ...(pendingToolCallIds.length > 0 ? { pendingToolCallIds } : {}) };
     return { type: EventType.RUN_FINISHED, threadId, runId, outcome, ...usage };
   }
   const failure = end.failure;

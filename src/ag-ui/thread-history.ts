@@ -11,6 +11,14 @@ export interface ThreadHistory {
   /** The AG-UI ids of the path's user messages, first to last. */
   userIds: string[];
   knownIds: ReadonlySet<string>;
+  /** Tool calls whose result the thread has (a `tool` message of the path). */
+  answeredCalls: ReadonlySet<string>;
+}
+
+/** What a request sends that the thread does not have yet: results of frontend tool calls, and user messages. */
+export interface NewInput {
+  toolResults: Extract<Message, { role: 'tool' }>[];
+  users: Extract<Message, { role: 'user' }>[];
 }
 
 /** AG-UI messages a client keeps for itself, which Parley neither records nor checks. */
@@ -25,6 +33,7 @@ export async function threadHistory(prisma: PrismaClient, threadId: string, leav
   const rows = await prisma.message.findMany({ where: { id: { in: path } }, select: { id: true, role: true, parts: true } });
   const byId = new Map(rows.map((row) => [row.id, row]));
   const clientIds = await clientIdsOfUserMessages(prisma, threadId);
+  const resultIds = await clientIdsOfToolResults(prisma, threadId);
   const messages: Message[] = [];
   const userIds: string[] = [];
   for (const id of path) {
@@ -36,10 +45,21 @@ export async function threadHistory(prisma: PrismaClient, threadId: string, leav
       userIds.push(agUiId);
       messages.push(userMessage(agUiId, parts));
     } else {
-      messages.push(...replyMessages(row.id, parts));
+      // A frontend tool's result keeps the id of the client's tool message that carried it.
+      messages.push(...replyMessages(row.id, parts).map((message) => (message.role === 'tool' && resultIds.has(message.toolCallId) ? { ...message, id: resultIds.get(message.toolCallId)! } : message)));
     }
   }
-  return { messages, userIds, knownIds: new Set(messages.map((message) => message.id)) };
+  const answeredCalls = new Set(messages.flatMap((message) => (message.role === 'tool' ? [message.toolCallId] : [])));
+  return { messages, userIds, knownIds: new Set(messages.map((message) => message.id)), answeredCalls };
+}
+
+/** A frontend tool call's id → the id of the AG-UI tool message that answered it. */
+async function clientIdsOfToolResults(prisma: PrismaClient, threadId: string): Promise<Map<string, string>> {
+  const answered = await prisma.suspension.findMany({ where: { threadId, kind: 'CLIENT_TOOL', status: 'RESOLVED' }, select: { toolCallId: true, resolution: true } });
+  return new Map(answered.flatMap(({ toolCallId, resolution }) => {
+    const messageId = (resolution as { messageId?: unknown } | null)?.messageId;
+    return typeof messageId === 'string' ? [[toolCallId, messageId] as const] : [];
+  }));
 }
 
 /** Parley's user message id → the AG-UI id it was sent with (its queue item's client key). */
@@ -63,17 +83,24 @@ async function clientIdsOfUserMessages(prisma: PrismaClient, threadId: string): 
 }
 
 /**
- * The user messages of a request that are new to the thread, checked against its active path:
- * messages are matched by id; new ones must be user messages after everything the thread knows,
- * and a client that sends history must send the whole of it. Anything else is a divergence, refused
- * (never merged): the client should send an empty history and take the MESSAGES_SNAPSHOT.
+ * What of a request is new to the thread, checked against its active path: messages are matched by
+ * id; new ones must come after everything the thread knows, and be user messages or the results of
+ * frontend tool calls the thread waits for (`awaited`); a client that sends history must send the
+ * whole of it. Anything else is a divergence, refused (never merged): the client should send an
+ * empty history and take the MESSAGES_SNAPSHOT.
  */
-export function newUserMessages(sent: readonly Message[], history: ThreadHistory): Extract<Message, { role: 'user' }>[] {
+export function newInput(sent: readonly Message[], history: ThreadHistory, awaited: ReadonlySet<string>): NewInput {
   const checked = sent.filter((message) => !CLIENT_ONLY_ROLES.has(message.role));
   const firstNew = checked.findIndex((message) => !history.knownIds.has(message.id));
   const known = firstNew === -1 ? checked : checked.slice(0, firstNew);
   const fresh = firstNew === -1 ? [] : checked.slice(firstNew);
-  const stranger = fresh.find((message) => message.role !== 'user');
+  const toolResults = fresh.filter((message) => message.role === 'tool' && awaited.has(message.toolCallId)) as NewInput['toolResults'];
+  const answeredTwice = toolResults.find((result, index) => toolResults.findIndex((other) => other.toolCallId === result.toolCallId) !== index);
+  if (answeredTwice) throw new InvalidInputError('messages', `tool call ${answeredTwice.toolCallId} is answered twice.`);
+  const stranger = fresh.find((message) => message.role !== 'user' && !toolResults.includes(message as NewInput['toolResults'][number]));
+  if (stranger?.role === 'tool' && history.answeredCalls.has(stranger.toolCallId)) {
+    throw new ConflictError(`messages: tool call ${stranger.toolCallId} is already answered; tool message ${stranger.id} is not the result the thread has.`);
+  }
   if (stranger) {
     const why = stranger.role === 'tool' ? 'answers a tool call Parley did not hand to the client' : 'is not on the thread';
     throw new InvalidInputError('messages', `diverge from the thread: ${stranger.role} message ${stranger.id} ${why}.`);
@@ -87,5 +114,5 @@ export function newUserMessages(sent: readonly Message[], history: ThreadHistory
       'messages diverge from the thread: its active path has other user messages than the history sent (edited or branched elsewhere, or sent by another client). Send an empty history to receive the thread as MESSAGES_SNAPSHOT.',
     );
   }
-  return fresh as Extract<Message, { role: 'user' }>[];
+  return { toolResults, users: fresh.filter((message) => message.role === 'user') as NewInput['users'] };
 }

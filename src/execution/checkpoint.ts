@@ -1,9 +1,10 @@
 import type { ModelMessage } from 'ai';
 import type { RuntimeEvent } from '../runtime/runtime-event.ts';
+import { QUESTION_TOOL } from '../runtime/tools.ts';
 
 // A resumed run's first events, read from the message that resumes it.
 
-/** The tool-call update a resumed question shows: answered, with the user's text. */
+/** The tool-call update a resumed question or frontend tool call shows: answered, with the user's text or the client's result. */
 export function answeredQuestion(messages: ModelMessage[]): RuntimeEvent | null {
   const last = messages.at(-1);
   if (last?.role !== 'tool') return null;
@@ -15,7 +16,7 @@ export function answeredQuestion(messages: ModelMessage[]): RuntimeEvent | null 
     toolName: result.toolName,
     input: null,
     state: 'SUCCEEDED',
-    output: { answer: result.output.value },
+    output: result.toolName === QUESTION_TOOL ? { answer: result.output.value } : result.output.value,
   };
 }
 

@@ -10,6 +10,7 @@ import type { DelegationResult } from '../runtime/tools.ts';
 import { outsideRequestScope } from '../observability/request-id.ts';
 import type { AdmittedRun } from './admission.ts';
 import { answeredQuestion, approvedCall } from './checkpoint.ts';
+import { clientTurnOf } from './client-turn.ts';
 import { startChildRun } from './delegation.ts';
 import { endingAfterOutage, endingOf, type RunStop } from './ending.ts';
 import { loadCompactedHistory } from './history.ts';
@@ -116,6 +117,7 @@ export class RunLauncher {
         budgets: admitted.budgets,
         stopTurn,
         turn,
+        clientTurn: await clientTurnOf(this.deps.prisma, execution),
       };
       return (await turn.run(() => this.execute(setup))).settled;
     } finally {
@@ -185,6 +187,7 @@ export class RunLauncher {
       delegationLog: null,
       afterStart: [],
       approved: null,
+      clientTurn: null,
     });
     if (signal.aborted) throw signal.reason ?? new Error('aborted');
     return child.resultOf(ending, outcome);

@@ -11,6 +11,7 @@ import type { SpendGate } from '../runtime/spend-gate.ts';
 import type { BudgetRow } from '../storage/budget-statements.ts';
 import type { TokenMeter } from '../runtime/token-meter.ts';
 import { buildTools, ROOT_ONLY_TOOLS, type ToolContext, type ToolLabel } from '../runtime/tools.ts';
+import { clientToolSet, withClientContext, type ClientTurn } from '../runtime/client-tools.ts';
 import type { TurnTrace } from '../observability/tracing.ts';
 import type { RunLauncherDeps } from './run-launcher-deps.ts';
 import { PARLEY_PROVIDER_OPTIONS } from '../models/summary-request.ts';
@@ -40,6 +41,8 @@ export interface RunSetup {
   stopTurn: (reason: Error) => void;
   /** The turn's trace, shared with the children it delegates to. */
   turn: TurnTrace;
+  /** What an AG-UI client offered the turn (frontend tools, context); null in a child and for other turns. */
+  clientTurn: ClientTurn | null;
 }
 
 /**
@@ -68,12 +71,15 @@ export async function runtimeInput(deps: RunLauncherDeps, setup: RunSetup, deleg
       : []),
   ];
   const window = await deps.models.context.windowOf(agent);
+  // A server tool keeps its name: a frontend tool of the same name (refused when declared) never shadows it.
+  const client = clientToolSet(setup.clientTurn);
   return {
     model: resolveModel(deps, agent.model),
     provider: deps.models.providerName(agent.model),
-    system: agent.systemPrompt,
+    system: withClientContext(agent.systemPrompt, setup.clientTurn),
     messages: await setup.messages(),
-    tools: { ...external.tools, ...builtIn },
+    tools: { ...client.tools, ...external.tools, ...builtIn },
+    clientTools: client.names,
     toolLabels: external.labels,
     signal,
     retryPolicy: deps.retryPolicy,

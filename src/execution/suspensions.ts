@@ -12,10 +12,14 @@ import type { Checkpoint } from '../runtime/agent-runtime.ts';
 import type { RunningExecutions } from './running-executions.ts';
 import type { TurnScheduler } from './turn-scheduler.ts';
 
-export type Resolution = { decision: 'APPROVE' | 'DENY'; allowInThread?: boolean } | { answer: string };
+/**
+ * An approval's decision, or an answer: a question's typed answer, or a frontend tool's result (with
+ * the id of the AG-UI tool message that carried it, which the thread then shows it under).
+ */
+export type Resolution = { decision: 'APPROVE' | 'DENY'; allowInThread?: boolean } | { answer: string; messageId?: string };
 
 /**
- * Approvals and questions. Resolving one resumes its execution through the same admission rules:
+ * Approvals, questions and frontend tool calls. Resolving one resumes its execution through the same admission rules:
  * under the session lock, the execution becomes RUNNING here and its cancellation handle is
  * registered before the lock is released and the run goes on from its checkpoint.
  */
@@ -58,6 +62,10 @@ export class SuspensionService {
       if (resolution.decision !== 'APPROVE') throw new InvalidInputError('allowInThread', 'goes only with APPROVE.');
       if (!suspension.toolName.includes('/')) throw new InvalidInputError('allowInThread', 'is for tools of tool servers only.');
     }
+    if (suspension.kind === 'CLIENT_TOOL') {
+      if (!('answer' in resolution)) throw new InvalidInputError('answer', 'a frontend tool call is resolved with its result as answer.');
+      if (resolution.answer.length > this.maxAnswerChars) throw new InvalidInputError('answer', `must be at most ${this.maxAnswerChars} characters.`);
+    }
     if (suspension.kind === 'QUESTION') {
       if (!('answer' in resolution)) throw new InvalidInputError('answer', 'a question is resolved with a typed answer.');
       if (resolution.answer.trim().length === 0) throw new InvalidInputError('answer', 'must not be empty.');
@@ -84,7 +92,7 @@ export class SuspensionService {
         const resolutionJson =
           'decision' in resolution
             ? { decision: resolution.decision, ...(resolution.allowInThread ? { allowInThread: true } : {}) }
-            : { answer: resolution.answer };
+            : { answer: resolution.answer, ...(resolution.messageId ? { messageId: resolution.messageId } : {}) };
         if ('decision' in resolution && resolution.allowInThread) {
           await tx.threadToolAllowance.upsert({
             where: { threadId_tool: { threadId, tool: suspension.toolName } },

@@ -177,7 +177,7 @@ export class ParleyMetrics {
   // Delivery
   readonly subscriptionsActive = new Gauge({
     name: 'parley_subscriptions_active',
-    help: 'GraphQL subscriptions open on this instance, by transport (websocket, sse)',
+    help: 'Subscriptions open on this instance, by transport (websocket, sse: GraphQL; ag-ui: AG-UI run streams)',
     labelNames: ['transport'] as const,
     registers: [this.registry],
   });

@@ -5,6 +5,7 @@ import { assertDurable, eventRecords, firstSeqOf } from '../events/event-log.ts'
 import type { LiveBus } from '../events/live-bus.ts';
 import type { NewThreadEvent, ThreadEvent, ThreadEventPayload } from '../events/thread-event.ts';
 import type { Checkpoint } from '../runtime/agent-runtime.ts';
+import type { PendingToolCall } from '../runtime/agent-run-input.ts';
 import type { RunUsage, RuntimeEvent } from '../runtime/runtime-event.ts';
 import type { ModelCallToWrite } from '../storage/model-call-statements.ts';
 import { withThreadLock } from '../storage/session-lock.ts';
@@ -130,7 +131,7 @@ export interface SettlementFacts {
 /** The card a suspension opens: what the user answers, and what the run goes on from. */
 export interface SuspensionCard {
   id: string;
-  kind: 'APPROVAL' | 'QUESTION';
+  kind: PendingToolCall['kind'];
   toolCallId: string;
   toolName: string;
   payload: unknown;

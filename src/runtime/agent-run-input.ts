@@ -26,15 +26,17 @@ export interface AgentRunInput {
   gate?: SpendGate;
   /** Tools the model knows under another name (a tool server's): the name people see, and whether a crash may repeat them. */
   toolLabels?: ReadonlyMap<string, ToolLabel>;
+  /** Tools an AG-UI client declared for this turn (no `execute`): a call to one suspends the run until the client sends its result. */
+  clientTools?: ReadonlySet<string>;
   /** Passed to every model call as its provider options (the agent's context window, for the demo model). */
   providerOptions?: SharedV3ProviderOptions;
   /** With a tracer, each model request and tool call is a span (the AI SDK's), and so is each retry's wait. */
   tracer?: Tracer;
 }
 
-/** A tool call the run cannot go on without: an approval, or the user's answer to a question. */
+/** A tool call the run cannot go on without: an approval, the user's answer to a question, or a frontend tool's result. */
 export interface PendingToolCall {
-  kind: 'APPROVAL' | 'QUESTION';
+  kind: 'APPROVAL' | 'QUESTION' | 'CLIENT_TOOL';
   toolCallId: string;
   toolName: string;
   input: unknown;

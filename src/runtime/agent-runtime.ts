@@ -262,7 +262,8 @@ async function runModelStep(input: AgentRunInput, messages: ModelMessage[], usag
   if (!stepMessages) throw new NoOutputGeneratedError({ message: 'The model’s stream ended before its step finished.' });
   if (!pending) {
     const [toolCallId, call] = [...unanswered.entries()][0] ?? [];
-    if (toolCallId && call) pending = { kind: 'QUESTION', toolCallId, ...call, approvalId: null };
+    const kind = call && input.clientTools?.has(call.toolName) ? 'CLIENT_TOOL' : 'QUESTION';
+    if (toolCallId && call) pending = { kind, toolCallId, ...call, approvalId: null };
   }
   return { responseMessages: stepMessages, finishReason, pending };
 }

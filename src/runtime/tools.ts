@@ -85,6 +85,9 @@ const TOOLS = {
 
 export type ToolName = keyof typeof TOOLS;
 
+/** The one built-in tool without `execute` (the user answers it); any other such tool is a client's frontend tool. */
+export const QUESTION_TOOL: ToolName = 'ask_user';
+
 export const TOOL_NAMES = Object.keys(TOOLS) as readonly ToolName[];
 
 export const ROOT_ONLY_TOOLS: ReadonlySet<string> = new Set(TOOL_NAMES.filter((name) => TOOLS[name].rootOnly));

@@ -24,7 +24,8 @@ builder.mutationField('resolveSuspension', (t) =>
   t.withAuth({ authenticated: true }).field({
     type: SuspensionResolvedRef,
     errors: { types: [...COMMON_MUTATION_ERRORS, ConflictError] },
-    description: 'Approves or denies an approval card, or answers a question card; the execution resumes.',
+    description:
+      'Approves or denies an approval card, answers a question card, or gives a frontend tool call (kind CLIENT_TOOL, an AG-UI client’s tool) its result as answer; the execution resumes.',
     args: {
       id: t.arg.id({ required: true }),
       decision: t.arg({ type: SuspensionDecision }),

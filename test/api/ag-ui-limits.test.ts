@@ -5,6 +5,7 @@ import { agUiUrl, httpAgent, postRun, runCollecting, userMessage } from '../supp
 import { newThread, setUpAgent } from '../support/scenario.ts';
 import { eventually, startTestServer, type TestServer } from '../support/server.ts';
 import { SseSubscription } from '../support/sse.ts';
+import { valueOf } from '../observability/prometheus.ts';
 
 // An AG-UI stream is a subscription of its user like any other: the same bound, the same sign-in.
 
@@ -70,6 +71,15 @@ describe('AG-UI streams within the subscription limits', () => {
     });
     expect(attached.events[1]).toMatchObject({ type: 'MESSAGES_SNAPSHOT' });
     expect(attached.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'cancelled' } });
+  });
+
+  it('counts an open AG-UI stream in parley_subscriptions_active under transport="ag-ui", and no longer once it ended', async () => {
+    const gauge = async () => valueOf(await (await fetch(new URL('/metrics', server.url))).text(), 'parley_subscriptions_active', { transport: 'ag-ui' });
+    const { agent, done } = await runningStream();
+    expect(await gauge()).toBe(1);
+    expect((await stop(agent.threadId)).status).toBe(202);
+    await done;
+    await eventually(async () => (await gauge()) === 0, 10_000, 'the gauge to drop the ended stream');
   });
 
   it("ends a stream when its user's sign-in ends, closing what it opened, with RUN_ERROR UNAUTHENTICATED", async () => {

@@ -309,7 +309,8 @@ function SuspensionCard({ card, thread }: { card: Suspension; thread: ThreadView
   const [resolveCard, resolving] = useAction(thread.resolve);
   const resolve = (resolution: Resolution) => void resolveCard(card.id, resolution);
   const problem = resolving.error?.message;
-  if (card.kind === 'QUESTION') {
+  // A frontend tool call (an AG-UI client's tool, kind CLIENT_TOOL) is answered here as a question is: the answer is its result.
+  if (card.kind === 'QUESTION' || card.kind === 'CLIENT_TOOL') {
     return (
       <form
         className="card question"

@@ -51,7 +51,7 @@ export const DEMO_COMMANDS: readonly DemoCommand[] = [
     name: '/tool',
     usage: '/tool <server/tool> <json input>',
     description:
-      'Calls that tool of a tool server (the agent must have it) with that input (a JSON object), then answers `Tool <name> returned: <text>` or `Tool <name> failed: <error>`.',
+      'Calls that tool of a tool server (the agent must have it), or a frontend tool an AG-UI client declared (by its bare name), with that input (a JSON object), then answers `Tool <name> returned: <text>` or `Tool <name> failed: <error>`.',
   },
   {
     name: '/tokens',
@@ -128,7 +128,8 @@ export function parseCommand(text: string | undefined): ParsedCommand | undefine
     case '/history':
       return args ? misused('/history') : { command: '/history' };
     case '/tool': {
-      const toolMatch = /^([^\s/]+\/\S+)(?:\s+([\s\S]+))?$/.exec(args);
+      // `<server>/<tool>` for a tool server's tool, a bare name for an AG-UI client's frontend tool.
+      const toolMatch = /^([^\s/]+(?:\/\S+)?)(?:\s+([\s\S]+))?$/.exec(args);
       if (!toolMatch) return misused('/tool');
       let input: unknown = {};
       try {

@@ -12,6 +12,7 @@ import { STREAM_EXPIRED_MESSAGE, STREAM_USER_DISABLED_MESSAGE } from './use-stre
 import { TOO_MANY_SUBSCRIPTIONS_CODE, type StreamsPerUser } from './use-subscriptions-per-user.ts';
 
 export const AG_UI_PATH = '/ag-ui/agents/';
+const AG_UI_TRANSPORT = { transport: 'ag-ui' };
 const ROUTE = /^\/ag-ui\/agents\/([^/]+)(?:\/threads\/([^/]+)\/(stop))?$/;
 // setTimeout fires at once for a longer delay; a token valid for longer than this is not watched.
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -34,6 +35,8 @@ export interface AgUiOptions {
   /** The subscriptions bound: an AG-UI run is one stream of its user, as an SSE subscription is. */
   streams: StreamsPerUser;
   signedIn: SignedInStreams;
+  /** The gauge of open subscriptions (parley_subscriptions_active): an AG-UI stream counts under transport "ag-ui". */
+  subscriptionsActive: { inc(labels: { transport: string }): void; dec(labels: { transport: string }): void };
   maxBufferedBytes: number;
   onSlowReaderDrop(): void;
 }
@@ -98,9 +101,14 @@ export function useAgUi(options: AgUiOptions): Plugin {
       }
       const unwatch = watchSignIn(options.signedIn, user.id, expiresAt, streamEnd);
       const encoder = new EventEncoder({ accept: request.headers.get('accept') ?? undefined });
+      options.subscriptionsActive.inc(AG_UI_TRANSPORT);
+      let open = true;
       const done = () => {
+        if (!open) return;
+        open = false;
         unwatch();
         release();
+        options.subscriptionsActive.dec(AG_UI_TRANSPORT);
       };
       const stream = new ReadableStream<Uint8Array>({
         async pull(controller) {

@@ -599,7 +599,7 @@ export type Mutation = {
   renameThread: MutationRenameThreadResult;
   /** Moves a pending message to the target’s position, shifting those between, if the pending order (steers excluded) is exactly expectedQueueIds. */
   reorderQueuedMessage: MutationReorderQueuedMessageResult;
-  /** Approves or denies an approval card, or answers a question card; the execution resumes. */
+  /** Approves or denies an approval card, answers a question card, or gives a frontend tool call (kind CLIENT_TOOL, an AG-UI client’s tool) its result as answer; the execution resumes. */
   resolveSuspension: MutationResolveSuspensionResult;
   /** Re-queues the input of a failed turn (a retryable failure, the thread’s latest turn) at the head of the queue. */
   retryExecution: MutationRetryExecutionResult;
