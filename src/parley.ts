@@ -77,7 +77,7 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
     threadLife: new ThreadLife(prisma, bus, access),
     cancellation: execution.cancellation, suspensions: execution.suspensions,
     prices: usage.prices, usage: usage.usage, budgets: usage.budgets, usageReads: usage.reads,
-    compaction: new CompactionService({ prisma, sql, models, bus, access }),
+    compaction: new CompactionService({ prisma, sql, models, bus, access, recordCall: (agent, call) => usage.recordCallOutsideRun(agent, call) }),
   };
   const agUi = new AgUiModule({ ...services, prisma, sql, bus, running: execution.running, metrics, logger, settings: config });
   await instance.start(agUi);

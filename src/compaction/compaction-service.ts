@@ -6,6 +6,7 @@ import type { ModelRegistry } from '../models/registry.ts';
 import type { WindowSetting } from '../models/model-context.ts';
 import { turnPath, type TurnPathRow } from '../storage/run-statements.ts';
 import type { SqlClient } from '../storage/sql-client.ts';
+import type { CallTokens } from '../runtime/runtime-event.ts';
 import type { CompactionPart, MessagePart } from '../conversation/parts.ts';
 import { activeCompaction, compactedView, HISTORY_MESSAGES } from './compacted-view.ts';
 import { compactionRange } from './compaction-plan.ts';
@@ -29,6 +30,8 @@ export interface CompactionServiceDeps {
   models: ModelRegistry;
   bus: LiveBus;
   access: Pick<AccessPolicy, 'thread'>;
+  /** Records a model call no run made (a summary by hand) as usage, as a run's calls are. */
+  recordCall: (agent: CompactionAgent, call: { threadId: string; userId: string; tokens: CallTokens }) => Promise<void>;
 }
 
 /** Measures threads against their agent's context window, and compacts them by hand (docs/compaction.md). */
@@ -86,7 +89,11 @@ export class CompactionService {
         `the ${agent.compactKeptTurns} kept turns alone take about ${keptTokens} tokens, more than the agent's window of ${windowTokens}: lower its compaction.keptTurns or raise its contextWindowTokens.`,
       );
     }
-    const done = await compact(this.deps, agent, thread.id, path, { executionId: null });
+    const done = await compact(this.deps, agent, thread.id, path, {
+      executionId: null,
+      byHand: { leafMessageId: thread.activeLeafMessageId },
+      onModelCall: (tokens) => this.deps.recordCall(agent, { threadId: thread.id, userId: user.id, tokens }),
+    });
     if (!done) throw new ConflictError('Nothing to compact: not even the oldest turn fits a summary request in the window.');
     return done.part;
   }
@@ -107,11 +114,15 @@ export class CompactionService {
         `The original messages do not fit: about ${measured.tokens} tokens, past the agent's threshold of ${measured.threshold} (its window is ${measured.windowTokens}); the next call would compact them again.`,
       );
     }
-    await recordCompaction(this.deps, thread.id, holder.id, parts, null, { messageId: holder.id, throughMessageId: undone.throughMessageId, undone: true }, at);
+    const basis = { holderParts: holder.parts, byHand: { leafMessageId: thread.activeLeafMessageId } };
+    await recordCompaction(this.deps, thread.id, holder.id, parts, null, { messageId: holder.id, throughMessageId: undone.throughMessageId, undone: true }, at, basis);
     return undone;
   }
 
-  private async idleThread(user: User, threadId: string): Promise<{ thread: { id: string; agent: CompactionAgent }; path: TurnPathRow[] }> {
+  private async idleThread(
+    user: User,
+    threadId: string,
+  ): Promise<{ thread: { id: string; activeLeafMessageId: string | null; agent: CompactionAgent }; path: TurnPathRow[] }> {
     const thread = await this.deps.access.thread(user, threadId, 'agent:execute');
     const active = await this.deps.prisma.execution.findFirst({
       where: { threadId: thread.id, parentExecutionId: null, status: { in: ['RUNNING', 'SUSPENDED'] } },

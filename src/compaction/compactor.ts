@@ -6,9 +6,10 @@ import { eventRecords, firstSeqOf } from '../events/event-log.ts';
 import type { LiveBus } from '../events/live-bus.ts';
 import type { ModelRegistry } from '../models/registry.ts';
 import type { CallTokens } from '../runtime/runtime-event.ts';
-import { writeCompaction } from '../storage/compaction-statements.ts';
+import { ConflictError } from '../domain/errors.ts';
+import { writeCompactionIfUnchanged, type CompactionBasis } from '../storage/compaction-statements.ts';
 import type { TurnPathRow } from '../storage/run-statements.ts';
-import type { SqlRunner } from '../storage/sql-client.ts';
+import type { SqlClient } from '../storage/sql-client.ts';
 import { compactedView } from './compacted-view.ts';
 import { attachmentReferences, compactionRange } from './compaction-plan.ts';
 import { promptTextsOf, summaryText } from './path-tokens.ts';
@@ -16,19 +17,21 @@ import { writeSummary } from './summariser.ts';
 import { SUMMARY_INSTRUCTIONS, SUMMARY_REQUEST } from '../models/summary-request.ts';
 
 export interface CompactorDeps {
-  sql: SqlRunner;
+  sql: SqlClient;
   models: ModelRegistry;
   bus: LiveBus;
 }
 
 export type CompactionAgent = Pick<
   Agent,
-  'model' | 'systemPrompt' | 'contextWindowTokens' | 'compactAtPercent' | 'compactKeptTurns' | 'compactionModel'
+  'id' | 'projectId' | 'model' | 'systemPrompt' | 'contextWindowTokens' | 'compactAtPercent' | 'compactKeptTurns' | 'compactionModel'
 >;
 
 /** Where a compaction happens: a turn's run (its model call is the run's usage), or a request by hand. */
 export interface CompactionOccasion {
   executionId: string | null;
+  /** By hand: the thread's active leaf when its path was read (the write is refused if it moved, or a run started). */
+  byHand?: { leafMessageId: string | null };
   /** Hears the summary's model call, as a run's usage recorder does. */
   onModelCall?: (tokens: CallTokens) => Promise<void>;
   signal?: AbortSignal;
@@ -108,11 +111,15 @@ export async function compact(
     undone: false,
   };
   const parts = [...(holder.parts as MessagePart[]), part];
-  await recordCompaction(deps, threadId, holder.id, parts, occasion.executionId, { messageId: holder.id, throughMessageId: part.throughMessageId, undone: false }, at);
+  const basis = { holderParts: holder.parts, byHand: occasion.byHand ?? null };
+  await recordCompaction(deps, threadId, holder.id, parts, occasion.executionId, { messageId: holder.id, throughMessageId: part.throughMessageId, undone: false }, at, basis);
   return { path: path.map((row) => (row.id === holder.id ? { ...row, parts } : row)), part };
 }
 
-/** A message's parts with a compaction made or undone, and its ThreadCompacted event: written, then published. */
+/**
+ * A message's parts with a compaction made or undone, and its ThreadCompacted event: written, then
+ * published; a ConflictError, nothing written, when the thread moved on since it was read (`basis`).
+ */
 export async function recordCompaction(
   deps: Pick<CompactorDeps, 'sql' | 'bus'>,
   threadId: string,
@@ -121,9 +128,13 @@ export async function recordCompaction(
   executionId: string | null,
   event: { messageId: string; throughMessageId: string; undone: boolean },
   at: Date,
+  basis: CompactionBasis,
 ): Promise<void> {
   const events = [{ executionId, payload: { type: 'ThreadCompacted' as const, ...event } }];
-  const firstSeq = await writeCompaction(deps.sql, threadId, holderMessageId, JSON.stringify(parts), events, at);
+  const firstSeq = await writeCompactionIfUnchanged(deps.sql, threadId, holderMessageId, JSON.stringify(parts), events, at, basis);
+  if (firstSeq === null) {
+    throw new ConflictError('The thread changed while it was being summarised (a run started, or its path or summary moved on): nothing was compacted. Try again.');
+  }
   deps.bus.publishThreadEvents(eventRecords(threadId, firstSeqOf(threadId, firstSeq), at, events));
 }
 

@@ -39,6 +39,8 @@ export async function writeSummary(request: SummaryRequest): Promise<WrittenSumm
     model: request.model,
     system: SUMMARY_INSTRUCTIONS,
     messages: [...(request.previous ? [summaryMessage(request.previous)] : []), ...rangeMessages(request.rows), { role: 'user', content: SUMMARY_REQUEST }],
+    // The summary in force leads as a system message of our own making, not user input.
+    allowSystemInMessages: true,
     maxRetries: 1,
     abortSignal: request.signal,
     providerOptions: request.windowTokens === null ? undefined : { [PARLEY_PROVIDER_OPTIONS]: { contextWindowTokens: request.windowTokens } },

@@ -145,6 +145,8 @@ async function runModelStep(input: AgentRunInput, messages: ModelMessage[], usag
     model: input.model,
     system: input.system || undefined,
     messages,
+    // A compacted history's summary is a system message of our own making (docs/compaction.md), not user input.
+    allowSystemInMessages: true,
     tools: input.tools,
     maxRetries: 0,
     providerOptions: input.providerOptions,

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { AccessPolicy } from '../auth/access.ts';
@@ -6,7 +7,9 @@ import type { Agent, PrismaClient } from '../generated/prisma/client.ts';
 import type { Module } from '../lifecycle/module.ts';
 import { UnknownModelError, type ModelRegistry } from '../models/registry.ts';
 import type { RunListener } from '../recording/run-listener.ts';
+import type { CallTokens } from '../runtime/runtime-event.ts';
 import type { BudgetRow } from '../storage/budget-statements.ts';
+import { insertModelCalls } from '../storage/model-call-statements.ts';
 import type { SqlClient } from '../storage/sql-client.ts';
 import { BudgetGuard } from './budget-guard.ts';
 import { BudgetService } from './budgets.ts';
@@ -15,7 +18,7 @@ import { PriceDataset } from './price-dataset.ts';
 import { PriceService } from './prices.ts';
 import { UsageReads } from './usage-reads.ts';
 import { UsageMetrics } from './usage-metrics.ts';
-import { UsageRecorder } from './usage-recorder.ts';
+import { pricedCall, UsageRecorder } from './usage-recorder.ts';
 import { UsageService } from './usage-service.ts';
 
 /** How often every instance reads the operators' prices again, whatever it heard. */
@@ -87,6 +90,17 @@ export class UsageModule implements Module {
       { sql: this.deps.sql, prices: this.book, currency: this.currency, logger: this.deps.logger },
       { userId: run.userId, projectId: agent.projectId, agentId: agent.id, agentName: agent.name, model: agent.model, budgets: run.budgets, stop: run.stop },
     );
+  }
+
+  /**
+   * A model call no run made (a compaction by hand): priced as a run's call and recorded at once.
+   * No execution made it, so its execution and root execution ids are the call's own.
+   */
+  async recordCallOutsideRun(agent: Pick<Agent, 'id' | 'projectId' | 'model'>, call: { threadId: string; userId: string; tokens: CallTokens }): Promise<void> {
+    const callId = randomUUID();
+    const owner = { threadId: call.threadId, executionId: callId, rootExecutionId: callId, agentId: agent.id, userId: call.userId };
+    const row = await pricedCall({ prices: this.book, onCall: (priced) => this.metrics.observe(priced) }, agent, call.tokens, owner);
+    await insertModelCalls(this.deps.sql, [row]);
   }
 
   /** The listener that records a run's model calls, for a run of `agent`. */

@@ -48,24 +48,13 @@ export class UsageRecorder implements RunListener {
   }
 
   private async record(tokens: CallTokens, run: RunState): Promise<void> {
-    const at = new Date();
-    const price = await this.deps.prices.priceOf(this.agent.model, at);
-    const costPicos = price ? costOf(tokens, price) : null;
-    const row: ModelCallToWrite = {
-      id: randomUUID(),
-      projectId: this.agent.projectId,
+    const row = await pricedCall(this.deps, this.agent, tokens, {
       threadId: run.threadId,
       executionId: run.executionId,
       rootExecutionId: run.parentExecutionId ?? run.executionId,
       agentId: run.agentId,
       userId: run.userId,
-      modelId: this.agent.model,
-      ...tokens,
-      cost: costPicos === null ? null : formatAmount(costPicos),
-      priceSource: price?.source ?? null,
-      at,
-    };
-    this.deps.onCall?.({ ...row, costPicos });
+    });
     this.pending.push(row);
   }
 
@@ -80,4 +69,31 @@ export class UsageRecorder implements RunListener {
       }),
     );
   }
+}
+
+/** Whose a model call was: its thread, run (and root run), agent and user. */
+export type CallOwner = Pick<ModelCallToWrite, 'threadId' | 'executionId' | 'rootExecutionId' | 'agentId' | 'userId'>;
+
+/** A model call priced at the agent's model's price in force now, told to `onCall`: the row to record. */
+export async function pricedCall(
+  deps: Pick<UsageRecorderDeps, 'prices' | 'onCall'>,
+  agent: { projectId: string; model: string },
+  tokens: CallTokens,
+  owner: CallOwner,
+): Promise<ModelCallToWrite> {
+  const at = new Date();
+  const price = await deps.prices.priceOf(agent.model, at);
+  const costPicos = price ? costOf(tokens, price) : null;
+  const row: ModelCallToWrite = {
+    id: randomUUID(),
+    projectId: agent.projectId,
+    ...owner,
+    modelId: agent.model,
+    ...tokens,
+    cost: costPicos === null ? null : formatAmount(costPicos),
+    priceSource: price?.source ?? null,
+    at,
+  };
+  deps.onCall?.({ ...row, costPicos });
+  return row;
 }

@@ -362,7 +362,7 @@ describe.skipIf(skipBrowserSuite)('the web chat in Chromium', () => {
       rate_limit: ['countdown'],
       provider_internal: ['Retry'],
       transport: ['Retry'],
-      context_length: ['New chat'],
+      context_length: ['Summarise and retry', 'New chat'],
       quota_exceeded: [],
       authentication: [],
       authorization: [],

@@ -1,11 +1,14 @@
 import { childrenOf, type MessagePart, type Resolution, type Suspension, type ThreadMessage, type ThreadState } from '@parley/client';
 import { useAction, useThread, type ThreadView } from '@parley/client/react';
 import { useEffect, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { MessageList } from './CompactedMessages.tsx';
+import { ContextGauge } from './ContextGauge.tsx';
 import { ErrorCard, type ErrorActions } from './ErrorCard.tsx';
 import { useOnline, useSecondsUntil, whenOnline } from './hooks.ts';
 import { useMessages } from './i18n.ts';
 import { QueuePanel } from './QueuePanel.tsx';
 import { ReplyUsage, runEnded } from './ReplyUsage.tsx';
+import { useSummariseAndRetry } from './SummariseAndRetry.tsx';
 
 interface ChatProps {
   threadId: string;
@@ -21,24 +24,29 @@ export function Chat({ threadId, onNewChat, onSent }: ChatProps) {
   const { state } = thread;
   const online = useOnline();
   const [retry, retried] = useAction(thread.retry);
+  const summariseAndRetry = useSummariseAndRetry(thread, state.error?.executionId);
   useFollowTheEnd(state.messages);
   const errorActions: ErrorActions | undefined = state.error
-    ? { retry: () => void retry(state.error?.executionId), newChat: onNewChat, retryAt: state.error.retryAt }
+    ? { retry: () => void retry(state.error?.executionId), newChat: onNewChat, retryAt: state.error.retryAt, summariseAndRetry }
     : undefined;
 
   return (
     <section className="chat" aria-busy={thread.status === 'loading'} data-status={thread.status}>
       <ConnectionBanner state={state} online={online} />
+      <ContextGauge threadId={threadId} state={state} />
       <ol className="messages" role="log" aria-live="polite" aria-relevant="additions text">
-        {state.messages.map((message, index) => (
-          <Message
-            key={message.id ?? `${message.executionId}-${index}`}
-            message={message}
-            state={state}
-            thread={thread}
-            actions={message.executionId === state.error?.executionId ? errorActions : undefined}
-          />
-        ))}
+        <MessageList
+          messages={state.messages}
+          render={(message, index) => (
+            <Message
+              key={message.id ?? `${message.executionId}-${index}`}
+              message={message}
+              state={state}
+              thread={thread}
+              actions={message.executionId === state.error?.executionId ? errorActions : undefined}
+            />
+          )}
+        />
       </ol>
       <RetryNotices state={state} />
       {state.openSuspensions.map((card) => (
@@ -259,6 +267,9 @@ function Part({ part, actions }: { part: MessagePart; actions?: ErrorActions }) 
       return <ErrorCard failure={part} actions={actions} />;
     case 'AttachmentPart':
       return <AttachedFile file={part} />;
+    case 'CompactionPart':
+      // Shown once, as the marker of the messages it summarises (CompactedMessages.tsx).
+      return null;
     case 'SteeredInputPart':
       return (
         <p className="steered">

@@ -1,11 +1,14 @@
 import type { FailureFields } from '@parley/client';
 import { useSecondsUntil } from './hooks.ts';
 import { ERROR_AFFORDANCE, useMessages } from './i18n.ts';
+import { SummariseAndRetryButton, type SummariseAndRetryAction } from './SummariseAndRetry.tsx';
 
 /** What the thread's current failure lets the user do. */
 export interface ErrorActions {
   retry: () => void;
   newChat?: () => void;
+  /** On a CONTEXT_LENGTH failure: compact the thread, then retry the turn. */
+  summariseAndRetry?: SummariseAndRetryAction;
   /** The session's `error.retryAt`: `occurredAt + retryAfterS`, the same after a reload. */
   retryAt: number | null;
 }
@@ -50,6 +53,7 @@ export function ErrorCard({ failure, actions }: { failure: FailureFields; action
           {t.retry}
         </button>
       )}
+      {actions?.summariseAndRetry && failure.reason === 'CONTEXT_LENGTH' && <SummariseAndRetryButton action={actions.summariseAndRetry} />}
       {actions?.newChat && affordance === 'newChat' && (
         <button type="button" onClick={actions.newChat}>
           {t.newChat}

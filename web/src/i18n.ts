@@ -1,6 +1,7 @@
 import type { ErrorReason } from '@parley/client';
 import { createContext, useContext } from 'react';
 import { budgetsDe, budgetsEn } from './i18n-budgets.ts';
+import { compactionDe, compactionEn } from './i18n-compaction.ts';
 import { usageDe, usageEn } from './i18n-usage.ts';
 
 // The chat's own words in English and German. Error cards are keyed by the failure's `reason`
@@ -42,7 +43,7 @@ const en = {
     QUOTA_EXCEEDED: { title: 'No quota left', advice: 'The provider account has no quota or credit left. Please contact the operator of this service.' },
     AUTHENTICATION: { title: 'Provider key rejected', advice: 'The provider rejected this service’s key. Please contact the operator of this service.' },
     AUTHORIZATION: { title: 'Model not allowed', advice: 'This service’s key may not use this model. Please contact the operator of this service.' },
-    CONTEXT_LENGTH: { title: 'Conversation too long', advice: 'This conversation no longer fits the model. Start a new chat.' },
+    CONTEXT_LENGTH: { title: 'Conversation too long', advice: 'This conversation no longer fits the model. Summarise its earlier messages and retry, or start a new chat.' },
     CONTENT_POLICY: { title: 'Blocked by content policy', advice: 'The provider blocked this request. Rephrase your message and send it again.' },
     INVALID_REQUEST: { title: 'Request rejected', advice: 'The model provider rejected this request as invalid.' },
     UNKNOWN: { title: 'Something went wrong', advice: 'Something unexpected went wrong.' },
@@ -166,6 +167,7 @@ const en = {
   serverAdded: (server: string) => `Added ${server}.`,
   ...usageEn,
   ...budgetsEn,
+  ...compactionEn,
 };
 
 export type Messages = typeof en;
@@ -178,7 +180,7 @@ const de: Messages = {
     QUOTA_EXCEEDED: { title: 'Kein Kontingent mehr', advice: 'Das Konto beim Anbieter hat kein Kontingent oder Guthaben mehr. Bitte wende dich an den Betreiber dieses Dienstes.' },
     AUTHENTICATION: { title: 'Anbieterschlüssel abgelehnt', advice: 'Der Anbieter hat den Schlüssel dieses Dienstes abgelehnt. Bitte wende dich an den Betreiber dieses Dienstes.' },
     AUTHORIZATION: { title: 'Modell nicht erlaubt', advice: 'Der Schlüssel dieses Dienstes darf dieses Modell nicht nutzen. Bitte wende dich an den Betreiber dieses Dienstes.' },
-    CONTEXT_LENGTH: { title: 'Unterhaltung zu lang', advice: 'Diese Unterhaltung passt nicht mehr in das Modell. Beginne einen neuen Chat.' },
+    CONTEXT_LENGTH: { title: 'Unterhaltung zu lang', advice: 'Diese Unterhaltung passt nicht mehr in das Modell. Fasse ihre früheren Nachrichten zusammen und versuche es erneut, oder beginne einen neuen Chat.' },
     CONTENT_POLICY: { title: 'Durch Inhaltsrichtlinie blockiert', advice: 'Der Anbieter hat diese Anfrage blockiert. Formuliere deine Nachricht um und sende sie erneut.' },
     INVALID_REQUEST: { title: 'Anfrage abgelehnt', advice: 'Der Modellanbieter hat diese Anfrage als ungültig abgelehnt.' },
     UNKNOWN: { title: 'Etwas ist schiefgelaufen', advice: 'Etwas Unerwartetes ist schiefgelaufen.' },
@@ -302,6 +304,7 @@ const de: Messages = {
   serverAdded: (server) => `${server} hinzugefügt.`,
   ...usageDe,
   ...budgetsDe,
+  ...compactionDe,
 };
 
 export const MESSAGES: Record<Locale, Messages> = { en, de };

@@ -1,3 +1,4 @@
+import { CompactThreadNowDocument } from './compaction-documents.ts';
 import {
   EditQueuedDocument,
   EditSentMessageDocument,
@@ -12,6 +13,7 @@ import {
   StopExecutionDocument,
 } from './documents.ts';
 import type {
+  CompactThreadNowMutation,
   EditQueuedMutation,
   EditSentMessageMutation,
   RegenerateReplyMutation,
@@ -42,6 +44,7 @@ export type RetryResult = RetryTurnMutation['retryExecution'];
 export type EditMessageResult = EditSentMessageMutation['editMessage'];
 export type RegenerateResult = RegenerateReplyMutation['regenerateMessage'];
 export type SwitchBranchResult = SwitchThreadBranchMutation['switchBranch'];
+export type CompactResult = CompactThreadNowMutation['compactThread'];
 
 export interface BranchOptions {
   /**
@@ -80,6 +83,11 @@ export interface ThreadActions {
   resolve(suspensionId: string, resolution: Resolution): Promise<ActionResult<ResolveResult>>;
   /** Re-queues a failed turn (by default the one of the current error). */
   retry(executionId?: string): Promise<ActionResult<RetryResult>>;
+  /**
+   * Summarises the thread's oldest turns now (compactThread), then reads the conversation again so
+   * the replaced messages show as summarised. A turn that failed with CONTEXT_LENGTH can be retried after it.
+   */
+  compact(): Promise<ActionResult<CompactResult>>;
   /**
    * Edits a sent user message: a new message with the same parent (its files kept), made the
    * active branch, its turn queued first. Not `edit`, which changes a queued message.
@@ -203,6 +211,11 @@ export function threadActions(session: SessionCore, request: Request): ThreadAct
     async retry(executionId = state().error?.executionId) {
       if (!executionId) return noExecution('failed');
       return refreshQueueAfter(request(RetryTurnDocument, { executionId }).then((r) => field(r, 'retryExecution')));
+    },
+    async compact() {
+      const result = field(await request(CompactThreadNowDocument, { threadId }), 'compactThread');
+      if (result.__typename === 'Conversation') await session.readConversation();
+      return result;
     },
     async refresh() {
       await Promise.all([session.readConversation(), session.readQueue()]);

@@ -45,6 +45,7 @@ export const ClientMessagePartFieldsFragment = graphql(`
       message messageKey params
       provider httpStatus providerCode requestId detail
     }
+    ... on CompactionPart { summary firstMessageId throughMessageId replacedMessages model undone }
   }
 `);
 
@@ -93,6 +94,7 @@ export const ThreadRunEventsDocument = graphql(`
       ... on ExecutionFinished { status }
       ... on ExecutionUpdated { status }
       ... on BranchSwitched { leafMessageId }
+      ... on ThreadCompacted { messageId throughMessageId undone }
       ... on BudgetWarning { budgetId period perUser warnAtPercent spent { amount currency } amount { amount currency } }
     }
   }

@@ -5,6 +5,7 @@ export { failureOf } from './actions.ts';
 export type {
   ActionFailure,
   BranchOptions,
+  CompactResult,
   EditMessageResult,
   EditResult,
   RegenerateResult,
@@ -42,6 +43,7 @@ export type {
 export * as documents from './documents.ts';
 export { formatMoney, picosOf } from './money.ts';
 export type { MoneyAmount } from './money.ts';
+export { CompactThreadNowDocument, ThreadContextDocument } from './compaction-documents.ts';
 export { ProjectBudgetsReportDocument, ProjectUsageReportDocument, RemoveProjectBudgetDocument, ReplyUsageDocument, SetProjectBudgetDocument } from './usage-documents.ts';
 export {
   AddToolServerDocument,
@@ -61,6 +63,7 @@ export type {
   AppViewerQuery,
   ClientToolServerFieldsFragment,
   ClientUsageFieldsFragment,
+  CompactThreadNowMutation,
   DeleteThreadForGoodMutation,
   ErrorReason,
   ProjectToolServersQuery,
@@ -71,6 +74,7 @@ export type {
   RenameThreadTitleMutation,
   ReplyUsageQuery,
   StartThreadMutation,
+  ThreadContextQuery,
   ThreadSummaryQuery,
   ToolServerHeaderInput,
 } from './gql/graphql.ts';

@@ -105,6 +105,7 @@ export function useThread(threadId: string): ThreadView {
       stop: (...args) => shared.current().stop(...args),
       resolve: (...args) => shared.current().resolve(...args),
       retry: (...args) => shared.current().retry(...args),
+      compact: () => shared.current().compact(),
       editMessage: (...args) => shared.current().editMessage(...args),
       regenerate: (...args) => shared.current().regenerate(...args),
       switchBranch: (...args) => shared.current().switchBranch(...args),

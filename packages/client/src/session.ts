@@ -98,6 +98,10 @@ export function openSession(threadId: string, options: TransportOptions, request
       case 'ExecutionStarted':
         void readQueue();
         break;
+      // A summary now stands for some of the path's messages (or no longer does): its part is on the record.
+      case 'ThreadCompacted':
+        void readConversation();
+        break;
       // The path moved: its messages and their siblings come from the record.
       case 'BranchSwitched':
         void readConversation();
