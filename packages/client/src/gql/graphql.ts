@@ -584,6 +584,8 @@ export type Mutation = {
   editQueuedMessage: MutationEditQueuedMessageResult;
   /** Admin: lets a disabled user sign in again (their tokens that are not revoked or expired work again). */
   enableUser: MutationEnableUserResult;
+  /** A new thread of the viewer with the agent, holding the messages of a JSON export (exportThread) as finished history: nothing runs. Anything but a valid export of this version (docs/thread-export.md) is an InvalidInputError on `content`, and nothing is made. */
+  importThread: MutationImportThreadResult;
   /** Reconnects now and lists the server’s tools again. Needs agent:manage. */
   refreshToolServer: MutationRefreshToolServerResult;
   /** A new reply to the same user message, a sibling of the given reply, made active; its turn is queued first. A ConflictError while an execution runs: stop it first. */
@@ -707,6 +709,12 @@ export type MutationEditQueuedMessageArgs = {
 
 export type MutationEnableUserArgs = {
   userId: Scalars['ID']['input'];
+};
+
+
+export type MutationImportThreadArgs = {
+  agentId: Scalars['ID']['input'];
+  content: Scalars['String']['input'];
 };
 
 
@@ -865,6 +873,8 @@ export type MutationEditQueuedMessageResult = ConflictError | ForbiddenError | I
 
 export type MutationEnableUserResult = ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError | ServiceUnavailableError | User;
 
+export type MutationImportThreadResult = ForbiddenError | InvalidInputError | LimitExceededError | NotFoundError | RateLimitedError | ServiceUnavailableError | Thread;
+
 export type MutationRefreshToolServerResult = ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError | ServiceUnavailableError | ToolServer;
 
 export type MutationRegenerateMessageResult = ConflictError | ForbiddenError | InvalidInputError | LimitExceededError | MessageQueued | NotFoundError | RateLimitedError | ServiceUnavailableError;
@@ -943,11 +953,15 @@ export type Query = {
   __typename?: 'Query';
   agent: Agent;
   conversation: Conversation;
+  /** The thread’s active path with every part (text, reasoning, tool calls with their results, error cards, attachments as links), as JSON (docs/thread-export.md) or Markdown. A thread the viewer may not read is NOT_FOUND, like an unknown one. */
+  exportThread: ThreadExport;
   /** The prices operators set, and for each model named in `models` without one, its default price when Parley knows one. */
   modelPrices: Array<ModelPrice>;
   node: Node;
   project: Project;
   queue: Queue;
+  /** The viewer’s own threads whose title or active path’s text has every word of `query` (English and German word forms; the last word also as a prefix), title matches first, then by rank. Text on other branches is found once they are active again. A query without a word or over 200 characters, or `first` outside 1–50, is BAD_USER_INPUT. */
+  searchThreads: ThreadSearchResults;
   thread: Thread;
   /** A project’s model calls from `from` (inclusive) to `to` (exclusive, at most 366 days later), grouped as asked (no grouping: one row, or none without calls). Its admins read everyone’s; any other member their own. */
   usage: Array<UsageRow>;
@@ -961,6 +975,12 @@ export type QueryAgentArgs = {
 
 
 export type QueryConversationArgs = {
+  threadId: Scalars['ID']['input'];
+};
+
+
+export type QueryExportThreadArgs = {
+  format: ThreadExportFormat;
   threadId: Scalars['ID']['input'];
 };
 
@@ -982,6 +1002,14 @@ export type QueryProjectArgs = {
 
 export type QueryQueueArgs = {
   threadId: Scalars['ID']['input'];
+};
+
+
+export type QuerySearchThreadsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  agentId?: InputMaybe<Scalars['ID']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  query: Scalars['String']['input'];
 };
 
 
@@ -1098,6 +1126,14 @@ export type RunUsage = {
   total: Usage;
 };
 
+/** Text around what matched, as plain text and as parts that mark the matched words; "…" where it was cut. */
+export type SearchSnippet = {
+  __typename?: 'SearchSnippet';
+  parts: Array<SnippetPart>;
+  /** The parts’ texts joined. */
+  text: Scalars['String']['output'];
+};
+
 /** MessageQueued, or SuspensionResolved when the text answered the open question card instead; else a typed error. */
 export type SendMessageResult = ConflictError | ForbiddenError | InvalidInputError | LimitExceededError | MessageQueued | NotFoundError | RateLimitedError | ServiceUnavailableError | SuspensionResolved;
 
@@ -1118,6 +1154,14 @@ export type ServiceUnavailableError = Error & {
   message: Scalars['String']['output'];
   retryAfterS: Scalars['Int']['output'];
   service: Scalars['String']['output'];
+};
+
+/** A piece of a snippet, plain text: render each as text (never as markup), emphasised when highlighted. */
+export type SnippetPart = {
+  __typename?: 'SnippetPart';
+  /** A word the query matched (as written, by its English or German stem, or by prefix). */
+  highlighted: Scalars['Boolean']['output'];
+  text: Scalars['String']['output'];
 };
 
 /** Marks where a steered message entered the running reply. */
@@ -1239,11 +1283,51 @@ export type ThreadDeleted = {
   threadId: Scalars['ID']['output'];
 };
 
+/** A thread’s active path as a file: save `content` as `fileName` (e.g. a Blob with `mediaType`). */
+export type ThreadExport = {
+  __typename?: 'ThreadExport';
+  content: Scalars['String']['output'];
+  fileName: Scalars['String']['output'];
+  mediaType: Scalars['String']['output'];
+};
+
+export type ThreadExportFormat =
+  /** The versioned JSON of docs/thread-export.md, which importThread reads. */
+  | 'JSON'
+  /** For people: the same messages and parts as Markdown. */
+  | 'MARKDOWN';
+
 export type ThreadKind =
   /** Visible to the project’s members. */
   | 'SHARED'
   /** Private to its owner: other users can neither read nor act on it. */
   | 'TEST';
+
+/** A thread of the viewer that matched, with its best-matching message on the active path. */
+export type ThreadSearchHit = {
+  __typename?: 'ThreadSearchHit';
+  /** Pass as `after` for the hits after this one. */
+  cursor: Scalars['String']['output'];
+  message?: Maybe<Message>;
+  /** The best-matching message of the active path; null when only the title matched. */
+  messageId?: Maybe<Scalars['ID']['output']>;
+  /** The message’s text around its first match. */
+  snippet?: Maybe<SearchSnippet>;
+  thread: Thread;
+  threadId: Scalars['ID']['output'];
+  /** The whole title, its matched words highlighted. */
+  title: SearchSnippet;
+  /** The title has a matched word; such hits come first. */
+  titleMatched: Scalars['Boolean']['output'];
+};
+
+export type ThreadSearchResults = {
+  __typename?: 'ThreadSearchResults';
+  /** The last hit’s cursor: `after` for the next page. */
+  endCursor?: Maybe<Scalars['String']['output']>;
+  hasNextPage: Scalars['Boolean']['output'];
+  hits: Array<ThreadSearchHit>;
+};
 
 /** The MCP annotations the server gives its tool (hints, not guarantees). */
 export type ToolAnnotations = {
