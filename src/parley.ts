@@ -80,7 +80,7 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
     cancellation: execution.cancellation, suspensions: execution.suspensions,
     prices: usage.prices, usage: usage.usage, budgets: usage.budgets, usageReads: usage.reads,
     compaction: new CompactionService({ prisma, sql, models, bus, access }),
-    search: new SearchService(sql),
+    search: new SearchService(sql, access),
     transfer: new TransferService(prisma, access, directory),
   };
   const agUi = new AgUiModule({ ...services, prisma, sql, bus, running: execution.running, metrics, logger, settings: config });

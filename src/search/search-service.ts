@@ -1,4 +1,5 @@
 import type { User } from '../generated/prisma/client.ts';
+import type { AccessPolicy } from '../auth/access.ts';
 import { InvalidInputError } from '../domain/errors.ts';
 import { searchThreads, type ThreadSearchRow } from '../storage/search-statements.ts';
 import type { SqlRunner } from '../storage/sql-client.ts';
@@ -38,7 +39,10 @@ export interface ThreadSearchInput {
  * (English and German stems, the last word also as a prefix), best first, a page at a time.
  */
 export class SearchService {
-  constructor(private readonly sql: SqlRunner) {}
+  constructor(
+    private readonly sql: SqlRunner,
+    private readonly access: Pick<AccessPolicy, 'agent'>,
+  ) {}
 
   async searchThreads(user: User, input: ThreadSearchInput): Promise<ThreadSearchPage> {
     const words = searchWords(input.query);
@@ -46,6 +50,8 @@ export class SearchService {
       throw new InvalidInputError('first', `must be between 1 and ${MAX_SEARCH_PAGE}.`);
     }
     if (!Number.isInteger(input.offset) || input.offset < 0) throw new InvalidInputError('after', 'is not a cursor of this search.');
+    // An agent the user may not read is NotFound, as an unknown one, rather than an empty page.
+    if (input.agentId !== null) await this.access.agent(user, input.agentId, 'agent:read');
     const rows = await searchThreads(this.sql, {
       viewerId: user.id,
       agentId: input.agentId,

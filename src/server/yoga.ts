@@ -181,6 +181,9 @@ export function costWeights(config: Config): CostWeights {
       'Query.usage': estimated * 5,
       // A few per project: all agents or one, shared or per user, by day or by month.
       'Project.budgets': estimated,
+      // A snippet's parts are its matched words and the text between them, in about 220 characters
+      // (searchThreads itself is paged: its `first` counts).
+      'SearchSnippet.parts': estimated,
     },
   };
 }

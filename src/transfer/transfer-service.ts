@@ -26,7 +26,7 @@ export interface ExportFile {
 export class TransferService {
   constructor(
     private readonly prisma: PrismaClient,
-    private readonly access: Pick<AccessPolicy, 'thread'>,
+    private readonly access: Pick<AccessPolicy, 'agent' | 'thread'>,
     private readonly directory: Pick<DirectoryService, 'createThread'>,
   ) {}
 
@@ -48,6 +48,8 @@ export class TransferService {
    * with an InvalidInputError (nothing made) unless `content` is a valid export of this version.
    */
   async importThread(user: User, agentId: string, content: string): Promise<Thread> {
+    // The agent first: an agent the user may not use is NotFound whatever the content.
+    await this.access.agent(user, agentId, 'agent:execute');
     const exported = parseThreadExport(content);
     const thread = await this.directory.createThread(user, { agentId, title: exported.thread.title });
     try {

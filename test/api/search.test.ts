@@ -94,7 +94,8 @@ describeEachBackend('searchThreads', (backend) => {
     expect(titlesOf(await search('secret'))).toEqual([]);
     const theirs = await search('budget', {}, other.token);
     expect(titlesOf(theirs)).toEqual(['Secret budget plans']);
-    expect(titlesOf(await search('budget', { agentId: encodeId('Agent', other.agentId) }))).toEqual([]);
+    const foreignAgent = await request(server, SearchThreadsDocument, { query: 'budget', agentId: encodeId('Agent', other.agentId) }, owner.token);
+    expect(foreignAgent.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
   });
 
   it('narrows to one agent', async () => {
