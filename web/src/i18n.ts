@@ -1,6 +1,7 @@
 import type { ErrorReason } from '@parley/client';
 import { createContext, useContext } from 'react';
 import { budgetsDe, budgetsEn } from './i18n-budgets.ts';
+import { searchDe, searchEn } from './i18n-search.ts';
 import { usageDe, usageEn } from './i18n-usage.ts';
 
 // The chat's own words in English and German. Error cards are keyed by the failure's `reason`
@@ -165,6 +166,7 @@ const en = {
   addServer: 'Add server',
   serverAdded: (server: string) => `Added ${server}.`,
   ...usageEn,
+  ...searchEn,
   ...budgetsEn,
 };
 
@@ -301,6 +303,7 @@ const de: Messages = {
   addServer: 'Server hinzufügen',
   serverAdded: (server) => `${server} hinzugefügt.`,
   ...usageDe,
+  ...searchDe,
   ...budgetsDe,
 };
 

@@ -43,6 +43,7 @@ export * as documents from './documents.ts';
 export { formatMoney, picosOf } from './money.ts';
 export type { MoneyAmount } from './money.ts';
 export { ProjectBudgetsReportDocument, ProjectUsageReportDocument, RemoveProjectBudgetDocument, ReplyUsageDocument, SetProjectBudgetDocument } from './usage-documents.ts';
+export { ThreadSearchDocument } from './search-documents.ts';
 export {
   AddToolServerDocument,
   AgentThreadsDocument,
@@ -71,6 +72,7 @@ export type {
   RenameThreadTitleMutation,
   ReplyUsageQuery,
   StartThreadMutation,
+  ThreadSearchQuery,
   ThreadSummaryQuery,
   ToolServerHeaderInput,
 } from './gql/graphql.ts';
