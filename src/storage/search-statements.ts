@@ -28,8 +28,11 @@ function tsQueryOf(words: readonly string[]): Prisma.Sql {
   );
 }
 
-/** A message's text parts as one text, as `textOf` joins them, without the headline's markers. */
-const MESSAGE_TEXT = Prisma.sql`(SELECT translate(coalesce(string_agg(part->>'text', '' ORDER BY position), ''), ${MATCH_START + MATCH_END}, '  ')
+/**
+ * A message's text parts as one text, as the index joins and cuts them (at 100,000 characters, past
+ * which nothing is indexed), without the headline's markers.
+ */
+const MESSAGE_TEXT = Prisma.sql`(SELECT translate(left(coalesce(string_agg(part->>'text', ' ' ORDER BY position), ''), 100000), ${MATCH_START + MATCH_END}, '  ')
   FROM jsonb_array_elements(m."parts") WITH ORDINALITY AS text_part(part, position) WHERE part->>'type' = 'text')`;
 
 function headlines(document: Prisma.Sql, query: Prisma.Sql, alias: string): Prisma.Sql {

@@ -85,6 +85,14 @@ describeEachBackend('searchThreads', (backend) => {
     expect(titlesOf(await search('kuber cluster'))).toEqual([]);
   });
 
+  it('stores and finds a reply longer than a tsvector could hold, by the words of its first 100,000 characters', async () => {
+    const long = `Quixotic opening. ${'filler words here '.repeat(80_000)}`;
+    await seedThread(server, { ownerId: owner.userId, agentId: owner.agentId, title: 'Long', messages: [{ role: 'ASSISTANT', text: long }] });
+    const results = await search('quixotic');
+    expect(titlesOf(results)).toEqual(['Long']);
+    expect(results.hits[0]!.snippet!.text.length).toBeLessThan(300);
+  });
+
   it('searches only the active branch', async () => {
     expect(titlesOf(await search('tiger'))).toEqual(['Animals']);
     expect(titlesOf(await search('zebra'))).toEqual([]);

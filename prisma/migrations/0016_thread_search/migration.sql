@@ -9,12 +9,20 @@ ALTER TABLE "thread" ADD COLUMN "searchVector" tsvector GENERATED ALWAYS AS (
   || to_tsvector('german'::regconfig, "title")
 ) STORED;
 
--- Text parts only: reasoning, tool calls and error cards are not searched. to_tsvector of a jsonb
--- array indexes its strings, each as its own phrase.
+-- Text parts only (reasoning, tool calls and error cards are not searched), joined, and at most
+-- their first 100,000 characters: a tsvector holds at most 1 MB, and a write of a longer reply must
+-- never fail for its index. A function, because a generated column's expression takes no subquery.
+CREATE FUNCTION "parley_search_text"("parts" jsonb) RETURNS text
+  LANGUAGE sql IMMUTABLE PARALLEL SAFE
+  AS $$ SELECT left(coalesce(string_agg("part"->>'text', ' ' ORDER BY "position"), ''), 100000)
+        FROM jsonb_array_elements(CASE WHEN jsonb_typeof("parts") = 'array' THEN "parts" ELSE '[]'::jsonb END)
+             WITH ORDINALITY AS "element"("part", "position")
+        WHERE "part"->>'type' = 'text' $$;
+
 ALTER TABLE "message" ADD COLUMN "searchVector" tsvector GENERATED ALWAYS AS (
-  to_tsvector('simple'::regconfig, jsonb_path_query_array("parts", '$[*] ? (@.type == "text").text'))
-  || to_tsvector('english'::regconfig, jsonb_path_query_array("parts", '$[*] ? (@.type == "text").text'))
-  || to_tsvector('german'::regconfig, jsonb_path_query_array("parts", '$[*] ? (@.type == "text").text'))
+  to_tsvector('simple'::regconfig, "parley_search_text"("parts"))
+  || to_tsvector('english'::regconfig, "parley_search_text"("parts"))
+  || to_tsvector('german'::regconfig, "parley_search_text"("parts"))
 ) STORED;
 
 CREATE INDEX "thread_searchVector_idx" ON "thread" USING GIN ("searchVector");
