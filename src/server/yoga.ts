@@ -27,6 +27,7 @@ import type { LimitReporter } from './connection-limits.ts';
 import { requestContextFactory, slowReaderDropped, type ServerContext, type YogaContext } from './request-context.ts';
 import { useSharedEventResults, type SharedEventResults } from './plugins/use-shared-event-results.ts';
 import { useStreamSignIn } from './plugins/use-stream-sign-in.ts';
+import { useThreadExportDownload } from './plugins/use-thread-export-download.ts';
 
 export type ParleyYoga = YogaServerInstance<ServerContext, YogaContext>;
 
@@ -103,6 +104,10 @@ export function createParleyYoga({ parley, config, logger, isAccepting, limits, 
       useAttachmentDownload({
         identify: (authorization) => parley.authenticator.identify(authorization),
         load: (user, attachmentId) => parley.services.conversations.attachment(user, attachmentId),
+      }),
+      useThreadExportDownload({
+        identify: (authorization) => parley.authenticator.identify(authorization),
+        exportThread: (user, threadId, format) => parley.services.transfer.exportThread(user, threadId, format),
       }),
       useInputHygiene(),
       useSharedEventResults(sharedResults),

@@ -157,6 +157,25 @@ describeEachBackend('exportThread and importThread', (backend) => {
     expect(await databaseState(server)).toEqual(before);
   });
 
+  it('serves the export as a download at GET /threads/<id>/export, 404 for a thread the viewer may not read', async () => {
+    const download = (id: string, format: string, token: string | null = owner.token) =>
+      fetch(new URL(`/threads/${encodeURIComponent(id)}/export?format=${format}`, server.url), { headers: token ? { authorization: `Bearer ${token}` } : {} });
+    const json = await download(threadId, 'json');
+    expect(json.status).toBe(200);
+    expect(json.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(json.headers.get('content-disposition')).toMatch(/^attachment; filename="thread-[0-9a-f-]{36}\.json"/);
+    expect(threadExport.parse(await json.json()).thread.title).toBe('Weather in Berlin');
+    const markdown = await download(threadId, 'markdown');
+    expect(markdown.headers.get('content-disposition')).toMatch(/\.md"/);
+    expect(await markdown.text()).toContain('# Weather in Berlin');
+    const foreign = await download(threadId, 'json', stranger.token);
+    const unknown = await download(encodeId('Thread', '00000000-0000-4000-8000-00000000abcd'), 'json', stranger.token);
+    expect([foreign.status, unknown.status]).toEqual([404, 404]);
+    expect(await foreign.text()).toBe(await unknown.text());
+    expect((await download(threadId, 'json', null)).status).toBe(401);
+    expect((await download(threadId, 'pdf')).status).toBe(400);
+  });
+
   it('answers another user’s thread or agent exactly as an unknown one', async () => {
     const unknownThread = encodeId('Thread', '00000000-0000-4000-8000-00000000abcd');
     const foreign = await request(server, ExportThreadDocument, { threadId, format: 'JSON' }, stranger.token);
