@@ -59,7 +59,7 @@ export interface ThreadSearchRow {
   text_german: string | null;
 }
 
-export interface ThreadSearchPage {
+export interface ThreadSearchRequest {
   viewerId: string;
   agentId: string | null;
   words: readonly string[];
@@ -73,7 +73,7 @@ export interface ThreadSearchPage {
  * matches first, then by rank (title's plus best message's), then the newest activity. A message
  * counts only on its thread's active path, walked up from the leaf of each thread with a match.
  */
-export async function searchThreads(db: SqlRunner, page: ThreadSearchPage): Promise<ThreadSearchRow[]> {
+export async function searchThreads(db: SqlRunner, page: ThreadSearchRequest): Promise<ThreadSearchRow[]> {
   const query = tsQueryOf(page.words);
   const agentFilter = page.agentId === null ? Prisma.empty : Prisma.sql`AND t."agentId" = ${page.agentId}`;
   return db.query<ThreadSearchRow>(Prisma.sql`
