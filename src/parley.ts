@@ -22,7 +22,9 @@ import { providerSettingsFrom } from './models/settings.ts';
 import { ObservabilityModule } from './observability/observability-module.ts';
 import { QueueService } from './queue/queue-service.ts';
 import { queueLimits } from './queue/settings.ts';
+import { SearchService } from './search/search-service.ts';
 import { ToolsModule } from './tools/tools-module.ts';
+import { TransferService } from './transfer/transfer-service.ts';
 import { UsageModule } from './usage/usage-module.ts';
 
 export interface ParleyOverrides {
@@ -78,6 +80,8 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
     cancellation: execution.cancellation, suspensions: execution.suspensions,
     prices: usage.prices, usage: usage.usage, budgets: usage.budgets, usageReads: usage.reads,
     compaction: new CompactionService({ prisma, sql, models, bus, access, recordCall: (agent, call) => usage.recordCallOutsideRun(agent, call) }),
+    search: new SearchService(sql, access),
+    transfer: new TransferService(prisma, access, directory),
   };
   const agUi = new AgUiModule({ ...services, prisma, sql, bus, running: execution.running, metrics, logger, settings: config });
   await instance.start(agUi);

@@ -7,6 +7,7 @@ import { priceCommands } from './price.ts';
 import { projectCommands } from './project.ts';
 import { serveCommand } from './serve.ts';
 import { threadCommands } from './thread.ts';
+import { threadTransferCommands } from './thread-transfer.ts';
 import { tokenCommands } from './token.ts';
 import { toolCommands } from './tools.ts';
 import { userCommands } from './user.ts';
@@ -22,6 +23,7 @@ const COMMANDS: readonly Command[] = [
   ...memberCommands,
   ...agentCommands,
   ...threadCommands,
+  ...threadTransferCommands,
   ...toolCommands,
   ...priceCommands,
 ];

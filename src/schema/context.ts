@@ -25,6 +25,8 @@ import type { UsageService } from '../usage/usage-service.ts';
  * use (a new call is added here, where it shows). Built once per server, the same for every request.
  */
 import type { CompactionService } from '../compaction/compaction-service.ts';
+import type { SearchService } from '../search/search-service.ts';
+import type { TransferService } from '../transfer/transfer-service.ts';
 
 export interface SchemaServices {
   access: Pick<AccessPolicy, 'agent' | 'projectRole' | 'roleOf' | 'thread' | 'visibleNode'>;
@@ -45,6 +47,8 @@ export interface SchemaServices {
   budgets: Pick<BudgetService, 'setBudget' | 'removeBudget' | 'budgetsOf'>;
   usageReads: Pick<UsageReads, 'ofExecution' | 'ofThread'>;
   compaction: Pick<CompactionService, 'contextWindowOf' | 'contextOf' | 'compactThread' | 'uncompactThread'>;
+  search: Pick<SearchService, 'searchThreads'>;
+  transfer: Pick<TransferService, 'exportThread' | 'importThread'>;
   /** The deployment's currency (PARLEY_CURRENCY): every Money is in it. */
   currency: string;
   /** Links a queued message to the request that queued it (its turn's trace names that request). */

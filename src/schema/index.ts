@@ -19,6 +19,8 @@ import './tool-server.ts';
 import './usage.ts';
 import './budgets.ts';
 import './compaction.ts';
+import './search.ts';
+import './transfer.ts';
 import { builder } from './builder.ts';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -27,6 +27,7 @@ import type { LimitReporter } from './connection-limits.ts';
 import { requestContextFactory, slowReaderDropped, type ServerContext, type YogaContext } from './request-context.ts';
 import { useSharedEventResults, type SharedEventResults } from './plugins/use-shared-event-results.ts';
 import { useStreamSignIn } from './plugins/use-stream-sign-in.ts';
+import { useThreadExportDownload } from './plugins/use-thread-export-download.ts';
 
 export type ParleyYoga = YogaServerInstance<ServerContext, YogaContext>;
 
@@ -105,6 +106,10 @@ export function createParleyYoga({ parley, config, logger, isAccepting, limits, 
         identify: (authorization) => parley.authenticator.identify(authorization),
         load: (user, attachmentId) => parley.services.conversations.attachment(user, attachmentId),
       }),
+      useThreadExportDownload({
+        identify: (authorization) => parley.authenticator.identify(authorization),
+        exportThread: (user, threadId, format) => parley.services.transfer.exportThread(user, threadId, format),
+      }),
       useInputHygiene(),
       useSharedEventResults(sharedResults),
       useStreamSignIn({ streams: parley.signedInStreams }),
@@ -182,6 +187,9 @@ export function costWeights(config: Config): CostWeights {
       'Query.usage': estimated * 5,
       // A few per project: all agents or one, shared or per user, by day or by month.
       'Project.budgets': estimated,
+      // A snippet's parts are its matched words and the text between them, in about 220 characters
+      // (searchThreads itself is paged: its `first` counts).
+      'SearchSnippet.parts': estimated,
     },
   };
 }

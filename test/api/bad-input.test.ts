@@ -156,6 +156,8 @@ const regenerateMessage = (messageId: string) => async () =>
   (await requestData(server, documents.RegenerateMessageDocument, { messageId }, token)).regenerateMessage;
 const compactThread = (threadId: string) => async () => (await requestData(server, documents.CompactThreadDocument, { threadId }, token)).compactThread;
 const uncompactThread = (threadId: string) => async () => (await requestData(server, documents.UncompactThreadDocument, { threadId }, token)).uncompactThread;
+const importThread = (vars: { agentId?: string; content?: string }) => async () =>
+  (await requestData(server, documents.ImportThreadDocument, { agentId: vars.agentId ?? agentId, content: vars.content ?? '{}' }, token)).importThread;
 const switchBranch = (messageId: string) => async () =>
   (await requestData(server, documents.SwitchBranchDocument, { messageId }, token)).switchBranch;
 const renameThread = (vars: { threadId?: string; title?: string }) => async () =>
@@ -448,6 +450,17 @@ const cases: Case[] = [
   ...idCases('compactThread', 'threadId', 'Thread', (id) => compactThread(id), () => agentId),
   ...idCases('uncompactThread', 'threadId', 'Thread', (id) => uncompactThread(id), () => agentId),
 
+  // importThread(agentId, content): anything but a valid export of version 1 (test/api/thread-transfer.test.ts has more)
+  ...idCases('importThread', 'agentId', 'Agent', (id) => importThread({ agentId: id }), () => threadId),
+  { name: 'importThread: content not JSON', run: () => importThread({ content: '{ nope' })(), expected: invalid('content', 'not JSON') },
+  { name: 'importThread: content of another version', run: () => importThread({ content: '{"format":"parley.thread","version":2}' })(), expected: invalid('content', 'version 2') },
+  { name: 'importThread: content not an export', run: () => importThread({ content: '[1, 2]' })(), expected: invalid('content', 'not a Parley thread export') },
+  {
+    name: 'importThread: content an export without its messages',
+    run: () => importThread({ content: '{"format":"parley.thread","version":1}' })(),
+    expected: invalid('content', 'not a valid thread export'),
+  },
+
   // renameThread(threadId, title), deleteThread(threadId)
   ...idCases('renameThread', 'threadId', 'Thread', (id) => renameThread({ threadId: id }), () => agentId),
   { name: 'renameThread: blank title', run: renameThread({ title: '  ' }), expected: invalid('title', 'empty') },
@@ -520,6 +533,8 @@ describe('queries reject bad ids', () => {
       (id: string) => request(server, documents.NodeDocument, { id }, token),
       (id: string) => request(server, documents.AgentDocument, { id }, token),
       (id: string) => request(server, documents.ProjectDocument, { id }, token),
+      (id: string) => request(server, documents.ExportThreadDocument, { threadId: id, format: 'JSON' }, token),
+      (id: string) => request(server, documents.SearchThreadsDocument, { query: 'hello', agentId: id }, token),
     ];
     for (const query of queries) {
       for (const id of ['nope', '']) {

@@ -97,6 +97,15 @@ const onAnswered = (variables: Case['variables'], minimum: Role = 'member'): Cas
   { name: 'the owner’s private thread', minimum: 'owner', fixture: 'private-answered', variables },
 ];
 
+/** A valid thread export (docs/thread-export.md) of one message, for importThread. */
+const EXPORT = JSON.stringify({
+  format: 'parley.thread',
+  version: 1,
+  exportedAt: '2026-12-01T10:00:00.000Z',
+  thread: { id: 'exported', title: 'Imported', createdAt: '2026-12-01T09:00:00.000Z', agent: { id: 'agent', name: 'Demo', model: 'demo:default' } },
+  messages: [{ id: 'm1', role: 'USER', createdAt: '2026-12-01T09:00:00.000Z', outcome: null, parts: [{ type: 'text', text: 'hello' }] }],
+});
+
 const MATRIX: Record<string, Case[]> = {
   'mutation.createUser': [{ minimum: 'admin-credential', refusal: 'FORBIDDEN', fixture: 'none', variables: () => ({ email: `made-${randomUUID().slice(0, 8)}@example.test` }) }],
   'mutation.disableUser': [{ minimum: 'admin-credential', refusal: 'NOT_FOUND', fixture: 'none', variables: (w) => ({ userId: encodeId('User', w.owner.userId) }) }],
@@ -156,6 +165,16 @@ const MATRIX: Record<string, Case[]> = {
   'mutation.refreshToolServer': [{ minimum: 'admin', fixture: 'tool-server', variables: (_w, f) => ({ toolServerId: f.toolServerId }) }],
   'mutation.createProject': [{ minimum: 'outsider', fixture: 'none', variables: () => ({ name: 'Mine' }) }],
   'mutation.createThread': [{ minimum: 'member', fixture: 'none', variables: (w) => ({ agentId: w.agentId }) }],
+  'mutation.importThread': [{ minimum: 'member', fixture: 'none', variables: (w) => ({ agentId: w.agentId, content: EXPORT }) }],
+  'query.exportThread': [
+    { minimum: 'viewer', fixture: 'shared', variables: (_w, f) => ({ threadId: f.threadId, format: 'JSON' }) },
+    { name: 'the owner’s private thread', minimum: 'owner', fixture: 'private', variables: (_w, f) => ({ threadId: f.threadId, format: 'MARKDOWN' }) },
+  ],
+  // Anyone signed in searches their own threads; naming an agent needs to see it.
+  'query.searchThreads': [
+    { minimum: 'outsider', fixture: 'none', variables: () => ({ query: 'hello' }) },
+    { name: 'one agent’s threads', minimum: 'viewer', fixture: 'none', variables: (w) => ({ query: 'hello', agentId: w.agentId }) },
+  ],
   'mutation.editQueuedMessage': [
     { minimum: 'member', fixture: 'busy', variables: (_w, f) => ({ queueId: f.queueIds![0], text: 'edited' }) },
   ],

@@ -70,6 +70,10 @@ const OTHER_ARGUMENTS: Record<string, unknown> = {
   perUser: true,
   period: 'DAY',
   amount: '5',
+  query: 'hello',
+  format: 'JSON',
+  // Not an export: the agent is checked first, so the id alone decides the answer.
+  content: 'hello',
 };
 
 const NODE_TYPES: NodeTypeName[] = ['User', 'Project', 'Agent', 'Thread', 'Execution', 'QueueItem', 'Suspension'];

@@ -14,6 +14,7 @@ import { Chat } from './Chat.tsx';
 import { localeOf, MESSAGES, MessagesProvider, useMessages } from './i18n.ts';
 import { ProjectNav, type ProjectView } from './ProjectNav.tsx';
 import { ProjectSettings } from './ProjectSettings.tsx';
+import { SearchBox } from './SearchBox.tsx';
 import { UsagePage } from './UsagePage.tsx';
 import { forgetToken, refreshingToken, showThreadInLocation, storedToken, storeToken, threadInLocation, tokenUrl } from './token.ts';
 
@@ -138,6 +139,7 @@ function Workspace({ onSignOut }: { onSignOut: (refused: boolean) => void }) {
         </header>
         <nav className="threads" aria-label={t.agents}>
           {viewerQuery.error && !refused && <p role="alert" className="notice">{viewerQuery.error.message}</p>}
+          {viewer && <SearchBox onOpen={open} />}
           {agents.map((agent) => (
             <AgentThreads key={agent.id} agent={agent} threadId={threadId} locale={locale} onOpen={open} />
           ))}

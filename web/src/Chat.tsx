@@ -101,7 +101,7 @@ function Message({ message, state, thread, actions }: { message: ThreadMessage; 
   const liveChildren =
     message.executionId && !mine ? childrenOf(state, message.executionId).filter((child) => !shownChildren.has(child.executionId)) : [];
   return (
-    <li className={`message ${mine ? 'mine' : 'reply'}`} data-outcome={message.outcome ?? undefined} data-execution-id={message.executionId ?? undefined}>
+    <li className={`message ${mine ? 'mine' : 'reply'}`} data-message-id={message.id ?? undefined} data-outcome={message.outcome ?? undefined} data-execution-id={message.executionId ?? undefined}>
       <span className="author">{mine ? t.you : t.assistant}</span>
       {editing && message.id ? (
         <EditForm message={message} thread={thread} onDone={() => setEditing(false)} />

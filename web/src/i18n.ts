@@ -2,6 +2,7 @@ import type { ErrorReason } from '@parley/client';
 import { createContext, useContext } from 'react';
 import { budgetsDe, budgetsEn } from './i18n-budgets.ts';
 import { compactionDe, compactionEn } from './i18n-compaction.ts';
+import { searchDe, searchEn } from './i18n-search.ts';
 import { usageDe, usageEn } from './i18n-usage.ts';
 
 // The chat's own words in English and German. Error cards are keyed by the failure's `reason`
@@ -166,6 +167,7 @@ const en = {
   addServer: 'Add server',
   serverAdded: (server: string) => `Added ${server}.`,
   ...usageEn,
+  ...searchEn,
   ...budgetsEn,
   ...compactionEn,
 };
@@ -303,6 +305,7 @@ const de: Messages = {
   addServer: 'Server hinzufügen',
   serverAdded: (server) => `${server} hinzugefügt.`,
   ...usageDe,
+  ...searchDe,
   ...budgetsDe,
   ...compactionDe,
 };

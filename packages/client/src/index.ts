@@ -45,6 +45,7 @@ export { formatMoney, picosOf } from './money.ts';
 export type { MoneyAmount } from './money.ts';
 export { CompactThreadNowDocument, ThreadContextDocument } from './compaction-documents.ts';
 export { ProjectBudgetsReportDocument, ProjectUsageReportDocument, RemoveProjectBudgetDocument, ReplyUsageDocument, SetProjectBudgetDocument } from './usage-documents.ts';
+export { ThreadSearchDocument } from './search-documents.ts';
 export {
   AddToolServerDocument,
   AgentThreadsDocument,
@@ -75,6 +76,7 @@ export type {
   ReplyUsageQuery,
   StartThreadMutation,
   ThreadContextQuery,
+  ThreadSearchQuery,
   ThreadSummaryQuery,
   ToolServerHeaderInput,
 } from './gql/graphql.ts';
