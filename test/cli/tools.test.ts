@@ -33,7 +33,7 @@ describe('parley tools', { timeout: 120_000 }, () => {
     expect(added).toMatchObject({ code: 0, stderr: '' });
     const [first, ...rest] = added.stdout.trim().split('\n');
     expect(first).toMatch(new RegExp(`^\\S+  ops  CONNECTED  ${mcp.url.replace(/[.]/g, '\\.')}$`));
-    expect(rest).toEqual(['  headers: X-Api-Key', '  tools: ops/echo, ops/fail, ops/big, ops/picture, ops/slow, ops/steps']);
+    expect(rest).toEqual(['  headers: X-Api-Key', '  tools: ops/echo, ops/fail, ops/big, ops/picture, ops/slow, ops/steps, ops/ask']);
     expect(added.stdout).not.toContain('very-secret-value');
     const id = first!.split('  ')[0]!;
 

@@ -276,6 +276,18 @@ export type DelegationPart = {
   truncated: Scalars['Boolean']['output'];
 };
 
+/** The user’s response to a tool server’s question (MCP elicitation): the filled form, a refusal, or a dismissal. */
+export type ElicitationAction =
+  | 'ACCEPT'
+  | 'CANCEL'
+  | 'DECLINE';
+
+export type ElicitationResponseInput = {
+  action: ElicitationAction;
+  /** With ACCEPT: the form’s fields by name, checked against the card’s requestedSchema. */
+  content?: InputMaybe<Scalars['JSON']['input']>;
+};
+
 export type Error = {
   /** Also the `extensions.code` this error has as a GraphQL error. */
   code: Scalars['String']['output'];
@@ -599,7 +611,7 @@ export type Mutation = {
   renameThread: MutationRenameThreadResult;
   /** Moves a pending message to the target’s position, shifting those between, if the pending order (steers excluded) is exactly expectedQueueIds. */
   reorderQueuedMessage: MutationReorderQueuedMessageResult;
-  /** Approves or denies an approval card, or answers a question card; the execution resumes. */
+  /** Approves or denies an approval card, or answers a question card; the execution resumes. An ELICITATION card (a tool server asks during a call) takes `elicitation`, and the call goes on. */
   resolveSuspension: MutationResolveSuspensionResult;
   /** Re-queues the input of a failed turn (a retryable failure, the thread’s latest turn) at the head of the queue. */
   retryExecution: MutationRetryExecutionResult;
@@ -759,6 +771,7 @@ export type MutationResolveSuspensionArgs = {
   allowInThread?: InputMaybe<Scalars['Boolean']['input']>;
   answer?: InputMaybe<Scalars['String']['input']>;
   decision?: InputMaybe<SuspensionDecision>;
+  elicitation?: InputMaybe<ElicitationResponseInput>;
   id: Scalars['ID']['input'];
 };
 
@@ -1146,6 +1159,8 @@ export type Suspension = Node & {
   id: Scalars['ID']['output'];
   kind: Scalars['String']['output'];
   payload: Scalars['JSON']['output'];
+  /** An ELICITATION card’s form: the flat JSON schema its tool server sent (null for other kinds). */
+  requestedSchema?: Maybe<Scalars['JSON']['output']>;
   status: Scalars['String']['output'];
   toolCallId: Scalars['String']['output'];
   toolName: Scalars['String']['output'];
