@@ -7,7 +7,7 @@ import type { LiveBus } from '../events/live-bus.ts';
 import type { ThreadEvent } from '../events/thread-event.ts';
 import type { Prisma, PrismaClient, User } from '../generated/prisma/client.ts';
 import { prismaRunner } from '../storage/sql-client.ts';
-import { checkedContent, type ElicitedContent, type RequestedSchema } from '../tools/elicitation-form.ts';
+import { checkedContent, type ElicitedContent, type RequestedSchema } from '../domain/elicitation-form.ts';
 import { LeaseLost, ServerShutdown, STOP_REASON } from './running-executions.ts';
 
 /** What a tool server asks of a run's user during one of its calls. */

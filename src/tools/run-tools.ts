@@ -6,7 +6,7 @@ import type { Agent, PrismaClient, ToolServer } from '../generated/prisma/client
 import { modelToolName, type ToolLabel, type ToolOutcome } from '../runtime/tools.ts';
 import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { approvalOf, parseApprovals } from './approvals.ts';
-import type { RequestedSchema } from './elicitation-form.ts';
+import type { RequestedSchema } from '../domain/elicitation-form.ts';
 import type { Elicit } from './elicitation-routing.ts';
 import type { ToolServerConnection } from './connections.ts';
 import type { ToolSettings } from './settings.ts';

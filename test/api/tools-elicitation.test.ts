@@ -8,7 +8,8 @@ import { follow, type Follower } from '../support/follower.ts';
 import { PERSON_FORM, startMcpServer, type TestMcpServer } from '../support/mcp-server.ts';
 import { is } from '../support/run-events.ts';
 import { addMember, newThread, setUpAgent } from '../support/scenario.ts';
-import { eventually, startTestServer, type TestServer } from '../support/server.ts';
+import { startTestServer, type TestServer } from '../support/server.ts';
+import { ENDED, executionReaching } from '../support/waits.ts';
 
 type Data = Record<string, any>;
 
@@ -230,11 +231,7 @@ describeEachBackend('elicitation across a restart of Parley', (backend) => {
     servers.push(second);
     const after = { ...at, server: second };
     expect((await gql(second, OPEN_CARDS, { threadId }, at.token)).conversation.openSuspensions).toEqual([]);
-    const status = await eventually(async () => {
-      const { status } = await execution(second, at.token, card.executionId!);
-      return status !== 'RUNNING' && status;
-    });
-    expect(status).toBe('INTERRUPTED');
+    expect((await executionReaching(second, at.token, card.executionId!, ENDED)).status).toBe('INTERRUPTED');
     expect(['INTERRUPTED', 'FAILED', 'CANCELLED']).toContain((await toolCall(after, threadId))?.state);
     const late = await respond(after, card.suspensionId, { action: 'CANCEL' });
     expect(late.__typename).toBe('ConflictError');
@@ -243,7 +240,7 @@ describeEachBackend('elicitation across a restart of Parley', (backend) => {
 
 describe('elicitation form checks', () => {
   it('keeps a multiple choice’s picks once each, within its bounds', async () => {
-    const { checkedContent } = await import('../../src/tools/elicitation-form.ts');
+    const { checkedContent } = await import('../../src/domain/elicitation-form.ts');
     const schema = { type: 'object' as const, properties: { tags: { type: 'array' as const, minItems: 1, maxItems: 2, items: { enum: ['a', 'b', 'c'] } } } };
     expect(checkedContent(schema, { tags: ['a', 'a', 'b'] })).toEqual({ tags: ['a', 'b'] });
     expect(() => checkedContent(schema, { tags: ['a', 'b', 'c'] })).toThrow(/at most 2/);

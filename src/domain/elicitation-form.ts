@@ -1,4 +1,4 @@
-import { InvalidInputError } from '../domain/errors.ts';
+import { InvalidInputError } from './errors.ts';
 
 /**
  * A form-mode elicitation's `requestedSchema`: flat properties of the types the MCP specification
