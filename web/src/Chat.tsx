@@ -1,6 +1,7 @@
 import { childrenOf, type MessagePart, type Resolution, type Suspension, type ThreadMessage, type ThreadState } from '@parley/client';
 import { useAction, useThread, type ThreadView } from '@parley/client/react';
 import { useEffect, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { ElicitationCard } from './ElicitationCard.tsx';
 import { ErrorCard, type ErrorActions } from './ErrorCard.tsx';
 import { useOnline, useSecondsUntil, whenOnline } from './hooks.ts';
 import { useMessages } from './i18n.ts';
@@ -309,6 +310,7 @@ function SuspensionCard({ card, thread }: { card: Suspension; thread: ThreadView
   const [resolveCard, resolving] = useAction(thread.resolve);
   const resolve = (resolution: Resolution) => void resolveCard(card.id, resolution);
   const problem = resolving.error?.message;
+  if (card.kind === 'ELICITATION') return <ElicitationCard card={card} resolve={resolve} pending={resolving.pending} problem={problem} />;
   if (card.kind === 'QUESTION') {
     return (
       <form

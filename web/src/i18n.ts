@@ -1,6 +1,7 @@
 import type { ErrorReason } from '@parley/client';
 import { createContext, useContext } from 'react';
 import { budgetsDe, budgetsEn } from './i18n-budgets.ts';
+import { elicitationDe, elicitationEn } from './i18n-elicitation.ts';
 import { usageDe, usageEn } from './i18n-usage.ts';
 
 // The chat's own words in English and German. Error cards are keyed by the failure's `reason`
@@ -166,6 +167,7 @@ const en = {
   serverAdded: (server: string) => `Added ${server}.`,
   ...usageEn,
   ...budgetsEn,
+  ...elicitationEn,
 };
 
 export type Messages = typeof en;
@@ -302,6 +304,7 @@ const de: Messages = {
   serverAdded: (server) => `${server} hinzugefügt.`,
   ...usageDe,
   ...budgetsDe,
+  ...elicitationDe,
 };
 
 export const MESSAGES: Record<Locale, Messages> = { en, de };
