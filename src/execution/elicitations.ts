@@ -76,7 +76,9 @@ export class ElicitationService {
     const id = randomUUID();
     const answered = new Promise<ElicitationAnswer>((resolve) => this.waiting.set(id, resolve));
     const ended = new Promise<ElicitationAnswer>((resolve) => signal.addEventListener('abort', () => resolve({ action: 'cancel' }), { once: true }));
-    const payload = { server: call.server, tool: call.tool, message: request.message, requestedSchema: request.requestedSchema };
+    // JSON columns (jsonb) keep no key order: the form's order, as the server gave it, is kept aside.
+    const fields = Object.keys(request.requestedSchema.properties ?? {});
+    const payload = { server: call.server, tool: call.tool, message: request.message, requestedSchema: request.requestedSchema, fields };
     try {
       const events = await withSessionLock(this.prisma, call.threadId, async (tx) => {
         await tx.suspension.create({

@@ -105,7 +105,7 @@ describeEachBackend('elicitation: a tool server asks the user during a call', (b
   it('opens a card with the server’s message and form; a wrong answer changes nothing; the answer goes back and the call goes on', async () => {
     const { threadId, follower, card } = await opened();
     const called = await follower.waitFor(is('ToolCallEvent', (event) => event.state === 'CALLED'));
-    expect(card).toMatchObject({ toolCallId: called.toolCallId, payload: { server: 'work', tool: 'ask', message: 'Who are you?', requestedSchema: PERSON_FORM } });
+    expect(card).toMatchObject({ toolCallId: called.toolCallId, payload: { server: 'work', tool: 'ask', message: 'Who are you?', requestedSchema: PERSON_FORM, fields: Object.keys(PERSON_FORM.properties) } });
     const open = (await gql(at.server, OPEN_CARDS, { threadId }, at.token)).conversation.openSuspensions;
     expect(open).toEqual([expect.objectContaining({ id: card.suspensionId, kind: 'ELICITATION', status: 'OPEN', toolName: 'work/ask', requestedSchema: PERSON_FORM })]);
     // The run waits in the call, not suspended.

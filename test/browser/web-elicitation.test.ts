@@ -118,6 +118,9 @@ describe.skipIf(skipBrowserSuite)('a tool server’s question in the web chat (C
       await page.locator('.connection[data-status="live"]').waitFor(WAIT);
       const again = card(page);
       await again.waitFor(WAIT);
+      // The fields in the server's order, after a reload too.
+      const names = await again.locator('[name]').evaluateAll((elements) => elements.map((element) => element.getAttribute('name')));
+      expect(names).toEqual(['name', 'email', 'age', 'subscribe', 'color']);
       await again.getByLabel('Name').fill('Ada');
       await again.getByLabel('Email').fill('ada@example.com');
       await again.getByLabel('Age').fill('36');

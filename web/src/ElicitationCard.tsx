@@ -28,12 +28,21 @@ interface Form {
 }
 
 function formOf(card: Suspension): Form {
-  const payload = (card.payload ?? {}) as { message?: string; server?: string; tool?: string; requestedSchema?: { properties?: Record<string, Field>; required?: string[] } };
+  const payload = (card.payload ?? {}) as {
+    message?: string;
+    server?: string;
+    tool?: string;
+    fields?: string[];
+    requestedSchema?: { properties?: Record<string, Field>; required?: string[] };
+  };
+  const properties = payload.requestedSchema?.properties ?? {};
+  // `fields` is the server's order (a reloaded schema's keys come back in the database's order).
+  const order = payload.fields ?? Object.keys(properties);
   return {
     message: payload.message ?? '',
     server: payload.server ?? '',
     tool: payload.tool ?? '',
-    properties: Object.entries(payload.requestedSchema?.properties ?? {}),
+    properties: order.filter((name) => Object.hasOwn(properties, name)).map((name) => [name, properties[name]!] as [string, Field]),
     required: payload.requestedSchema?.required ?? [],
   };
 }
