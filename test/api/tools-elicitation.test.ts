@@ -2,13 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeEachBackend } from '../support/backends.ts';
+import { decodeId } from '../../src/schema/ids.ts';
+import { describeEachBackend, describeWithServices } from '../support/backends.ts';
 import { cancel, conversation, execution, messagesOf, send } from '../support/client.ts';
 import { follow, type Follower } from '../support/follower.ts';
 import { PERSON_FORM, startMcpServer, type TestMcpServer } from '../support/mcp-server.ts';
 import { is } from '../support/run-events.ts';
 import { addMember, newThread, setUpAgent } from '../support/scenario.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { startInstancePair, startTestServer, type InstancePair, type TestServer } from '../support/server.ts';
 import { ENDED, executionReaching } from '../support/waits.ts';
 
 type Data = Record<string, any>;
@@ -29,8 +30,8 @@ async function gql(server: { url: string }, query: string, variables: Record<str
   return body.data;
 }
 
-const ADD = `mutation($projectId: ID!, $name: String!, $url: String!) {
-  addToolServer(projectId: $projectId, name: $name, url: $url) { __typename ... on ToolServer { status } ... on Error { message } }
+const ADD = `mutation($projectId: ID!, $name: String!, $url: String!, $timeoutMs: Int) {
+  addToolServer(projectId: $projectId, name: $name, url: $url, timeoutMs: $timeoutMs) { __typename ... on ToolServer { status } ... on Error { message } }
 }`;
 const UPDATE_AGENT = `mutation($agentId: ID!, $tools: [String!], $toolApprovals: [ToolApprovalInput!]) {
   updateAgent(agentId: $agentId, tools: $tools, toolApprovals: $toolApprovals) { __typename ... on Error { message } }
@@ -51,13 +52,23 @@ interface World {
   projectId: string;
 }
 
-/** A project whose agent may use the test MCP server's tools without approval. */
+/** How long the `quick` server's calls may take: long enough to see the card open, short enough to wait out. */
+const QUICK_TIMEOUT_MS = 3_000;
+
+/**
+ * A project whose agent may use the test MCP server's tools without approval, as `work/…` and as
+ * `quick/…` (the same server with a short call timeout).
+ */
 async function world(server: TestServer, mcp: TestMcpServer): Promise<World> {
   const set = await setUpAgent(server, { project: 'Elicitation' });
   const { encodeId } = await import('../../src/schema/ids.ts');
-  const added = (await gql(server, ADD, { projectId: encodeId('Project', set.projectId), name: 'work', url: mcp.url }, set.token)).addToolServer;
-  expect(added).toMatchObject({ __typename: 'ToolServer', status: 'CONNECTED' });
-  const given = await gql(server, UPDATE_AGENT, { agentId: encodeId('Agent', set.agentId), tools: ['work/*'], toolApprovals: [{ tool: 'work/*', approval: 'NEVER' }] }, set.token);
+  const projectId = encodeId('Project', set.projectId);
+  for (const [name, timeoutMs] of [['work', null], ['quick', QUICK_TIMEOUT_MS]] as const) {
+    const added = (await gql(server, ADD, { projectId, name, url: mcp.url, timeoutMs }, set.token)).addToolServer;
+    expect(added).toMatchObject({ __typename: 'ToolServer', status: 'CONNECTED' });
+  }
+  const toolApprovals = [{ tool: 'work/*', approval: 'NEVER' }, { tool: 'quick/*', approval: 'NEVER' }];
+  const given = await gql(server, UPDATE_AGENT, { agentId: encodeId('Agent', set.agentId), tools: ['work/*', 'quick/*'], toolApprovals }, set.token);
   expect(given.updateAgent.__typename).toBe('Agent');
   return { server, token: set.token, agentId: set.agentId, projectId: set.projectId };
 }
@@ -88,11 +99,11 @@ describeEachBackend('elicitation: a tool server asks the user during a call', (b
     await mcp?.stop();
   });
 
-  async function ask(form = '') {
+  async function ask(form = '', server = 'work') {
     const threadId = await newThread(at.server, at.token, at.agentId);
     const follower = follow(at.server, at.token, threadId);
     followers.push(follower);
-    await send(at.server, at.token, threadId, `/tool work/ask {${form ? `"form":"${form}"` : ''}}`);
+    await send(at.server, at.token, threadId, `/tool ${server}/ask {${form ? `"form":"${form}"` : ''}}`);
     return { threadId, follower };
   }
 
@@ -173,6 +184,17 @@ describeEachBackend('elicitation: a tool server asks the user during a call', (b
     expect(late).toMatchObject({ __typename: 'ConflictError', message: expect.stringMatching(/already cancelled/) });
   });
 
+  it('the call’s timeout closes the card, the call fails saying so, and the server’s question is cancelled', async () => {
+    const { threadId, follower } = await ask('', 'quick');
+    const card = await follower.waitFor(is('SuspensionOpened', (event) => event.kind === 'ELICITATION'));
+    const closed = await follower.waitFor(is('SuspensionResolved', (event) => event.suspensionId === card.suspensionId), QUICK_TIMEOUT_MS + 15_000);
+    expect(closed.resolution).toMatchObject({ action: 'cancel', closed: 'CALL_ENDED' });
+    const failed = await follower.waitFor(is('ToolCallEvent', (event) => event.state === 'FAILED'));
+    expect(failed.error).toMatch(/did not answer within 3000 ms/);
+    await follower.waitFor(is('ExecutionFinished'));
+    expect((await toolCall(at, threadId))?.state).toBe('FAILED');
+  });
+
   it.each([
     ['url', /URL-mode/],
     ['nested', /Invalid elicitation request/],
@@ -245,5 +267,32 @@ describe('elicitation form checks', () => {
     expect(checkedContent(schema, { tags: ['a', 'a', 'b'] })).toEqual({ tags: ['a', 'b'] });
     expect(() => checkedContent(schema, { tags: ['a', 'b', 'c'] })).toThrow(/at most 2/);
     expect(() => checkedContent(schema, { tags: ['z'] })).toThrow(/list of: a, b, c/);
+  });
+});
+
+describeWithServices('elicitation with two instances', () => {
+  let pair: InstancePair;
+  let mcp: TestMcpServer;
+
+  afterAll(async () => {
+    await pair?.stop();
+    await mcp?.stop();
+  });
+
+  it('an answer given to the other instance reaches the one whose call waits', async () => {
+    mcp = await startMcpServer();
+    pair = await startInstancePair({ PARLEY_TOOL_ALLOWED_HOSTS: '127.0.0.1' });
+    const at = await world(pair.first, mcp);
+    const threadId = await newThread(pair.first, at.token, at.agentId);
+    const follower = follow(pair.first, at.token, threadId);
+    await send(pair.first, at.token, threadId, '/tool work/ask {}');
+    const card = await follower.waitFor(is('SuspensionOpened', (event) => event.kind === 'ELICITATION'));
+    const holder = (await pair.first.parley.db.prisma.execution.findUniqueOrThrow({ where: { id: decodeId('executionId', card.executionId!, 'Execution') } })).ownerInstanceId;
+    const other = holder === pair.first.parley.instanceId ? pair.second : pair.first;
+    const answered = await respond({ ...at, server: other }, card.suspensionId, { action: 'ACCEPT', content: { name: 'Relay' } });
+    expect(answered.__typename).toBe('SuspensionResolved');
+    await follower.waitFor(is('ToolCallEvent', (event) => event.state === 'SUCCEEDED'));
+    expect(mcp.elicited.at(-1)).toEqual({ action: 'accept', content: { name: 'Relay' } });
+    await follower.close();
   });
 });
