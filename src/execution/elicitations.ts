@@ -62,12 +62,23 @@ export class ElicitationService {
     private readonly bus: LiveBus,
   ) {}
 
-  /** Hears answers given on other instances to the calls waiting here. Returns the function that stops listening. */
-  answerRelays(): () => void {
-    return this.bus.onInstanceMessage((message) => {
+  /**
+   * Hears answers given on other instances to the calls waiting here, and every `sweepMs` reads
+   * those recorded while their relay was lost (Redis down). Returns the function that stops both.
+   */
+  answerRelays(sweepMs: number): () => void {
+    const stopListening = this.bus.onInstanceMessage((message) => {
       if (message.kind !== 'elicitation-answered' || !this.waiting.has(message.suspensionId)) return;
-      void this.deliverRecorded(message.suspensionId);
+      void this.deliverRecorded([message.suspensionId]);
     });
+    const sweep = setInterval(() => {
+      if (this.waiting.size > 0) void this.deliverRecorded([...this.waiting.keys()]);
+    }, sweepMs);
+    sweep.unref();
+    return () => {
+      stopListening();
+      clearInterval(sweep);
+    };
   }
 
   /** Opens the card and waits for the user; a `signal` that aborts first closes the card, and the server gets `cancel`. */
@@ -135,9 +146,11 @@ export class ElicitationService {
     return events[0]!;
   }
 
-  private async deliverRecorded(suspensionId: string): Promise<void> {
-    const row = await this.prisma.suspension.findUnique({ where: { id: suspensionId }, select: { status: true, resolution: true } });
-    if (row?.status === 'RESOLVED') this.waiting.get(suspensionId)?.(row.resolution as unknown as ElicitationAnswer);
+  private async deliverRecorded(suspensionIds: string[]): Promise<void> {
+    const rows = await this.prisma.suspension
+      .findMany({ where: { id: { in: suspensionIds }, status: 'RESOLVED' }, select: { id: true, resolution: true } })
+      .catch(() => []);
+    for (const row of rows) this.waiting.get(row.id)?.(row.resolution as unknown as ElicitationAnswer);
   }
 
   private async close(threadId: string, suspensionId: string, closed: ElicitationClosed): Promise<void> {

@@ -140,7 +140,7 @@ export class ExecutionModule implements Module {
     await this.sweeper.interruptDeadInstancesRuns();
     this.consumer.start();
     this.sweeper.start();
-    this.stopElicitationRelays = this.elicitations.answerRelays();
+    this.stopElicitationRelays = this.elicitations.answerRelays(this.deps.settings.PARLEY_CONSUMER_SWEEP_MS);
   }
 
   /**
