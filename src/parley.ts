@@ -77,7 +77,7 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
     conversations: new ConversationService(prisma, access),
     branches: new BranchService(prisma, sql, bus, access, scheduler, queueLimits(config), refuseOverLimit),
     threadLife: new ThreadLife(prisma, bus, access),
-    cancellation: execution.cancellation, suspensions: execution.suspensions,
+    cancellation: execution.cancellation, suspensions: execution.suspensions, elicitations: execution.elicitations,
     prices: usage.prices, usage: usage.usage, budgets: usage.budgets, usageReads: usage.reads,
     compaction: new CompactionService({ prisma, sql, models, bus, access, recordCall: (agent, call) => usage.recordCallOutsideRun(agent, call) }),
     search: new SearchService(sql, access),

@@ -11,6 +11,8 @@ import type { ThreadEvent } from './thread-event.ts';
  */
 export type InstanceMessage =
   | { kind: 'cancel' | 'snapshot'; executionId: string }
+  /** A tool server's question was answered: the instance whose call waits for it gives it the recorded answer. */
+  | { kind: 'elicitation-answered'; suspensionId: string }
   | { kind: 'token-revoked'; tokenId: string }
   | { kind: 'user-disabled' | 'user-enabled'; userId: string }
   /** An operator changed a model's price: every instance reads the prices again (src/usage). */

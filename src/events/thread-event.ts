@@ -25,7 +25,7 @@ export type ThreadEventPayload =
     }
   /** Live only: how far a running call has got; its part keeps the last one. */
   | { type: 'ToolCallProgress'; messageId: string; toolCallId: string; progress: number; total: number | null; message: string | null }
-  | { type: 'SuspensionOpened'; suspensionId: string; kind: 'APPROVAL' | 'QUESTION' | 'CLIENT_TOOL'; toolCallId: string; payload: unknown }
+  | { type: 'SuspensionOpened'; suspensionId: string; kind: 'APPROVAL' | 'QUESTION' | 'CLIENT_TOOL' | 'ELICITATION'; toolCallId: string; payload: unknown }
   | { type: 'SuspensionResolved'; suspensionId: string; resolution: unknown }
   | { type: 'MessageSteered'; queueIds: string[]; texts: string[] }
   | { type: 'RetryScheduled'; attempt: number; delayS: number; reason: string }

@@ -20,6 +20,7 @@ import { RunSlots, type SlotCap } from './run-slots.ts';
 import { LeaseLost, RunningExecutions, ServerShutdown } from './running-executions.ts';
 import { retryPolicyFrom, runsTurns, type ExecutionSettings } from './settings.ts';
 import { Steering } from './steering.ts';
+import { ElicitationService } from './elicitations.ts';
 import { SuspensionService } from './suspensions.ts';
 import { Sweeper } from './sweeper.ts';
 import type { TurnScheduler } from './turn-scheduler.ts';
@@ -66,6 +67,8 @@ export class ExecutionModule implements Module {
   /** How the rest of the server asks for turns to run. */
   readonly scheduler: TurnScheduler;
   readonly suspensions: SuspensionService;
+  /** A tool server's questions to the user during a call. */
+  readonly elicitations: ElicitationService;
   readonly cancellation: CancellationService;
   /** Keeps run ends in memory through a database outage; abandoned at shutdown. */
   readonly outagePatience: OutagePatience;
@@ -74,6 +77,7 @@ export class ExecutionModule implements Module {
   private readonly lease: InstanceLease;
   private readonly sweeper: Sweeper;
   private readonly runsTurnsHere: boolean;
+  private stopElicitationRelays: (() => void) | null = null;
 
   constructor(private readonly deps: ExecutionDeps) {
     const { settings, prisma, sql, bus, logger, instanceId } = deps;
@@ -85,6 +89,7 @@ export class ExecutionModule implements Module {
       for (const run of running.all()) run.controller.abort(new LeaseLost());
     });
     this.outagePatience = new OutagePatience(() => this.lease.heldUntil);
+    this.elicitations = new ElicitationService(prisma, deps.access, bus);
     const flushPolicy = { flushMs: settings.PARLEY_TEXT_FLUSH_MS, flushChars: settings.PARLEY_TEXT_FLUSH_CHARS };
     const slots = new RunSlots({
       perInstance: settings.PARLEY_MAX_CONCURRENT_RUNS,
@@ -100,6 +105,7 @@ export class ExecutionModule implements Module {
       outagePatience: this.outagePatience,
       deltaWindowMs: settings.PARLEY_DELTA_WINDOW_MS,
       slots,
+      elicitations: this.elicitations,
       onEnded: (threadId, userId, queued) => this.consumer.runEnded(threadId, userId, queued),
     });
     this.launcher = launcher;
@@ -134,6 +140,7 @@ export class ExecutionModule implements Module {
     await this.sweeper.interruptDeadInstancesRuns();
     this.consumer.start();
     this.sweeper.start();
+    this.stopElicitationRelays = this.elicitations.answerRelays(this.deps.settings.PARLEY_CONSUMER_SWEEP_MS);
   }
 
   /**
@@ -155,6 +162,7 @@ export class ExecutionModule implements Module {
       }
     }
     this.outagePatience.abandon();
+    this.stopElicitationRelays?.();
     await this.lease.stop().catch((error) => this.deps.logger.warn({ err: error }, 'releasing the instance lease failed'));
   }
 

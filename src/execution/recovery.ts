@@ -6,6 +6,7 @@ import type { Locale } from '../i18n/catalog.ts';
 import type { FlushPolicy } from '../recording/conversation-log.ts';
 import type { RunListener } from '../recording/run-listener.ts';
 import { rootRunRecording } from '../recording/root-run-recording.ts';
+import { closeElicitationsOf } from './elicitations.ts';
 import { interruption } from './ending.ts';
 import type { RunAgent } from './run-launcher-deps.ts';
 import type { TurnScheduler } from './turn-scheduler.ts';
@@ -103,6 +104,8 @@ export class Interruptions {
       onFlushError: (error) => this.logger.error({ err: error, executionId: execution.id }, 'recording an interruption failed'),
       extraListeners: this.observers(execution),
     });
+    // Its calls died with it: a question a tool server asked during one can no longer be answered.
+    this.bus.publishThreadEvents(await closeElicitationsOf(this.prisma, execution.threadId, execution.id));
     // The reply as its dead instance last wrote it: its open tool calls are closed as interrupted.
     await conversationLog.open(recording.run);
     const detail = `instance ${execution.ownerInstanceId ?? '(none)'} stopped while running this execution`;

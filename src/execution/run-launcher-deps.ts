@@ -14,6 +14,7 @@ import type { ToolLabel } from '../runtime/tools.ts';
 import type { BudgetRow } from '../storage/budget-statements.ts';
 import type { SqlClient } from '../storage/sql-client.ts';
 import type { ParleyTracing } from '../observability/tracing.ts';
+import type { ElicitationAnswer, ElicitationRequest, ElicitationService, ElicitingCall } from './elicitations.ts';
 import type { RunningExecutions } from './running-executions.ts';
 import type { RunSlots } from './run-slots.ts';
 import type { Steering } from './steering.ts';
@@ -42,15 +43,19 @@ export interface RunLauncherDeps {
   tools?: {
     /**
      * `owner`: whose quota the files of tool results count against, and the reply they are kept
-     * with; `reportProgress`: where a running call's progress goes (the run's recording).
+     * with; `reportProgress`: where a running call's progress goes (the run's recording);
+     * `askUser`: how a call's server asks the run's user (a question card the call waits for).
      */
     toolsForRun(
       agent: Agent,
       threadId: string,
       owner: { userId: string; replyMessageId(): string | null },
       reportProgress: (toolCallId: string, progress: ToolProgress) => void,
+      askUser: (call: Omit<ElicitingCall, 'threadId' | 'executionId'>, request: ElicitationRequest, signal: AbortSignal) => Promise<ElicitationAnswer>,
     ): Promise<{ tools: ToolSet; labels: Map<string, ToolLabel> }>;
   };
+  /** A tool server's questions during a call, as cards the call waits for. */
+  elicitations?: Pick<ElicitationService, 'ask'>;
   /** Observers of each run (its metrics), after the listeners that record it; `queuedAt` only for a fresh turn. */
   runListeners?: (agent: RunAgent, queuedAt?: Date) => RunListener[];
   /**

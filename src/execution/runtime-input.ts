@@ -14,6 +14,8 @@ import { buildTools, ROOT_ONLY_TOOLS, type ToolContext, type ToolLabel } from '.
 import { clientToolSet, withClientContext, type ClientTurn } from '../runtime/client-tools.ts';
 import type { TurnTrace } from '../observability/tracing.ts';
 import type { RunLauncherDeps } from './run-launcher-deps.ts';
+
+type AskUser = Parameters<NonNullable<RunLauncherDeps['tools']>['toolsForRun']>[4];
 import { PARLEY_PROVIDER_OPTIONS } from '../models/summary-request.ts';
 
 const MAX_STEPS = 16;
@@ -58,8 +60,12 @@ export async function runtimeInput(deps: RunLauncherDeps, setup: RunSetup, deleg
     void recording.emit({ type: 'tool-progress', toolCallId, ...progress }).catch((error: unknown) => {
       deps.logger.debug({ err: error, executionId: recording.run.executionId }, 'a tool call’s progress was not recorded');
     });
+  const { threadId, executionId } = recording.run;
+  const { elicitations } = deps;
+  const askUser: AskUser = (call, request, signal) =>
+    elicitations ? elicitations.ask({ ...call, threadId, executionId }, request, signal) : Promise.resolve({ action: 'decline' });
   const external = deps.tools
-    ? await deps.tools.toolsForRun(agent, recording.run.threadId, owner, reportProgress)
+    ? await deps.tools.toolsForRun(agent, threadId, owner, reportProgress, askUser)
     : { tools: {}, labels: new Map<string, ToolLabel>() };
   // A delegated child neither waits for the user nor delegates further.
   const builtIn = buildTools(root ? agent.tools : agent.tools.filter((name) => !ROOT_ONLY_TOOLS.has(name)), { canDelegate: root, delegate });

@@ -12,6 +12,7 @@ import { UnauthenticatedError } from '../domain/errors.ts';
 import type { RunEvent } from '../events/subscriber-ledger.ts';
 import type { CancellationService } from '../execution/cancellation.ts';
 import type { SuspensionService } from '../execution/suspensions.ts';
+import type { ElicitationService } from '../execution/elicitations.ts';
 import type { PrismaClient, User } from '../generated/prisma/client.ts';
 import type { ParleyTracing } from '../observability/tracing.ts';
 import type { QueueService } from '../queue/queue-service.ts';
@@ -35,6 +36,7 @@ export interface SchemaServices {
   conversations: Pick<ConversationService, 'conversation' | 'pathWindow' | 'queue' | 'siblingIds'>;
   cancellation: Pick<CancellationService, 'cancel'>;
   suspensions: Pick<SuspensionService, 'resolve'>;
+  elicitations: Pick<ElicitationService, 'answer'>;
   branches: Pick<BranchService, 'editMessage' | 'regenerateMessage' | 'switchBranch'>;
   threadLife: Pick<ThreadLife, 'deleteThread' | 'renameThread'>;
   toolServers: Pick<ToolServers, 'add' | 'refresh' | 'remove' | 'update' | 'visibleIds'>;

@@ -3,6 +3,7 @@ import { ErrorCode, McpError, type CallToolResult, type Progress } from '@modelc
 import type { Logger } from 'pino';
 import { LAST_RETRY_MS, listTools, openHttpClient, openStdioClient, StderrTail } from './mcp-clients.ts';
 import { redactedFor, type ConnectionState, type ServerEndpoint } from './server-endpoint.ts';
+import { ElicitationRouting, type Elicit } from './elicitation-routing.ts';
 import { isLostSession, sessionIdOf } from './lost-session.ts';
 import { failureOf, ToolServerFailure } from './tool-server-failure.ts';
 import type { UrlGuard } from './url-guard.ts';
@@ -14,6 +15,8 @@ interface CallOptions {
   timeoutMs: number;
   /** Told of each progress notification of the call (asking for them: the request carries a progress token). */
   onProgress?: (progress: Progress) => void;
+  /** Asks the call's user what the server elicits during the call; without it such a request is refused. */
+  elicit?: Elicit;
 }
 
 function callOn(client: Client, name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
@@ -45,6 +48,8 @@ export class ToolServerConnection {
   private readonly retired = new Set<Client>();
   /** Every client given up for a new session: what its calls meet says nothing about the new one. */
   private readonly givenUp = new WeakSet<Client>();
+  /** Which call a server's elicitation belongs to, on every client of this connection. */
+  private readonly elicitations = new ElicitationRouting();
 
   constructor(
     private endpoint: ServerEndpoint,
@@ -105,7 +110,7 @@ export class ToolServerConnection {
   private async callTracked(client: Client, name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
     this.callsInFlight.set(client, (this.callsInFlight.get(client) ?? 0) + 1);
     try {
-      return await callOn(client, name, args, options);
+      return await this.elicitations.within({ elicit: options.elicit, ended: new AbortController() }, () => callOn(client, name, args, options));
     } finally {
       const left = (this.callsInFlight.get(client) ?? 1) - 1;
       if (left > 0) this.callsInFlight.set(client, left);
@@ -181,10 +186,15 @@ export class ToolServerConnection {
     try {
       const client =
         this.endpoint.stdio !== undefined
-          ? await openStdioClient(this.endpoint.stdio, this.stderr, (closed) => this.stdioExited(closed), (message) => this.redact(message))
-          : await openHttpClient(this.endpoint, this.guard, (closed) => {
-              if (this.client === closed) this.client = null;
-            });
+          ? await openStdioClient(this.endpoint.stdio, this.stderr, (closed) => this.stdioExited(closed), (message) => this.redact(message), this.elicitations)
+          : await openHttpClient(
+              this.endpoint,
+              this.guard,
+              (closed) => {
+                if (this.client === closed) this.client = null;
+              },
+              this.elicitations,
+            );
       if (this.closed) {
         // Closed (a shutdown) while connecting: the client made meanwhile must not outlive it.
         await client.close().catch(() => {});

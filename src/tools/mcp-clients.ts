@@ -5,6 +5,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import type { ElicitationRouting, FormElicitation, Relations } from './elicitation-routing.ts';
 import type { ServerEndpoint, StdioCommand } from './server-endpoint.ts';
 import type { ToolInfo } from './tool-catalog.ts';
 import { ToolServerFailure } from './tool-server-failure.ts';
@@ -15,6 +17,13 @@ export const LAST_RETRY_MS = 30_000;
 const CONNECT_TIMEOUT_MS = 10_000;
 /** A stdio server's start counts against its first answer: a command like `npx -y …` may fetch a package first. */
 const STDIO_CONNECT_TIMEOUT_MS = 30_000;
+
+/**
+ * `elicitation/create` with its params unread: the SDK's client checks them itself and refuses a bad
+ * one with invalid params, as the specification says; its full schema here would be checked first,
+ * and refuse the same request as an internal error.
+ */
+const ELICITATION_REQUEST = z.object({ method: z.literal('elicitation/create'), params: z.unknown() });
 
 /** Lines of a child's stderr kept for a failure's message, and the longest line logged. */
 const STDERR_LINES_KEPT = 5;
@@ -27,18 +36,26 @@ type OnClose = (client: Client) => void;
  * An MCP client of an HTTP server, over the URL guard's fetch: streamable HTTP, or HTTP+SSE for an
  * older server that refuses the streamable POST.
  */
-export async function openHttpClient(endpoint: ServerEndpoint, guard: UrlGuard, onClose: OnClose): Promise<Client> {
-  return openWith('streamable-http', endpoint, guard, onClose).catch(async (error: unknown) => {
+export async function openHttpClient(endpoint: ServerEndpoint, guard: UrlGuard, onClose: OnClose, routing: ElicitationRouting): Promise<Client> {
+  return openWith('streamable-http', endpoint, guard, onClose, routing).catch(async (error: unknown) => {
     // An older server speaks HTTP+SSE: its POST to the endpoint is refused with 4xx other than 401/403.
-    if (error instanceof StreamableHTTPError && [400, 404, 405].includes(error.code ?? 0)) return openWith('sse', endpoint, guard, onClose);
+    if (error instanceof StreamableHTTPError && [400, 404, 405].includes(error.code ?? 0)) return openWith('sse', endpoint, guard, onClose, routing);
     throw error;
   });
 }
 
-async function openWith(kind: 'streamable-http' | 'sse', endpoint: ServerEndpoint, guard: UrlGuard, onClose: OnClose): Promise<Client> {
+async function openWith(
+  kind: 'streamable-http' | 'sse',
+  endpoint: ServerEndpoint,
+  guard: UrlGuard,
+  onClose: OnClose,
+  routing: ElicitationRouting,
+): Promise<Client> {
   const url = await guard.check(endpoint.url);
   const requestInit = { headers: endpoint.headers };
-  const fetch = guard.fetch();
+  // Each client's own relations: a server numbers its requests per session.
+  const relations: Relations = new Map();
+  const fetch = routing.watching(guard.fetch(), relations);
   const transport: Transport =
     kind === 'sse'
       ? new SSEClientTransport(url, { requestInit, fetch, eventSourceInit: { fetch } })
@@ -47,12 +64,19 @@ async function openWith(kind: 'streamable-http' | 'sse', endpoint: ServerEndpoin
           fetch,
           reconnectionOptions: { maxReconnectionDelay: LAST_RETRY_MS, initialReconnectionDelay: 1_000, reconnectionDelayGrowFactor: 2, maxRetries: 2 },
         });
-  return connected(transport, CONNECT_TIMEOUT_MS, onClose);
+  return connected(transport, CONNECT_TIMEOUT_MS, onClose, routing, relations);
 }
 
-/** A client connected over `transport` within `timeoutMs`; one that fails to connect is closed. */
-async function connected(transport: Transport, timeoutMs: number, onClose: OnClose): Promise<Client> {
-  const client = new Client({ name: 'parley', version: '1' }, { capabilities: {} });
+/**
+ * A client connected over `transport` within `timeoutMs`; one that fails to connect is closed. It
+ * declares form-mode elicitation: the SDK refuses URL mode and field types the specification does
+ * not allow (JSON-RPC invalid params) before `routing` is asked which call's user answers.
+ */
+async function connected(transport: Transport, timeoutMs: number, onClose: OnClose, routing: ElicitationRouting, relations: Relations): Promise<Client> {
+  const client = new Client({ name: 'parley', version: '1' }, { capabilities: { elicitation: { form: {} } } });
+  client.setRequestHandler(ELICITATION_REQUEST, (request, extra) =>
+    routing.answer(request.params as FormElicitation, extra.requestId, relations, extra.signal),
+  );
   client.onclose = () => onClose(client);
   try {
     await client.connect(transport, { timeout: timeoutMs });
@@ -72,6 +96,7 @@ export async function openStdioClient(
   stderr: StderrTail,
   onClose: OnClose,
   redact: (message: string) => string,
+  routing: ElicitationRouting,
 ): Promise<Client> {
   if (!stdio) {
     throw new ToolServerFailure('UNAVAILABLE', 'this instance’s PARLEY_TOOL_SERVERS_FILE does not declare this server.');
@@ -80,7 +105,7 @@ export async function openStdioClient(
   const transport = new StdioClientTransport({ command: stdio.command, args: stdio.args, env: stdio.env, cwd: stdio.cwd, stderr: 'pipe' });
   stderr.follow(transport.stderr);
   try {
-    return await connected(transport, STDIO_CONNECT_TIMEOUT_MS, onClose);
+    return await connected(transport, STDIO_CONNECT_TIMEOUT_MS, onClose, routing, new Map());
   } catch (error) {
     if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
       throw new ToolServerFailure('UNAVAILABLE', redact(`the tool server process exited while starting${stderr.lastOutput()}.`));

@@ -4,7 +4,10 @@ import type { Logger } from 'pino';
 import type { ToolProgress } from '../conversation/parts.ts';
 import type { Agent, PrismaClient, ToolServer } from '../generated/prisma/client.ts';
 import { modelToolName, type ToolLabel, type ToolOutcome } from '../runtime/tools.ts';
+import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { approvalOf, parseApprovals } from './approvals.ts';
+import type { RequestedSchema } from '../domain/elicitation-form.ts';
+import type { Elicit } from './elicitation-routing.ts';
 import type { ToolServerConnection } from './connections.ts';
 import type { ToolSettings } from './settings.ts';
 import { qualifiedToolName, safeToRepeat, splitToolName, type ToolInfo } from './tool-catalog.ts';
@@ -21,6 +24,13 @@ export interface RunTools {
 
 /** Told of a running call's progress, by the AI SDK's id of the call (its part's toolCallId). */
 export type ProgressReport = (toolCallId: string, progress: ToolProgress) => void;
+
+/** Asks the run's user what a call's server elicits, by the call's id and `<server>/<tool>` (see ElicitationService). */
+export type AskUser = (
+  call: { toolCallId: string; toolName: string; server: string; tool: string },
+  request: { message: string; requestedSchema: RequestedSchema },
+  signal: AbortSignal,
+) => Promise<ElicitResult>;
 
 /** The longest progress message kept: a server's words on a card, not its output. */
 const PROGRESS_MESSAGE_CHARS = 500;
@@ -48,7 +58,7 @@ export class RunToolBuilder {
    * agent's policy says NEVER or the thread's user allowed it in this thread. The files their
    * results carry are kept for `owner` (as attachments of the run's reply).
    */
-  async toolsFor(agent: Agent, threadId: string, owner?: ToolFileOwner, reportProgress?: ProgressReport): Promise<RunTools> {
+  async toolsFor(agent: Agent, threadId: string, owner?: ToolFileOwner, reportProgress?: ProgressReport, askUser?: AskUser): Promise<RunTools> {
     const run: RunTools = { tools: {}, labels: new Map() };
     const wanted = agent.tools.map(splitToolName).filter((entry) => entry !== null);
     if (wanted.length === 0) return run;
@@ -77,7 +87,13 @@ export class RunToolBuilder {
           // SDK treats an approval of a call that no longer needs one as a denial).
           needsApproval: (_input, { toolCallId, messages }) => needsApproval || askedBefore(messages, toolCallId),
           execute: (input, { abortSignal, toolCallId }) =>
-            this.call(server, info.name, input ?? {}, abortSignal, owner, reportProgress && ((progress) => reportProgress(toolCallId, progress))),
+            this.call(server, info.name, input ?? {}, abortSignal, owner, {
+              onProgress: reportProgress && ((progress) => reportProgress(toolCallId, progress)),
+              elicit:
+                askUser &&
+                ((request, signal) =>
+                  askUser({ toolCallId, toolName: qualified, server: server.name, tool: info.name }, request as never, abortSignal ? AbortSignal.any([signal, abortSignal]) : signal)),
+            }),
           toModelOutput: ({ output }) =>
             output.ok ? { type: 'text', value: output.text } : { type: 'error-text', value: output.error ?? 'the tool failed.' },
         });
@@ -92,7 +108,7 @@ export class RunToolBuilder {
     input: Record<string, unknown>,
     signal: AbortSignal | undefined,
     owner: ToolFileOwner | undefined,
-    onProgress: ((progress: ToolProgress) => void) | undefined,
+    { onProgress, elicit }: { onProgress?: (progress: ToolProgress) => void; elicit?: Elicit },
   ): Promise<ToolOutcome> {
     const startedAt = performance.now();
     // The AI SDK's span of this call (ai.toolCall) is the active one: it learns which server and
@@ -113,6 +129,7 @@ export class RunToolBuilder {
         signal: signal ?? new AbortController().signal,
         timeoutMs,
         onProgress: onProgress && ((reported) => onProgress(progressOf(reported))),
+        elicit,
       });
       const maxBytes = this.settings.PARLEY_TOOL_OUTPUT_MAX_BYTES;
       if (result.isError) return failed(boundedOutput(result, maxBytes).text || 'the tool reported an error without a message.');

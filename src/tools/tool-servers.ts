@@ -4,7 +4,7 @@ import { ConflictError } from '../domain/errors.ts';
 import type { Agent, PrismaClient, ToolServer, User } from '../generated/prisma/client.ts';
 import type { QueueLimits } from '../queue/message-input.ts';
 import { declaredServerId, stdioUrl, type DeclaredServer } from './declared-servers.ts';
-import { RunToolBuilder, type ProgressReport, type RunTools, type ToolCallObserver } from './run-tools.ts';
+import { RunToolBuilder, type AskUser, type ProgressReport, type RunTools, type ToolCallObserver } from './run-tools.ts';
 import type { SecretBox } from './secrets.ts';
 import type { ConnectionState } from './server-endpoint.ts';
 import { ServerEndpoints } from './server-endpoints.ts';
@@ -119,10 +119,11 @@ export class ToolServers {
 
   /**
    * The agent's tool-server tools for a run in `threadId` (see RunToolBuilder.toolsFor); the files
-   * their results carry are kept for `owner`; their progress goes to `reportProgress`.
+   * their results carry are kept for `owner`; their progress goes to `reportProgress`; what their
+   * servers elicit is asked of the run's user through `askUser`.
    */
-  toolsForRun(agent: Agent, threadId: string, owner?: ToolFileOwner, reportProgress?: ProgressReport): Promise<RunTools> {
-    return this.runTools.toolsFor(agent, threadId, owner, reportProgress);
+  toolsForRun(agent: Agent, threadId: string, owner?: ToolFileOwner, reportProgress?: ProgressReport, askUser?: AskUser): Promise<RunTools> {
+    return this.runTools.toolsFor(agent, threadId, owner, reportProgress, askUser);
   }
 
   /**

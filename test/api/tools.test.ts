@@ -104,7 +104,7 @@ describeEachBackend('tools from MCP servers', (backend) => {
     expect(added.__typename).toBe('ToolServer');
     expect(added).toMatchObject({ name: 'tools', transport: 'HTTP', status: 'CONNECTED', lastError: null, headerNames: ['X-Api-Key'] });
     const names = added.tools.map((tool: { name: string }) => tool.name).sort();
-    expect(names).toEqual(['tools/big', 'tools/echo', 'tools/fail', 'tools/picture', 'tools/slow', 'tools/steps']);
+    expect(names).toEqual(['tools/ask', 'tools/big', 'tools/echo', 'tools/fail', 'tools/picture', 'tools/slow', 'tools/steps']);
     expect(added.tools.find((tool: { name: string }) => tool.name === 'tools/echo')).toMatchObject({
       description: 'Echoes the text back.',
       annotations: { readOnlyHint: true },

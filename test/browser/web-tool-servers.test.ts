@@ -24,7 +24,7 @@ const TEST_TIMEOUT_MS = 120_000;
 const WAIT = { timeout: 30_000 };
 const SECRET = 'Bearer web-header-value-never-shown-4711';
 const PROJECT = 'Tool project';
-const TOOL_NAMES = ['tools/big', 'tools/echo', 'tools/fail', 'tools/picture', 'tools/slow', 'tools/steps'];
+const TOOL_NAMES = ['tools/ask', 'tools/big', 'tools/echo', 'tools/fail', 'tools/picture', 'tools/slow', 'tools/steps'];
 
 describe.skipIf(skipBrowserSuite)('the tool-server settings in Chromium', () => {
   let server: TestServer;

@@ -33,7 +33,7 @@ describe('parley tools', { timeout: 120_000 }, () => {
     expect(added).toMatchObject({ code: 0, stderr: '' });
     const [first, ...rest] = added.stdout.trim().split('\n');
     expect(first).toMatch(new RegExp(`^\\S+  ops  CONNECTED  ${mcp.url.replace(/[.]/g, '\\.')}$`));
-    expect(rest).toEqual(['  headers: X-Api-Key', '  tools: ops/echo, ops/fail, ops/big, ops/picture, ops/slow, ops/steps']);
+    expect(rest).toEqual(['  headers: X-Api-Key', '  tools: ops/echo, ops/fail, ops/big, ops/picture, ops/slow, ops/steps, ops/ask']);
     expect(added.stdout).not.toContain('very-secret-value');
     const id = first!.split('  ')[0]!;
 
@@ -43,7 +43,7 @@ describe('parley tools', { timeout: 120_000 }, () => {
     expect(refreshed.stdout).toBe(added.stdout);
 
     const doctor = await runCli(['doctor'], env());
-    expect(doctor.stdout).toMatch(/tool server ops \(project [0-9a-f]{8}\)\s+PASS\s+reachable; 6 tools listed/);
+    expect(doctor.stdout).toMatch(/tool server ops \(project [0-9a-f]{8}\)\s+PASS\s+reachable; 7 tools listed/);
     expect(doctor.stdout).not.toContain('very-secret-value');
 
     const refused = await runCli(['tools', 'add', '--project', projectId, '--name', 'local', '--url', 'http://127.0.0.1:1/'], {

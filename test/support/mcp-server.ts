@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 
 /** The bytes the `picture` tool answers: a PNG signature padded to `bytes`, and a small PDF. */
@@ -11,6 +12,25 @@ export function pngOf(bytes: number): Buffer {
   return Buffer.concat([signature, Buffer.alloc(Math.max(bytes - signature.length, 0), 7)]);
 }
 export const PDF = Buffer.from('%PDF-1.4\n% a report\n');
+
+/** The form the `ask` tool elicits: every field type the MCP specification allows. */
+export const PERSON_FORM = {
+  type: 'object',
+  properties: {
+    name: { type: 'string', title: 'Name', minLength: 2, maxLength: 40 },
+    email: { type: 'string', title: 'Email', format: 'email' },
+    age: { type: 'integer', title: 'Age', minimum: 0, maximum: 150 },
+    subscribe: { type: 'boolean', title: 'Subscribe', default: false },
+    color: { type: 'string', title: 'Colour', enum: ['red', 'green'], enumNames: ['Red', 'Green'] },
+  },
+  required: ['name'],
+} as const;
+
+/** What `ask {"form": …}` sends besides the person form: URL mode, and a field type the specification does not allow. */
+const OTHER_ELICITATIONS = {
+  url: { mode: 'url', message: 'Sign in at the provider.', elicitationId: 'sign-in-1', url: 'https://example.com/sign-in' },
+  nested: { message: 'Where do you live?', requestedSchema: { type: 'object', properties: { address: { type: 'object', properties: {} } } } },
+} as const;
 
 /**
  * A real MCP server (the SDK's, over streamable HTTP) on a free loopback port, with tools that
@@ -29,6 +49,8 @@ export interface TestMcpServer {
   /** Session ids of requests refused as unknown (with `lostSession`). */
   refused: string[];
   port: number;
+  /** What each `ask` call got back for its elicitation: the client's result, or `{ error }` when the request failed. */
+  elicited: unknown[];
   /** Resolves when `slow` has been called `count` times. */
   slowStarted(count?: number): Promise<void>;
   /** Lets the `steps` calls waiting for it answer. */
@@ -60,6 +82,7 @@ export async function startMcpServer(options: McpServerOptions = {}): Promise<Te
   const authorizations: string[] = [];
   const refused: string[] = [];
   const heldSteps: (() => void)[] = [];
+  const elicited: unknown[] = [];
 
   function mcpServer(): McpServer {
     const server = new McpServer({ name: 'test-tools', version: '1.0.0' });
@@ -139,6 +162,26 @@ export async function startMcpServer(options: McpServerOptions = {}): Promise<Te
         return { content: [{ type: 'text', text: `did ${steps} steps` }] };
       },
     );
+    server.registerTool(
+      'ask',
+      {
+        description: 'Asks the user to fill in a form during the call (MCP elicitation), then answers with the response.',
+        inputSchema: { form: z.enum(['person', 'url', 'nested']).optional() },
+      },
+      async ({ form }, extra) => {
+        count('ask');
+        const params = form === 'url' || form === 'nested' ? OTHER_ELICITATIONS[form] : { message: 'Who are you?', requestedSchema: PERSON_FORM };
+        try {
+          // Sent as part of this call (on its stream), as a tool's own request is; waits as long as the user may take.
+          const result = await extra.sendRequest({ method: 'elicitation/create', params: params as never }, ElicitResultSchema, { timeout: 600_000 });
+          elicited.push(result);
+          return { content: [{ type: 'text', text: `response: ${JSON.stringify(result)}` }] };
+        } catch (error) {
+          elicited.push({ error: (error as Error).message });
+          return { isError: true, content: [{ type: 'text', text: `the elicitation failed: ${(error as Error).message}` }] };
+        }
+      },
+    );
     return server;
   }
 
@@ -199,6 +242,7 @@ export async function startMcpServer(options: McpServerOptions = {}): Promise<Te
     },
     authorizations,
     refused,
+    elicited,
     port,
     releaseSteps() {
       for (const release of heldSteps.splice(0)) release();

@@ -98,8 +98,8 @@ export interface InstancePair {
   stop(): Promise<void>;
 }
 
-export async function startInstancePair(): Promise<InstancePair> {
-  const first = await startTestServer({ backend: 'postgres' });
+export async function startInstancePair(env: Record<string, string> = {}): Promise<InstancePair> {
+  const first = await startTestServer({ backend: 'postgres', env });
   try {
     const second = await startTestServer({ backend: 'postgres', env: first.env, dropSchemaOnStop: false });
     return {

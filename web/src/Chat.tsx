@@ -3,6 +3,7 @@ import { useAction, useThread, type ThreadView } from '@parley/client/react';
 import { useEffect, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { MessageList } from './CompactedMessages.tsx';
 import { ContextGauge } from './ContextGauge.tsx';
+import { ElicitationCard } from './ElicitationCard.tsx';
 import { ErrorCard, type ErrorActions } from './ErrorCard.tsx';
 import { useOnline, useSecondsUntil, whenOnline } from './hooks.ts';
 import { useMessages } from './i18n.ts';
@@ -320,6 +321,7 @@ function SuspensionCard({ card, thread }: { card: Suspension; thread: ThreadView
   const [resolveCard, resolving] = useAction(thread.resolve);
   const resolve = (resolution: Resolution) => void resolveCard(card.id, resolution);
   const problem = resolving.error?.message;
+  if (card.kind === 'ELICITATION') return <ElicitationCard card={card} resolve={resolve} pending={resolving.pending} problem={problem} />;
   // A frontend tool call (an AG-UI client's tool, kind CLIENT_TOOL) is answered here as a question is: the answer is its result.
   if (card.kind === 'QUESTION' || card.kind === 'CLIENT_TOOL') {
     return (

@@ -3,6 +3,7 @@ import { createContext, useContext } from 'react';
 import { budgetsDe, budgetsEn } from './i18n-budgets.ts';
 import { compactionDe, compactionEn } from './i18n-compaction.ts';
 import { searchDe, searchEn } from './i18n-search.ts';
+import { elicitationDe, elicitationEn } from './i18n-elicitation.ts';
 import { usageDe, usageEn } from './i18n-usage.ts';
 
 // The chat's own words in English and German. Error cards are keyed by the failure's `reason`
@@ -170,6 +171,7 @@ const en = {
   ...searchEn,
   ...budgetsEn,
   ...compactionEn,
+  ...elicitationEn,
 };
 
 export type Messages = typeof en;
@@ -308,6 +310,7 @@ const de: Messages = {
   ...searchDe,
   ...budgetsDe,
   ...compactionDe,
+  ...elicitationDe,
 };
 
 export const MESSAGES: Record<Locale, Messages> = { en, de };

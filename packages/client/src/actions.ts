@@ -25,6 +25,7 @@ import type {
   SendThreadMessageMutation,
   SteerQueuedMutation,
   StopExecutionMutation,
+  ElicitationAction,
   SuspensionDecision,
 } from './gql/graphql.ts';
 import type { SessionCore } from './session.ts';
@@ -54,8 +55,15 @@ export interface BranchOptions {
   stopFirst?: boolean;
 }
 
-/** `allowInThread` with APPROVE of a tool-server tool: stop asking for it in this thread. */
-export type Resolution = { decision: SuspensionDecision; allowInThread?: boolean } | { answer: string };
+/**
+ * `allowInThread` with APPROVE of a tool-server tool: stop asking for it in this thread.
+ * `elicitation` answers an ELICITATION card (a tool server's form, `payload.requestedSchema`):
+ * ACCEPT with the fields by name, DECLINE or CANCEL.
+ */
+export type Resolution =
+  | { decision: SuspensionDecision; allowInThread?: boolean }
+  | { answer: string }
+  | { elicitation: { action: ElicitationAction; content?: Record<string, unknown> } };
 
 export interface SendOptions {
   idempotencyKey?: string;
@@ -205,7 +213,9 @@ export function threadActions(session: SessionCore, request: Request): ThreadAct
       const variables =
         'decision' in resolution
           ? { id: suspensionId, decision: resolution.decision, ...(resolution.allowInThread ? { allowInThread: true } : {}) }
-          : { id: suspensionId, answer: resolution.answer };
+          : 'elicitation' in resolution
+            ? { id: suspensionId, elicitation: resolution.elicitation }
+            : { id: suspensionId, answer: resolution.answer };
       return field(await request(ResolveCardDocument, variables), 'resolveSuspension');
     },
     async retry(executionId = state().error?.executionId) {

@@ -162,8 +162,8 @@ export const StopExecutionDocument = graphql(`
 `);
 
 export const ResolveCardDocument = graphql(`
-  mutation ResolveCard($id: ID!, $decision: SuspensionDecision, $answer: String, $allowInThread: Boolean) {
-    resolveSuspension(id: $id, decision: $decision, answer: $answer, allowInThread: $allowInThread) {
+  mutation ResolveCard($id: ID!, $decision: SuspensionDecision, $answer: String, $allowInThread: Boolean, $elicitation: ElicitationResponseInput) {
+    resolveSuspension(id: $id, decision: $decision, answer: $answer, allowInThread: $allowInThread, elicitation: $elicitation) {
       __typename
       ... on SuspensionResolved { suspensionId executionId cursor }
       ...ClientErrorFields

@@ -1,0 +1,3 @@
+-- AlterEnum
+ALTER TYPE "SuspensionKind" ADD VALUE 'ELICITATION';
+
