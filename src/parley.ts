@@ -22,6 +22,7 @@ import { providerSettingsFrom } from './models/settings.ts';
 import { ObservabilityModule } from './observability/observability-module.ts';
 import { QueueService } from './queue/queue-service.ts';
 import { queueLimits } from './queue/settings.ts';
+import { ShareService } from './sharing/share-service.ts';
 import { ToolsModule } from './tools/tools-module.ts';
 import { UsageModule } from './usage/usage-module.ts';
 
@@ -78,6 +79,7 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
     cancellation: execution.cancellation, suspensions: execution.suspensions,
     prices: usage.prices, usage: usage.usage, budgets: usage.budgets, usageReads: usage.reads,
     compaction: new CompactionService({ prisma, sql, models, bus, access }),
+    sharing: new ShareService(prisma, access),
   };
   const agUi = new AgUiModule({ ...services, prisma, sql, bus, running: execution.running, metrics, logger, settings: config });
   await instance.start(agUi);

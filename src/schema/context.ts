@@ -25,6 +25,7 @@ import type { UsageService } from '../usage/usage-service.ts';
  * use (a new call is added here, where it shows). Built once per server, the same for every request.
  */
 import type { CompactionService } from '../compaction/compaction-service.ts';
+import type { ShareService } from '../sharing/share-service.ts';
 
 export interface SchemaServices {
   access: Pick<AccessPolicy, 'agent' | 'projectRole' | 'roleOf' | 'thread' | 'visibleNode'>;
@@ -45,6 +46,7 @@ export interface SchemaServices {
   budgets: Pick<BudgetService, 'setBudget' | 'removeBudget' | 'budgetsOf'>;
   usageReads: Pick<UsageReads, 'ofExecution' | 'ofThread'>;
   compaction: Pick<CompactionService, 'contextWindowOf' | 'contextOf' | 'compactThread' | 'uncompactThread'>;
+  sharing: Pick<ShareService, 'share' | 'linksOf' | 'revoke' | 'sharedThread'>;
   /** The deployment's currency (PARLEY_CURRENCY): every Money is in it. */
   currency: string;
   /** Links a queued message to the request that queued it (its turn's trace names that request). */

@@ -19,6 +19,7 @@ import './tool-server.ts';
 import './usage.ts';
 import './budgets.ts';
 import './compaction.ts';
+import './sharing.ts';
 import { builder } from './builder.ts';
 
 export const schema = builder.toSchema({ sortSchema: true });

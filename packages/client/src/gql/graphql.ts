@@ -605,12 +605,16 @@ export type Mutation = {
   retryExecution: MutationRetryExecutionResult;
   /** Revokes one of the viewer’s API tokens; every instance refuses it from the next request on. Revoking the token this request uses is allowed. */
   revokeApiToken: MutationRevokeApiTokenResult;
+  /** Its owner: the link stops working at once (its page and sharedThread answer not found). */
+  revokeShareLink: MutationRevokeShareLinkResult;
   /** Queues a message; it is committed before this returns. The same idempotencyKey never queues twice. While a question card is open, the text answers it and resumes the execution instead. */
   sendMessage: SendMessageResult;
   /** Project admins: caps the spend of the project (or of one agent) per UTC day or month, for everyone together or for each user (`perUser`). Setting it again for the same agent, sharing and period changes its amount. It binds every run from its next model call on. */
   setBudget: MutationSetBudgetResult;
   /** Admin: sets the price of a model (`provider:model`) per million tokens, amounts as decimal strings; it applies to every model call from now on, on every instance. */
   setModelPrice: MutationSetModelPriceResult;
+  /** Its owner: a read-only snapshot of the thread’s active path up to `throughMessageId`, behind a link anyone may open (later messages, other threads, the owner’s email and files are not in it; files only with includeAttachments). Another user’s thread is not found; a message off the active path is an InvalidInputError. */
+  shareThread: MutationShareThreadResult;
   /** Reserves a pending message for that running execution, which takes it after its current model request and tool batch (MessageSteered). A request for an execution that is no longer running is refused. */
   steerQueuedMessage: MutationSteerQueuedMessageResult;
   /** The active path goes through that message, down to the leaf last active under it (BranchSwitched); answers the conversation as it now is. A ConflictError while an execution runs: stop it first. */
@@ -773,6 +777,11 @@ export type MutationRevokeApiTokenArgs = {
 };
 
 
+export type MutationRevokeShareLinkArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
 export type MutationSendMessageArgs = {
   attachments?: InputMaybe<Array<Scalars['File']['input']>>;
   idempotencyKey?: InputMaybe<Scalars['String']['input']>;
@@ -798,6 +807,13 @@ export type MutationSetModelPriceArgs = {
   model: Scalars['String']['input'];
   outputPerMillion: Scalars['String']['input'];
   reasoningPerMillion?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationShareThreadArgs = {
+  includeAttachments?: InputMaybe<Scalars['Boolean']['input']>;
+  threadId: Scalars['ID']['input'];
+  throughMessageId: Scalars['ID']['input'];
 };
 
 
@@ -887,9 +903,13 @@ export type MutationRetryExecutionResult = ConflictError | ForbiddenError | Inva
 
 export type MutationRevokeApiTokenResult = ApiToken | ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError | ServiceUnavailableError;
 
+export type MutationRevokeShareLinkResult = ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError | ServiceUnavailableError | ShareLinkRevoked;
+
 export type MutationSetBudgetResult = Budget | ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError | ServiceUnavailableError;
 
 export type MutationSetModelPriceResult = ForbiddenError | InvalidInputError | ModelPrice | NotFoundError | RateLimitedError | ServiceUnavailableError;
+
+export type MutationShareThreadResult = ForbiddenError | InvalidInputError | NotFoundError | RateLimitedError | ServiceUnavailableError | ShareLink;
 
 export type MutationSteerQueuedMessageResult = ConflictError | ForbiddenError | InvalidInputError | NotFoundError | QueueItem | RateLimitedError | ServiceUnavailableError;
 
@@ -948,6 +968,8 @@ export type Query = {
   node: Node;
   project: Project;
   queue: Queue;
+  /** The snapshot behind a share link, without signing in (rate-limited per client address like any anonymous query). An unknown, malformed or revoked token is one NotFoundError. */
+  sharedThread: QuerySharedThreadResult;
   thread: Thread;
   /** A project’s model calls from `from` (inclusive) to `to` (exclusive, at most 366 days later), grouped as asked (no grouping: one row, or none without calls). Its admins read everyone’s; any other member their own. */
   usage: Array<UsageRow>;
@@ -985,6 +1007,11 @@ export type QueryQueueArgs = {
 };
 
 
+export type QuerySharedThreadArgs = {
+  token: Scalars['String']['input'];
+};
+
+
 export type QueryThreadArgs = {
   id: Scalars['ID']['input'];
 };
@@ -996,6 +1023,8 @@ export type QueryUsageArgs = {
   projectId: Scalars['ID']['input'];
   to: Scalars['DateTime']['input'];
 };
+
+export type QuerySharedThreadResult = NotFoundError | SharedThread;
 
 /** Pending messages of a thread in their saved order. */
 export type Queue = {
@@ -1120,6 +1149,41 @@ export type ServiceUnavailableError = Error & {
   service: Scalars['String']['output'];
 };
 
+/** A read-only snapshot of a thread’s active path up to one message, readable by anyone with its url. */
+export type ShareLink = {
+  __typename?: 'ShareLink';
+  createdAt: Scalars['DateTime']['output'];
+  id: Scalars['ID']['output'];
+  /** Whether readers of the link may see and download its files. */
+  includeAttachments: Scalars['Boolean']['output'];
+  /** The last message of the snapshot. */
+  throughMessageId: Scalars['ID']['output'];
+  /** The page’s path on this server (`/share/<token>`), prefix it with the server’s origin. Only in shareThread’s answer: the token is stored hashed, so it cannot be shown again. */
+  url?: Maybe<Scalars['String']['output']>;
+};
+
+export type ShareLinkRevoked = {
+  __typename?: 'ShareLinkRevoked';
+  shareLinkId: Scalars['ID']['output'];
+};
+
+/** A message of a shared snapshot, as it was when it was shared. */
+export type SharedMessage = {
+  __typename?: 'SharedMessage';
+  createdAt: Scalars['DateTime']['output'];
+  parts: Array<MessagePart>;
+  role: MessageRole;
+};
+
+/** What a share link shows: the thread’s title, its agent’s name and its messages up to the shared one, nothing else. */
+export type SharedThread = {
+  __typename?: 'SharedThread';
+  agentName: Scalars['String']['output'];
+  messages: Array<SharedMessage>;
+  sharedAt: Scalars['DateTime']['output'];
+  title: Scalars['String']['output'];
+};
+
 /** Marks where a steered message entered the running reply. */
 export type SteeredInputPart = {
   __typename?: 'SteeredInputPart';
@@ -1215,6 +1279,8 @@ export type Thread = Node & {
   /** The last message sent, turn started, edit or branch switch; Agent.threads lists the newest first. */
   lastActivityAt: Scalars['DateTime']['output'];
   owner: User;
+  /** The thread’s share links, newest first: its owner’s only (empty for anyone else). */
+  shareLinks: Array<ShareLink>;
   title: Scalars['String']['output'];
   /** Every model call of the thread’s runs. */
   usage: Usage;
