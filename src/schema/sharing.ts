@@ -27,7 +27,7 @@ const ShareLinkRef = builder.objectRef<ShareLinkView>('ShareLink').implement({
   }),
 });
 
-const SharedMessageRef = builder.objectRef<SharedMessage>('SharedMessage').implement({
+const SharedMessageRef = builder.objectRef<SharedMessage>('SnapshotMessage').implement({
   description: 'A message of a shared snapshot, as it was when it was shared.',
   fields: (t) => ({
     role: t.field({ type: MessageRole, resolve: (message) => message.role }),
@@ -36,7 +36,7 @@ const SharedMessageRef = builder.objectRef<SharedMessage>('SharedMessage').imple
   }),
 });
 
-const SharedThreadRef = builder.objectRef<SharedThreadView>('SharedThread').implement({
+const SharedThreadRef = builder.objectRef<SharedThreadView>('ThreadSnapshot').implement({
   description: 'What a share link shows: the thread’s title, its agent’s name and its messages up to the shared one, nothing else.',
   fields: (t) => ({
     title: t.exposeString('title'),

@@ -186,8 +186,8 @@ export function costWeights(config: Config): CostWeights {
       // A thread is shared a few times; a snapshot's messages are a path (a long one is read whole,
       // like a conversation's page) and their parts a message's.
       'Thread.shareLinks': estimated,
-      'SharedThread.messages': 200,
-      'SharedMessage.parts': Math.max(1 + config.PARLEY_MAX_ATTACHMENTS, estimated),
+      'ThreadSnapshot.messages': 200,
+      'SnapshotMessage.parts': Math.max(1 + config.PARLEY_MAX_ATTACHMENTS, estimated),
     },
   };
 }

@@ -50,7 +50,7 @@ describeEachBackend('share links', (backend) => {
   it('shows the snapshot through the shared message to anyone, without later messages, the email or files', async () => {
     const link = expectTypename(await share(messageIds[1]!), 'ShareLink');
     expect(link.includeAttachments).toBe(false);
-    const shared = expectTypename(await read(tokenOf(link.url)), 'SharedThread');
+    const shared = expectTypename(await read(tokenOf(link.url)), 'ThreadSnapshot');
     expect(shared.title).toBe('Holiday plans');
     expect(shared.messages.map((message) => message.role)).toEqual(['USER', 'ASSISTANT']);
     expect(shared.messages[0]!.parts).toEqual([{ __typename: 'TextPart', text: 'Where should we go?' }]);
@@ -68,7 +68,7 @@ describeEachBackend('share links', (backend) => {
 
   it('includes the files only when the owner chose to, each downloadable through the link alone', async () => {
     const link = expectTypename(await share(messageIds[1]!, true), 'ShareLink');
-    const shared = expectTypename(await read(tokenOf(link.url)), 'SharedThread');
+    const shared = expectTypename(await read(tokenOf(link.url)), 'ThreadSnapshot');
     const file = shared.messages[0]!.parts.find((part) => part.__typename === 'AttachmentPart');
     if (file?.__typename !== 'AttachmentPart') throw new Error(`no file in ${JSON.stringify(shared.messages[0])}`);
     expect(file.downloadPath).toBe(`${link.url}/attachments/${file.attachmentId}`);
@@ -85,7 +85,7 @@ describeEachBackend('share links', (backend) => {
     const link = expectTypename(await share(messageIds[3]!), 'ShareLink');
     const listed = (await requestData(server, ThreadShareLinksDocument, { id: threadId }, owner.token)).thread.shareLinks;
     expect(listed[0]).toMatchObject({ id: link.id, url: null, throughMessageId: messageIds[3] });
-    expect(expectTypename(await read(tokenOf(link.url)), 'SharedThread').messages).toHaveLength(4);
+    expect(expectTypename(await read(tokenOf(link.url)), 'ThreadSnapshot').messages).toHaveLength(4);
 
     const revoked = await mutate(server, RevokeShareLinkDocument, { id: link.id }, owner.token, 'revokeShareLink');
     expect(expectTypename(revoked, 'ShareLinkRevoked').shareLinkId).toBe(link.id);

@@ -1024,7 +1024,7 @@ export type QueryUsageArgs = {
   to: Scalars['DateTime']['input'];
 };
 
-export type QuerySharedThreadResult = NotFoundError | SharedThread;
+export type QuerySharedThreadResult = NotFoundError | ThreadSnapshot;
 
 /** Pending messages of a thread in their saved order. */
 export type Queue = {
@@ -1168,20 +1168,11 @@ export type ShareLinkRevoked = {
 };
 
 /** A message of a shared snapshot, as it was when it was shared. */
-export type SharedMessage = {
-  __typename?: 'SharedMessage';
+export type SnapshotMessage = {
+  __typename?: 'SnapshotMessage';
   createdAt: Scalars['DateTime']['output'];
   parts: Array<MessagePart>;
   role: MessageRole;
-};
-
-/** What a share link shows: the thread’s title, its agent’s name and its messages up to the shared one, nothing else. */
-export type SharedThread = {
-  __typename?: 'SharedThread';
-  agentName: Scalars['String']['output'];
-  messages: Array<SharedMessage>;
-  sharedAt: Scalars['DateTime']['output'];
-  title: Scalars['String']['output'];
 };
 
 /** Marks where a steered message entered the running reply. */
@@ -1310,6 +1301,15 @@ export type ThreadKind =
   | 'SHARED'
   /** Private to its owner: other users can neither read nor act on it. */
   | 'TEST';
+
+/** What a share link shows: the thread’s title, its agent’s name and its messages up to the shared one, nothing else. */
+export type ThreadSnapshot = {
+  __typename?: 'ThreadSnapshot';
+  agentName: Scalars['String']['output'];
+  messages: Array<SnapshotMessage>;
+  sharedAt: Scalars['DateTime']['output'];
+  title: Scalars['String']['output'];
+};
 
 /** The MCP annotations the server gives its tool (hints, not guarantees). */
 export type ToolAnnotations = {
