@@ -2,6 +2,7 @@ import type { ErrorReason } from '@parley/client';
 import { createContext, useContext } from 'react';
 import { budgetsDe, budgetsEn } from './i18n-budgets.ts';
 import { usageDe, usageEn } from './i18n-usage.ts';
+import { sharingDe, sharingEn } from './i18n-sharing.ts';
 
 // The chat's own words in English and German. Error cards are keyed by the failure's `reason`
 // (the affordance depends on it); the server's localized `message` goes under the details.
@@ -165,6 +166,7 @@ const en = {
   addServer: 'Add server',
   serverAdded: (server: string) => `Added ${server}.`,
   ...usageEn,
+  ...sharingEn,
   ...budgetsEn,
 };
 
@@ -301,6 +303,7 @@ const de: Messages = {
   addServer: 'Server hinzufügen',
   serverAdded: (server) => `${server} hinzugefügt.`,
   ...usageDe,
+  ...sharingDe,
   ...budgetsDe,
 };
 

@@ -42,6 +42,7 @@ export type {
 export * as documents from './documents.ts';
 export { formatMoney, picosOf } from './money.ts';
 export type { MoneyAmount } from './money.ts';
+export { RevokeThreadShareLinkDocument, SharedSnapshotDocument, ShareThreadLinkDocument, ThreadShareLinkListDocument } from './share-documents.ts';
 export { ProjectBudgetsReportDocument, ProjectUsageReportDocument, RemoveProjectBudgetDocument, ReplyUsageDocument, SetProjectBudgetDocument } from './usage-documents.ts';
 export {
   AddToolServerDocument,
@@ -70,6 +71,7 @@ export type {
   RemoveToolServerMutation,
   RenameThreadTitleMutation,
   ReplyUsageQuery,
+  SharedSnapshotQuery,
   StartThreadMutation,
   ThreadSummaryQuery,
   ToolServerHeaderInput,
