@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createHash, randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEB_APP_CONTENT_SECURITY_POLICY } from '../../src/server/plugins/use-web-app.ts';
 import { sendWithFiles } from '../support/attachments.ts';
 import { describeEachBackend } from '../support/backends.ts';
@@ -8,7 +9,7 @@ import { follow } from '../support/follower.ts';
 import { ofKind } from '../support/run-events.ts';
 import { addMember, newThread, sendAndFollow, setUpAgent } from '../support/scenario.ts';
 import { rawId } from '../support/security-world.ts';
-import { requestData, startTestServer, type TestServer } from '../support/server.ts';
+import { request, requestData, startTestServer, type TestServer } from '../support/server.ts';
 
 // A share link shows exactly its snapshot to anyone holding it, without signing in: not the
 // messages after it, not the owner's email, no files unless the owner included them; and nothing
@@ -116,3 +117,34 @@ describeEachBackend('share links', (backend) => {
     expect(await server.parley.db.prisma.shareLink.count()).toBe(before);
   });
 });
+
+describe('a share link read anonymously is rate-limited like any anonymous query', () => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startTestServer({ env: { PARLEY_QUERIES_PER_MINUTE: '3' } });
+  });
+  afterAll(async () => server?.stop());
+
+  it('counts the page and sharedThread against the address’s budget, then answers 429 and RATE_LIMITED', async () => {
+    const owner = await setUpAgent(server, { project: 'Limits' });
+    const threadId = await newThread(server, owner.token, owner.agentId);
+    const token = randomBytes(32).toString('base64url');
+    await server.parley.db.prisma.shareLink.create({
+      data: {
+        threadId: rawId(threadId), ownerId: owner.userId, tokenHash: createHash('sha256').update(token).digest('hex'),
+        throughMessageId: rawId(threadId), title: 'limited', agentName: 'Demo', snapshot: [],
+      },
+    });
+    const page = () => fetch(`${new URL(server.url).origin}/share/${token}`);
+    expect((await page()).status).toBe(200);
+    expect((await read(server, token)).data?.sharedThread.__typename).toBe('ThreadSnapshot');
+    expect((await page()).status).toBe(200);
+    const refused = await page();
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await read(server, token)).errors?.[0]?.extensions?.code).toBe('RATE_LIMITED');
+  });
+});
+
+const read = (server: TestServer, token: string) => request(server, SharedThreadDocument, { token }, null);
