@@ -76,7 +76,8 @@ const plugins: Pick<ComponentProps<typeof ReactMarkdown>, 'remarkPlugins' | 'reh
 /** A reply's text as Markdown; the same text renders once. */
 export const Markdown = memo(function Markdown({ text }: { text: string }) {
   return (
-    <div className="markdown">
+    // `text` as any text part of a message (what readers of the page, and its tests, look for).
+    <div className="text markdown">
       <ReactMarkdown {...plugins} components={components} urlTransform={(url) => safeLinkTarget(url) ?? ''}>
         {settledForStreaming(text)}
       </ReactMarkdown>
