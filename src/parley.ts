@@ -23,6 +23,7 @@ import { ObservabilityModule } from './observability/observability-module.ts';
 import { QueueService } from './queue/queue-service.ts';
 import { queueLimits } from './queue/settings.ts';
 import { SearchService } from './search/search-service.ts';
+import { ShareService } from './sharing/share-service.ts';
 import { ToolsModule } from './tools/tools-module.ts';
 import { TransferService } from './transfer/transfer-service.ts';
 import { UsageModule } from './usage/usage-module.ts';
@@ -82,6 +83,7 @@ export async function openParley(config: Config, logger: Logger, overrides: Parl
     compaction: new CompactionService({ prisma, sql, models, bus, access, recordCall: (agent, call) => usage.recordCallOutsideRun(agent, call) }),
     search: new SearchService(sql, access),
     transfer: new TransferService(prisma, access, directory),
+    sharing: new ShareService(prisma, access),
   };
   const agUi = new AgUiModule({ ...services, prisma, sql, bus, running: execution.running, metrics, logger, settings: config });
   await instance.start(agUi);

@@ -28,6 +28,7 @@ import type { UsageService } from '../usage/usage-service.ts';
 import type { CompactionService } from '../compaction/compaction-service.ts';
 import type { SearchService } from '../search/search-service.ts';
 import type { TransferService } from '../transfer/transfer-service.ts';
+import type { ShareService } from '../sharing/share-service.ts';
 
 export interface SchemaServices {
   access: Pick<AccessPolicy, 'agent' | 'projectRole' | 'roleOf' | 'thread' | 'visibleNode'>;
@@ -51,6 +52,7 @@ export interface SchemaServices {
   compaction: Pick<CompactionService, 'contextWindowOf' | 'contextOf' | 'compactThread' | 'uncompactThread'>;
   search: Pick<SearchService, 'searchThreads'>;
   transfer: Pick<TransferService, 'exportThread' | 'importThread'>;
+  sharing: Pick<ShareService, 'share' | 'linksOf' | 'revoke' | 'sharedThread'>;
   /** The deployment's currency (PARLEY_CURRENCY): every Money is in it. */
   currency: string;
   /** Links a queued message to the request that queued it (its turn's trace names that request). */

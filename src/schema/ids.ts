@@ -4,8 +4,8 @@ import { InvalidInputError, NotFoundError } from '../domain/errors.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** A budget is addressed by a global id too, but read only through its project (`node(id)` does not find it). */
-export type NodeTypeName = VisibleNodeType | 'Budget';
+/** A budget and a share link are addressed by global ids too, but read only through their project or thread (`node(id)` does not find them). */
+export type NodeTypeName = VisibleNodeType | 'Budget' | 'ShareLink';
 
 /** How a not-found answer names each type: the same words the services use for it. */
 const NOT_FOUND_LABELS: Record<NodeTypeName, string> = {
@@ -19,6 +19,7 @@ const NOT_FOUND_LABELS: Record<NodeTypeName, string> = {
   Suspension: 'Suspension',
   ToolServer: 'ToolServer',
   Budget: 'Budget',
+  ShareLink: 'ShareLink',
 };
 
 /** Accepts a Relay global id of the expected type, or the raw id the CLI prints. */

@@ -21,6 +21,7 @@ import './budgets.ts';
 import './compaction.ts';
 import './search.ts';
 import './transfer.ts';
+import './sharing.ts';
 import { builder } from './builder.ts';
 
 export const schema = builder.toSchema({ sortSchema: true });

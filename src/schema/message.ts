@@ -78,7 +78,8 @@ const AttachmentPart = builder.objectRef<PartOf<'attachment'>>('AttachmentPart')
       description:
         'GET it on this server with the same Authorization header; it is always served as a download ' +
         '(Content-Disposition: attachment, X-Content-Type-Options: nosniff).',
-      resolve: (part) => downloadPathOf(part.attachmentId),
+      // A shared snapshot's files carry the link's own path (src/sharing/snapshot.ts).
+      resolve: (part) => ('downloadPath' in part && typeof part.downloadPath === 'string' ? part.downloadPath : downloadPathOf(part.attachmentId)),
     }),
   }),
 });

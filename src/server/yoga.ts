@@ -17,6 +17,7 @@ import { useRateLimits } from './plugins/use-rate-limits.ts';
 import { useReadiness } from './plugins/use-readiness.ts';
 import { useSchemaDisclosure } from './plugins/use-schema-disclosure.ts';
 import { useWebApp } from './plugins/use-web-app.ts';
+import { useShareLinks } from './plugins/use-share-links.ts';
 import { useMetrics, type MetricsEndpoint } from './plugins/use-metrics.ts';
 import { useRequestId } from './plugins/use-request-id.ts';
 import { useTracing } from './plugins/use-tracing.ts';
@@ -71,6 +72,7 @@ export function createParleyYoga({ parley, config, logger, isAccepting, limits, 
       useMetrics(parley.metrics, metricsEndpoint(config)),
       useTracing(parley.tracing),
       useHealth(),
+      useShareLinks({ sharing: parley.services.sharing, rateLimits: parley.services.rateLimits, webApp: config.PARLEY_WEB }),
       ...(config.PARLEY_WEB ? [useWebApp({ tokenUrl: config.PARLEY_WEB_TOKEN_URL })] : []),
       useGraphiQLContentSecurityPolicy(),
       useGraphiQLDelivery('/graphql'),
@@ -190,6 +192,11 @@ export function costWeights(config: Config): CostWeights {
       // A snippet's parts are its matched words and the text between them, in about 220 characters
       // (searchThreads itself is paged: its `first` counts).
       'SearchSnippet.parts': estimated,
+      // A thread is shared a few times; a snapshot's messages are a path (a long one is read whole,
+      // like a conversation's page) and their parts a message's.
+      'Thread.shareLinks': estimated,
+      'ThreadSnapshot.messages': 200,
+      'SnapshotMessage.parts': Math.max(1 + config.PARLEY_MAX_ATTACHMENTS, estimated),
     },
   };
 }

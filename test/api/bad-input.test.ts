@@ -215,6 +215,17 @@ const toolServerById = (mutation: 'update' | 'remove' | 'refresh') => (toolServe
   return (await requestData(server, documents.RefreshToolServerDocument, { toolServerId }, token)).refreshToolServer;
 };
 
+const shareThread = (vars: { threadId?: string; throughMessageId?: string }) => async () =>
+  (
+    await requestData(
+      server,
+      documents.ShareThreadDocument,
+      { threadId: vars.threadId ?? threadId, throughMessageId: vars.throughMessageId ?? unknownId('Message') },
+      token,
+    )
+  ).shareThread;
+const revokeShareLink = (id: string) => async () => (await requestData(server, documents.RevokeShareLinkDocument, { id }, token)).revokeShareLink;
+
 const long = (length: number) => 'x'.repeat(length);
 
 /** The id arguments every mutation takes, each unknown, malformed, empty, and of the wrong type. */
@@ -466,6 +477,14 @@ const cases: Case[] = [
   { name: 'renameThread: blank title', run: renameThread({ title: '  ' }), expected: invalid('title', 'empty') },
   { name: 'renameThread: title over 500 chars', run: renameThread({ title: long(501) }), expected: invalid('title', '500') },
   ...idCases('deleteThread', 'threadId', 'Thread', (id) => deleteThread(id), () => agentId),
+
+  // shareThread(threadId, throughMessageId, includeAttachments), revokeShareLink(id): a message that is not on the
+  // thread's active path (unknown, of another thread, off on a branch) is one InvalidInputError (test/api/share-links)
+  ...idCases('shareThread', 'threadId', 'Thread', (id) => shareThread({ threadId: id }), () => agentId),
+  { name: 'shareThread: throughMessageId not on the active path', run: shareThread({}), expected: invalid('throughMessageId', 'active path') },
+  { name: 'shareThread: throughMessageId "nope"', run: shareThread({ throughMessageId: 'nope' }), expected: invalid('throughMessageId', 'nope') },
+  { name: 'shareThread: throughMessageId of the wrong type', run: () => shareThread({ throughMessageId: agentId })(), expected: notFound('Message') },
+  ...idCases('revokeShareLink', 'id', 'ShareLink', (id) => revokeShareLink(id), () => agentId),
 ];
 
 beforeAll(async () => {

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { encodeId } from '../../src/schema/ids.ts';
 import { describeEachBackend } from '../support/backends.ts';
@@ -55,7 +55,8 @@ type FixtureKind =
   | 'compactable'
   | 'private-compactable'
   | 'compacted'
-  | 'private-compacted';
+  | 'private-compacted'
+  | 'share-link';
 
 interface Fixture {
   threadIds: string[];
@@ -74,6 +75,9 @@ interface Fixture {
   /** A completed turn's user message and reply. */
   userMessageId?: string;
   replyMessageId?: string;
+  /** A share link of the owner's private thread, and its token. */
+  shareLinkId?: string;
+  shareToken?: string;
 }
 
 interface Case {
@@ -121,6 +125,11 @@ const MATRIX: Record<string, Case[]> = {
     { minimum: 'member', fixture: 'compacted', variables: (_w, f) => ({ threadId: f.threadId }) },
     { name: 'the owner’s private thread', minimum: 'owner', fixture: 'private-compacted', variables: (_w, f) => ({ threadId: f.threadId }) },
   ],
+  // Only the thread's owner shares it: to anyone else, even in the project, it is not found.
+  'mutation.shareThread': onAnswered((_w, f) => ({ threadId: f.threadId, throughMessageId: f.replyMessageId }), 'owner'),
+  'mutation.revokeShareLink': [{ minimum: 'owner', fixture: 'share-link', variables: (_w, f) => ({ id: f.shareLinkId }) }],
+  // Anonymous on purpose: whoever holds the link reads its snapshot, signed in or not.
+  'query.sharedThread': [{ minimum: 'anonymous', fixture: 'share-link', variables: (_w, f) => ({ token: f.shareToken }) }],
   'mutation.renameThread': onAnswered((_w, f) => ({ threadId: f.threadId, title: 'Renamed' })),
   // The owner, or a project admin for a shared thread.
   'mutation.deleteThread': onAnswered((_w, f) => ({ threadId: f.threadId }), 'admin'),
@@ -241,6 +250,17 @@ async function buildFixture(world: SecurityWorld, kind: FixtureKind): Promise<Fi
       const scope = `*:shared:${randomUUID()}`;
       const row = await world.server.parley.db.prisma.budget.create({ data: { projectId: rawId(world.projectId), perUser: false, period: 'MONTH', amount: '10', scope } });
       return { threadIds: [], budgetId: encodeId('Budget', row.id) };
+    }
+    case 'share-link': {
+      const threadId = await createThread(world, 'TEST');
+      const shareToken = randomBytes(32).toString('base64url');
+      const link = await world.server.parley.db.prisma.shareLink.create({
+        data: {
+          threadId: rawId(threadId), ownerId: world.owner.userId, tokenHash: createHash('sha256').update(shareToken).digest('hex'),
+          throughMessageId: randomUUID(), title: 'shared', agentName: 'agent', snapshot: [],
+        },
+      });
+      return { threadIds: [threadId], shareLinkId: encodeId('ShareLink', link.id), shareToken };
     }
     case 'owner-token': {
       const token = await world.server.parley.db.prisma.apiToken.create({

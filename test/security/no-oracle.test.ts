@@ -45,6 +45,8 @@ const ID_ARGUMENT_TYPES: Record<string, IdKind | 'any'> = {
   'project.id': 'Project',
   'resolveSuspension.id': 'Suspension',
   'revokeApiToken.id': 'ApiToken',
+  'revokeShareLink.id': 'ShareLink',
+  throughMessageId: 'Message',
   toolServerId: 'ToolServer',
   budgetId: 'Budget',
   messageId: 'Message',
@@ -134,6 +136,12 @@ describeEachBackend('no existence oracle', (backend) => {
     const budget = await server.parley.db.prisma.budget.create({
       data: { projectId: rawId(world.privateProjectId), perUser: false, period: 'DAY', amount: '5', scope: '*:shared:DAY' },
     });
+    const shareLink = await server.parley.db.prisma.shareLink.create({
+      data: {
+        threadId: rawId(busy.threadId), ownerId: world.owner.userId, tokenHash: randomUUID(), throughMessageId: randomUUID(),
+        title: '', agentName: '', snapshot: [],
+      },
+    });
     const real: Record<IdKind, string> = {
       ApiToken: ownerToken.id,
       User: encodeId('User', world.owner.userId),
@@ -146,6 +154,7 @@ describeEachBackend('no existence oracle', (backend) => {
       Message: encodeId('Message', (await server.parley.db.prisma.message.findFirstOrThrow({ where: { threadId: rawId(busy.threadId), role: 'USER' } })).id),
       ToolServer: encodeId('ToolServer', toolServer.id),
       Budget: encodeId('Budget', budget.id),
+      ShareLink: encodeId('ShareLink', shareLink.id),
     };
     victim = {
       real,

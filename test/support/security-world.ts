@@ -225,5 +225,6 @@ export async function worldState(world: SecurityWorld, threadIds: string[]) {
     prisma.message.count({ where: inThreads }),
     prisma.threadEvent.count({ where: inThreads }),
   ]);
-  return { users, memberships, projects, agents, threadRows, executions, queueItems, suspensions, messages, events };
+  const shareLinks = await prisma.shareLink.findMany({ orderBy: { id: 'asc' }, select: { id: true, threadId: true } });
+  return { users, memberships, projects, agents, threadRows, executions, queueItems, suspensions, messages, events, shareLinks };
 }

@@ -168,7 +168,7 @@ export async function requestData<TResult, TVariables>(
 export async function databaseState(server: Pick<TestServer, 'parley'>) {
   const prisma = server.parley.db.prisma;
   const byId = { orderBy: { id: 'asc' as const } };
-  const [users, apiTokens, memberships, projects, agents, threads, messages, executions, queueItems, events, suspensions, modelPrices, modelCalls, budgets] =
+  const [users, apiTokens, memberships, projects, agents, threads, messages, executions, queueItems, events, suspensions, modelPrices, modelCalls, budgets, shareLinks] =
     await Promise.all([
       prisma.user.count(),
       prisma.apiToken.count(),
@@ -184,8 +184,9 @@ export async function databaseState(server: Pick<TestServer, 'parley'>) {
       prisma.modelPrice.findMany({ orderBy: { modelId: 'asc' } }),
       prisma.modelCall.count(),
       prisma.budget.findMany(byId),
+      prisma.shareLink.findMany(byId),
     ]);
-  return { users, apiTokens, memberships, projects, agents, threads, messages, executions, queueItems, events, suspensions, modelPrices, modelCalls, budgets };
+  return { users, apiTokens, memberships, projects, agents, threads, messages, executions, queueItems, events, suspensions, modelPrices, modelCalls, budgets, shareLinks };
 }
 
 type Falsy = null | undefined | false;

@@ -10,6 +10,8 @@ import { useMessages } from './i18n.ts';
 import { QueuePanel } from './QueuePanel.tsx';
 import { ReplyUsage, runEnded } from './ReplyUsage.tsx';
 import { useSummariseAndRetry } from './SummariseAndRetry.tsx';
+import { Markdown } from './Markdown.tsx';
+import { ShareButton } from './ShareDialog.tsx';
 
 interface ChatProps {
   threadId: string;
@@ -109,7 +111,7 @@ function Message({ message, state, thread, actions }: { message: ThreadMessage; 
       ) : (
         message.parts.map((part, index) =>
           part.__typename === 'ToolCallPart' && delegated.has(part.toolCallId) ? null : (
-            <Part key={index} part={part} actions={actions} />
+            part.__typename === 'TextPart' && !mine ? <Markdown key={index} text={part.text} /> : <Part key={index} part={part} actions={actions} />
           ),
         )
       )}
@@ -123,6 +125,7 @@ function Message({ message, state, thread, actions }: { message: ThreadMessage; 
       {!mine && message.outcome === 'INTERRUPTED' && <span className="badge interrupted">{t.interrupted}</span>}
       {!mine && message.executionId && runEnded(message.outcome) && <ReplyUsage executionId={message.executionId} outcome={message.outcome} />}
       {message.id && !editing && <BranchControls message={message} thread={thread} onEdit={() => setEditing(true)} />}
+      {!mine && message.id && runEnded(message.outcome) && <ShareButton threadId={state.threadId} messageId={message.id} />}
     </li>
   );
 }

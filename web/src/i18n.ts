@@ -2,8 +2,9 @@ import type { ErrorReason } from '@parley/client';
 import { createContext, useContext } from 'react';
 import { budgetsDe, budgetsEn } from './i18n-budgets.ts';
 import { compactionDe, compactionEn } from './i18n-compaction.ts';
-import { searchDe, searchEn } from './i18n-search.ts';
 import { elicitationDe, elicitationEn } from './i18n-elicitation.ts';
+import { searchDe, searchEn } from './i18n-search.ts';
+import { sharingDe, sharingEn } from './i18n-sharing.ts';
 import { usageDe, usageEn } from './i18n-usage.ts';
 
 // The chat's own words in English and German. Error cards are keyed by the failure's `reason`
@@ -169,6 +170,7 @@ const en = {
   serverAdded: (server: string) => `Added ${server}.`,
   ...usageEn,
   ...searchEn,
+  ...sharingEn,
   ...budgetsEn,
   ...compactionEn,
   ...elicitationEn,
@@ -308,6 +310,7 @@ const de: Messages = {
   serverAdded: (server) => `${server} hinzugefügt.`,
   ...usageDe,
   ...searchDe,
+  ...sharingDe,
   ...budgetsDe,
   ...compactionDe,
   ...elicitationDe,

@@ -44,6 +44,7 @@ export * as documents from './documents.ts';
 export { formatMoney, picosOf } from './money.ts';
 export type { MoneyAmount } from './money.ts';
 export { CompactThreadNowDocument, ThreadContextDocument } from './compaction-documents.ts';
+export { RevokeThreadShareLinkDocument, SharedSnapshotDocument, ShareThreadLinkDocument, ThreadShareLinkListDocument } from './share-documents.ts';
 export { ProjectBudgetsReportDocument, ProjectUsageReportDocument, RemoveProjectBudgetDocument, ReplyUsageDocument, SetProjectBudgetDocument } from './usage-documents.ts';
 export { ThreadSearchDocument } from './search-documents.ts';
 export {
@@ -74,6 +75,7 @@ export type {
   RemoveToolServerMutation,
   RenameThreadTitleMutation,
   ReplyUsageQuery,
+  SharedSnapshotQuery,
   StartThreadMutation,
   ThreadContextQuery,
   ThreadSearchQuery,

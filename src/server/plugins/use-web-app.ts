@@ -47,6 +47,8 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 
 /** A built asset: Vite's hashed file names (`index-<hash>.js`), no path separators, one dot. */
+const SHARE_PAGE_PATH = /^\/share\/[\w-]+$/;
+
 const ASSET_PATH = /^\/assets\/[\w-]+\.(?:js|css|svg|png)$/;
 
 export function webAppBuilt(directory = WEB_APP_DIRECTORY): boolean {
@@ -55,7 +57,8 @@ export function webAppBuilt(directory = WEB_APP_DIRECTORY): boolean {
 
 /** The file a GET on `pathname` is answered with, relative to the build; null for any other path. */
 function fileFor(pathname: string): string | null {
-  if (pathname === '/' || pathname === '/index.html') return 'index.html';
+  // A share link's page is the chat's own (use-share-links.ts lets only known tokens through).
+  if (pathname === '/' || pathname === '/index.html' || SHARE_PAGE_PATH.test(pathname)) return 'index.html';
   return ASSET_PATH.test(pathname) ? pathname.slice(1) : null;
 }
 
