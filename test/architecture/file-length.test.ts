@@ -3,16 +3,18 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-const SRC = fileURLToPath(new URL('../../src', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+/** The server, the web chat and the packages an app installs: everything but generated code and tests. */
+const SOURCE_FOLDERS = ['src', 'web/src', 'packages/client/src'];
 
-/** The most lines a file of src/ may have: past it, a file holds more than one responsibility. */
+/** The most lines a source file may have: past it, a file holds more than one responsibility. */
 const MAX_LINES = 300;
 
-/** Source files of src/: no generated code, no tests. */
+/** Source files under a folder: no generated code (`generated/`, the client's `gql/`), no tests. */
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === 'generated' || entry.name === '__tests__' ? [] : sourceFiles(full);
+    if (entry.isDirectory()) return ['generated', 'gql', '__tests__'].includes(entry.name) ? [] : sourceFiles(full);
     return /\.tsx?$/.test(entry.name) && !/\.(test|d)\.tsx?$/.test(entry.name) ? [full] : [];
   });
 }
@@ -32,10 +34,14 @@ function lengthProblems(files: { name: string; text: string }[], max: number): s
     .sort();
 }
 
-describe('the length of the files of src/', () => {
+describe(`the length of the files of ${SOURCE_FOLDERS.join(', ')}`, () => {
   it(`has no file over ${MAX_LINES} lines outside generated code and tests`, () => {
-    const files = sourceFiles(SRC).map((file) => ({ name: path.relative(SRC, file), text: readFileSync(file, 'utf8') }));
+    const files = SOURCE_FOLDERS.flatMap((folder) => sourceFiles(path.join(ROOT, folder))).map((file) => ({
+      name: path.relative(ROOT, file),
+      text: readFileSync(file, 'utf8'),
+    }));
     expect(files.length).toBeGreaterThan(50);
+    expect(files.some(({ name }) => name.startsWith('web/src/'))).toBe(true);
     expect(lengthProblems(files, MAX_LINES)).toEqual([]);
   });
 

@@ -47,14 +47,11 @@ export { CompactThreadNowDocument, ThreadContextDocument } from './compaction-do
 export { RevokeThreadShareLinkDocument, SharedSnapshotDocument, ShareThreadLinkDocument, ThreadShareLinkListDocument } from './share-documents.ts';
 export { ProjectBudgetsReportDocument, ProjectUsageReportDocument, RemoveProjectBudgetDocument, ReplyUsageDocument, SetProjectBudgetDocument } from './usage-documents.ts';
 export { ThreadSearchDocument } from './search-documents.ts';
+export { AddToolServerDocument, ProjectToolServersDocument, RefreshToolServerDocument, RemoveToolServerDocument } from './tool-server-documents.ts';
 export {
-  AddToolServerDocument,
   AgentThreadsDocument,
   AppViewerDocument,
   DeleteThreadForGoodDocument,
-  ProjectToolServersDocument,
-  RefreshToolServerDocument,
-  RemoveToolServerDocument,
   RenameThreadTitleDocument,
   StartThreadDocument,
   ThreadSummaryDocument,
