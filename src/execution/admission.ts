@@ -24,6 +24,8 @@ export interface AdmittedRun {
   assistantMessageId?: string;
   /** The budgets in money that bind it, read at admission; a resumed run reads them when it starts. */
   budgets?: BudgetRow[];
+  /** Whether an AG-UI client offered the thread's turns anything, read at admission; a resumed run looks it up. */
+  clientOffered?: boolean;
 }
 
 export type AdmissionResult =
@@ -136,7 +138,7 @@ export class Admission {
         if (refusal) return { kind: 'refused', events: records } as const;
         return {
           kind: 'admitted',
-          run: { execution, agent, user, handle: registered!, assistantMessageId, queuedAt: head.queuedAt, budgets: head.budgets },
+          run: { execution, agent, user, handle: registered!, assistantMessageId, queuedAt: head.queuedAt, budgets: head.budgets, clientOffered: head.clientOffered },
           events: records,
         } as const;
       });

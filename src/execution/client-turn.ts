@@ -9,7 +9,7 @@ import type { ClientTurn } from '../runtime/client-tools.ts';
 export async function clientTurnOf(prisma: PrismaClient, execution: { threadId: string; queueItemId: string | null }): Promise<ClientTurn | null> {
   const { threadId, queueItemId } = execution;
   if (queueItemId === null) return null;
-  // Most threads were never spoken to over AG-UI: one indexed look-up settles them.
+  // Admission already told a fresh turn whether its thread has offers; a resumed run asks here.
   const offered = await prisma.agUiTurn.findMany({ where: { threadId }, select: { messageKey: true, tools: true, context: true } });
   if (offered.length === 0) return null;
   const queued = await prisma.threadEvent.findMany({ where: { threadId, type: 'MessageQueued' }, select: { payload: true } });

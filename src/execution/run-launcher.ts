@@ -117,7 +117,7 @@ export class RunLauncher {
         budgets: admitted.budgets,
         stopTurn,
         turn,
-        clientTurn: await clientTurnOf(this.deps.prisma, execution),
+        clientTurn: admitted.clientOffered === false ? null : await clientTurnOf(this.deps.prisma, execution),
       };
       return (await turn.run(() => this.execute(setup))).settled;
     } finally {

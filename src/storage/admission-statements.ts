@@ -30,6 +30,8 @@ export interface QueueHeadRow extends AgentRow {
   tokensToday: number | null;
   /** The budgets in money that bind a run of the agent (read here so that a turn checks them without a statement of its own). */
   budgets: BudgetRow[];
+  /** Whether an AG-UI client ever offered the thread's turns tools or context (most threads: no, and no look-up follows). */
+  clientOffered: boolean;
 }
 
 /**
@@ -56,7 +58,8 @@ export async function queueHead(db: SqlRunner, threadId: string, dayStart: Date)
              SELECT jsonb_agg(jsonb_build_object('id', b."id", 'projectId', b."projectId", 'agentId', b."agentId", 'perUser', b."perUser",
                                                  'period', b."period", 'amount', b."amount"::text, 'warnAtPercent', b."warnAtPercent")
                               ORDER BY b."createdAt", b."id")
-             FROM "budget" b WHERE b."projectId" = a."projectId" AND (b."agentId" IS NULL OR b."agentId" = a."id")), '[]'::jsonb) AS "budgets"
+             FROM "budget" b WHERE b."projectId" = a."projectId" AND (b."agentId" IS NULL OR b."agentId" = a."id")), '[]'::jsonb) AS "budgets",
+           EXISTS (SELECT 1 FROM "ag_ui_turn" o WHERE o."threadId" = t."id") AS "clientOffered"
     FROM "thread" t
     JOIN "agent" a ON a."id" = t."agentId"
     JOIN LATERAL (

@@ -38,7 +38,16 @@ export const SharedSnapshotDocument = graphql(`
         title agentName sharedAt
         messages {
           role createdAt
-          parts { ...ClientMessagePartFields ... on AttachmentPart { downloadPath } }
+          # What the page shows of a part, no more: a snapshot is read whole, so each part costs as little as it can.
+          parts {
+            __typename
+            ... on TextPart { text }
+            ... on ReasoningPart { text }
+            ... on SteeredInputPart { text }
+            ... on AttachmentPart { attachmentId filename mediaType size downloadPath }
+            ... on ToolCallPart { toolCallId toolName state }
+            ... on DelegationPart { toolCallId text }
+          }
         }
       }
       ... on NotFoundError { message code }
