@@ -104,10 +104,12 @@ export function createRequest(options: TransportOptions): Request {
   const fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
   const send = async (document: DocumentNode, variables: unknown, files: readonly UploadedFile[]) => {
     const operation = JSON.stringify({ query: print(document), variables });
-    const authorization = `Bearer ${await currentToken(options)}`;
+    const token = await currentToken(options);
+    // Without a token (an anonymous reader, e.g. a shared thread's page) no Authorization is sent at all.
+    const signedIn: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
     const response = await fetchImpl(options.url, {
       method: 'POST',
-      headers: files.length ? { authorization } : { 'content-type': 'application/json', authorization },
+      headers: files.length ? signedIn : { 'content-type': 'application/json', ...signedIn },
       body: files.length ? multipartBody(operation, files) : operation,
     });
     return { status: response.status, body: (await response.json()) as { data?: unknown; errors?: GraphQLErrorLike[] } };
@@ -211,7 +213,7 @@ export function followSubscription<TData>(
           clearTimeout(refreshTimer);
           refreshTimer = setTimeout(refresh, refreshDelay(expiresAt));
         }
-        return { authorization: `Bearer ${token}` };
+        return token ? { authorization: `Bearer ${token}` } : {};
       },
       retryAttempts: 0,
       lazy: true,
