@@ -53,3 +53,11 @@ describe('links in README.md and docs/', () => {
     expect(broken).toEqual([]);
   });
 });
+
+describe('README.md', () => {
+  it('stays a first page (at most 250 lines): what Parley is, how to start, a tour and a map of docs/', () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    expect(readme.split('\n').length).toBeLessThanOrEqual(250);
+    for (const page of pages.filter((name) => name.startsWith('docs/'))) expect(readme, `README.md links ${page}`).toContain(`(${page}`);
+  });
+});
