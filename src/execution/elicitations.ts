@@ -55,6 +55,8 @@ const CLOSED_MESSAGES: Record<ElicitationClosed, string> = {
 export class ElicitationService {
   /** The calls waiting here, by their card's id. */
   private readonly waiting = new Map<string, (answer: ElicitationAnswer) => void>();
+  /** Closes under way of cards whose call was aborted, by the execution they belong to. */
+  private readonly closing = new Map<string, Set<Promise<void>>>();
 
   constructor(
     private readonly prisma: PrismaClient,
@@ -81,39 +83,70 @@ export class ElicitationService {
     };
   }
 
-  /** Opens the card and waits for the user; a `signal` that aborts first closes the card, and the server gets `cancel`. */
+  /**
+   * Opens the card and waits for the user; a `signal` that aborts first closes the card (the run's
+   * ending waits for that close: `closesOf`), and the server gets `cancel`.
+   */
   async ask(call: ElicitingCall, request: ElicitationRequest, signal: AbortSignal): Promise<ElicitationAnswer> {
     if (signal.aborted) return { action: 'cancel' };
     const id = randomUUID();
     const answered = new Promise<ElicitationAnswer>((resolve) => this.waiting.set(id, resolve));
-    const ended = new Promise<ElicitationAnswer>((resolve) => signal.addEventListener('abort', () => resolve({ action: 'cancel' }), { once: true }));
-    // JSON columns (jsonb) keep no key order: the form's order, as the server gave it, is kept aside.
-    const fields = Object.keys(request.requestedSchema.properties ?? {});
-    const payload = { server: call.server, tool: call.tool, message: request.message, requestedSchema: request.requestedSchema, fields };
+    const opened = this.open(call, id, request);
+    let onAbort = () => {};
+    const ended = new Promise<ElicitationAnswer>((resolve) => {
+      // Started as the signal aborts, not when the call unwinds: the run may end before that.
+      onAbort = () => {
+        this.trackClose(call.executionId, opened.then(() => this.close(call.threadId, id, closedBecause(signal.reason))));
+        resolve({ action: 'cancel' });
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
     try {
-      const events = await withSessionLock(this.prisma, call.threadId, async (tx) => {
-        await tx.suspension.create({
-          data: {
-            id,
-            threadId: call.threadId,
-            executionId: call.executionId,
-            toolCallId: call.toolCallId,
-            toolName: call.toolName,
-            kind: 'ELICITATION',
-            payload: payload as unknown as Prisma.InputJsonValue,
-            // Nothing to resume from: the call itself waits.
-            checkpoint: {},
-          },
-        });
-        const opened = { type: 'SuspensionOpened' as const, suspensionId: id, kind: 'ELICITATION' as const, toolCallId: call.toolCallId, payload };
-        return appendThreadEvents(prismaRunner(tx), call.threadId, [{ executionId: call.executionId, payload: opened }]);
-      });
-      this.bus.publishThreadEvents(events);
+      await opened;
       return await Promise.race([answered, ended]);
     } finally {
       this.waiting.delete(id);
-      if (signal.aborted) await this.close(call.threadId, id, closedBecause(signal.reason)).catch(() => {});
+      signal.removeEventListener('abort', onAbort);
     }
+  }
+
+  /** Settles once the cards of `executionId` that its abort closes are closed (and their events published). */
+  async closesOf(executionId: string): Promise<void> {
+    await Promise.all(this.closing.get(executionId) ?? []);
+  }
+
+  private trackClose(executionId: string, close: Promise<void>): void {
+    const quiet = close.catch(() => {});
+    const pending = this.closing.get(executionId) ?? new Set<Promise<void>>();
+    this.closing.set(executionId, pending.add(quiet));
+    void quiet.then(() => {
+      pending.delete(quiet);
+      if (pending.size === 0 && this.closing.get(executionId) === pending) this.closing.delete(executionId);
+    });
+  }
+
+  private async open(call: ElicitingCall, id: string, request: ElicitationRequest): Promise<void> {
+    // JSON columns (jsonb) keep no key order: the form's order, as the server gave it, is kept aside.
+    const fields = Object.keys(request.requestedSchema.properties ?? {});
+    const payload = { server: call.server, tool: call.tool, message: request.message, requestedSchema: request.requestedSchema, fields };
+    const events = await withSessionLock(this.prisma, call.threadId, async (tx) => {
+      await tx.suspension.create({
+        data: {
+          id,
+          threadId: call.threadId,
+          executionId: call.executionId,
+          toolCallId: call.toolCallId,
+          toolName: call.toolName,
+          kind: 'ELICITATION',
+          payload: payload as unknown as Prisma.InputJsonValue,
+          // Nothing to resume from: the call itself waits.
+          checkpoint: {},
+        },
+      });
+      const opened = { type: 'SuspensionOpened' as const, suspensionId: id, kind: 'ELICITATION' as const, toolCallId: call.toolCallId, payload };
+      return appendThreadEvents(prismaRunner(tx), call.threadId, [{ executionId: call.executionId, payload: opened }]);
+    });
+    this.bus.publishThreadEvents(events);
   }
 
   /** The user's answer, decline or cancel: recorded, then given to the waiting call wherever it waits. */

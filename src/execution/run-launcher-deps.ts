@@ -55,7 +55,7 @@ export interface RunLauncherDeps {
     ): Promise<{ tools: ToolSet; labels: Map<string, ToolLabel> }>;
   };
   /** A tool server's questions during a call, as cards the call waits for. */
-  elicitations?: Pick<ElicitationService, 'ask'>;
+  elicitations?: Pick<ElicitationService, 'ask' | 'closesOf'>;
   /** Observers of each run (its metrics), after the listeners that record it; `queuedAt` only for a fresh turn. */
   runListeners?: (agent: RunAgent, queuedAt?: Date) => RunListener[];
   /**

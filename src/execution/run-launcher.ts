@@ -151,6 +151,8 @@ export class RunLauncher {
       }
     }
     const locale = setup.user.locale as Locale;
+    // A question card its abort closed says so before the run's end does.
+    await this.deps.elicitations?.closesOf(setup.recording.run.executionId);
     const ending = endingOf(stop, { signal, root: setup.recording.run.parentExecutionId === null, locale });
     const settled = await setup.turn.inSpan('parley.settlement', () => this.settlePatiently(setup.recording, ending, locale));
     return { ending, outcome: 'returned' in stop ? stop.returned : null, settled };

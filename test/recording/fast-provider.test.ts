@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { replyTexts, type RunEvent } from '../support/run-events.ts';
 import { startFakeProvider, type FakeProvider } from '../support/fake-provider.ts';
-import { newThread, sendAndFollow, setUpAgent } from '../support/scenario.ts';
+import { follow } from '../support/follower.ts';
+import { send } from '../support/client.ts';
+import { newThread, setUpAgent } from '../support/scenario.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
 // A fast model (thousands of chunks a second, through the real OpenAI package) must still stream
@@ -26,7 +28,11 @@ afterAll(async () => {
 it('a reader of a 20,000-chunk reply streamed at full speed receives it live, in joined deltas, not as one final snapshot', async () => {
   const { token, agentId } = await setUpAgent(server, { project: 'Fast', name: 'Fast model', model: 'openai:gpt-test', tools: [] });
   const threadId = await newThread(server, token, agentId);
-  const events: RunEvent[] = await sendAndFollow(server, token, threadId, 'write a lot');
+  const follower = follow(server, token, threadId);
+  await send(server, token, threadId, 'write a lot');
+  // 20,000 chunks take a few seconds on a quiet machine and several times that on a loaded one.
+  const events: RunEvent[] = await follower.waitUntil((seen) => seen.some((event) => event.__typename === 'ExecutionFinished'), 100_000);
+  await follower.close();
 
   expect([...replyTexts(events).values()].join('')).toBe(REPLY);
   const deltas = events.filter((event): event is Extract<RunEvent, { __typename: 'TextDelta' }> => event.__typename === 'TextDelta');
