@@ -4,8 +4,8 @@ import type { Logger } from 'pino';
 import { ServiceUnavailableError } from '../domain/errors.ts';
 import type { InstanceMessage, InstanceTopics, LiveBus } from './live-bus-contract.ts';
 import { listenerSet } from './listener-set.ts';
+import { localFirstThreads } from './local-first.ts';
 import { RepublishBuffer } from './republish-buffer.ts';
-import { ThreadListeners } from './thread-listeners.ts';
 import type { ThreadEvent } from './thread-event.ts';
 import { confirmation, HEARD_TIMEOUT_MS, messageRouter, queueKickSender, within } from './redis-channels.ts';
 
@@ -114,9 +114,13 @@ export function createRedisLiveBus(redisUrl: string, logger: Logger): LiveBus {
     subscriber.unsubscribe(channel).catch((error: unknown) => logger.debug({ err: error, channel }, 'Redis UNSUBSCRIBE failed'));
   };
 
-  const threads = new ThreadListeners(
-    (threadId) => openChannel(THREAD_CHANNEL + threadId),
-    (threadId) => releaseChannel(THREAD_CHANNEL + threadId),
+  const { threads, publisher: threadEvents } = localFirstThreads(
+    {
+      open: (threadId) => openChannel(THREAD_CHANNEL + threadId),
+      release: (threadId) => releaseChannel(THREAD_CHANNEL + threadId),
+      confirmed: (threadId) => channels.get(THREAD_CHANNEL + threadId)?.confirmed === true,
+    },
+    (threadId, message) => publish(THREAD_CHANNEL + threadId, message),
   );
   // Kicks and control messages are fanned out on this instance as they arrive, for as long as it runs.
   // Kicks only from the first consumer on: an instance that runs no turns never hears them.
@@ -127,14 +131,14 @@ export function createRedisLiveBus(redisUrl: string, logger: Logger): LiveBus {
     'message',
     messageRouter(
       { threadPrefix: THREAD_CHANNEL, queueKick: QUEUE_KICK_CHANNEL, instance: INSTANCE_CHANNEL, ownKicksFrom: kicks.from },
-      { threads, kicks: topics, instanceMessages },
+      { threads, isOwn: (message) => threadEvents.isOwn(message), kicks: topics, instanceMessages },
       logger,
     ),
   );
 
   return {
     kind: 'redis',
-    publishThreadEvents: (events) => events.forEach((event) => publish(THREAD_CHANNEL + event.threadId, JSON.stringify(event))),
+    publishThreadEvents: (events) => events.forEach((event) => threadEvents.publish(event)),
     subscribeThread: (threadId, listener) => threads.add(threadId, listener),
     threadChannelReady: async (threadId, timeoutMs) => {
       const entry = channels.get(THREAD_CHANNEL + threadId);

@@ -52,7 +52,8 @@ export function queueKickSender(): { from: string; encode(threadId: string): str
 
 /**
  * Hands each message a Redis connection receives to this instance's listeners: a thread's events
- * decoded once for all of the thread's listeners (dropped when no one here listens any more),
+ * decoded once for all of the thread's listeners (dropped when no one here listens any more, or
+ * when this instance sent them),
  * queue kicks of other instances (`ownKicksFrom` names this bus's) and instance messages to theirs;
  * an unreadable message is logged and ignored.
  */
@@ -60,6 +61,8 @@ export function messageRouter(
   names: ChannelNames & { ownKicksFrom: string },
   targets: {
     threads: ThreadListeners;
+    /** This instance's own thread messages (delivered here as they were published). */
+    isOwn: (message: string) => boolean;
     kicks: ReturnType<typeof createPubSub<InstanceTopics>>;
     instanceMessages: ReturnType<typeof listenerSet<InstanceMessage>>;
   },
@@ -76,7 +79,7 @@ export function messageRouter(
   return (channel, message) => {
     if (channel.startsWith(names.threadPrefix)) {
       const threadId = channel.slice(names.threadPrefix.length);
-      if (!targets.threads.has(threadId)) return;
+      if (!targets.threads.has(threadId) || targets.isOwn(message)) return;
       const event = decode(channel, message);
       if (event !== undefined) targets.threads.deliver(threadId, event as ThreadEvent);
       return;

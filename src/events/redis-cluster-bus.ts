@@ -5,8 +5,8 @@ import { ServiceUnavailableError } from '../domain/errors.ts';
 import type { InstanceMessage, InstanceTopics, LiveBus } from './live-bus-contract.ts';
 import type { ClusterAuth, ClusterSeeds } from './settings.ts';
 import { listenerSet } from './listener-set.ts';
+import { localFirstThreads } from './local-first.ts';
 import { RepublishBuffer } from './republish-buffer.ts';
-import { ThreadListeners } from './thread-listeners.ts';
 import type { ThreadEvent } from './thread-event.ts';
 import { confirmation, messageRouter, queueKickSender, within } from './redis-channels.ts';
 import { clusterState, COMMAND_TIMEOUT_MS } from './redis-cluster-state.ts';
@@ -161,15 +161,19 @@ export function createRedisClusterLiveBus(seeds: ClusterSeeds, logger: Logger, a
     subscribers.unsubscribe(channel);
   };
 
-  const threads = new ThreadListeners(
-    (threadId) => openChannel(THREAD_CHANNEL + threadId),
-    (threadId) => releaseChannel(THREAD_CHANNEL + threadId),
+  const { threads, publisher: threadEvents } = localFirstThreads(
+    {
+      open: (threadId) => openChannel(THREAD_CHANNEL + threadId),
+      release: (threadId) => releaseChannel(THREAD_CHANNEL + threadId),
+      confirmed: (threadId) => channels.get(THREAD_CHANNEL + threadId)?.confirmed === true,
+    },
+    (threadId, message) => publish(THREAD_CHANNEL + threadId, message),
   );
   const topics = createPubSub<InstanceTopics>();
   const kicks = queueKickSender();
   const receive = messageRouter(
     { threadPrefix: THREAD_CHANNEL, queueKick: QUEUE_KICK_CHANNEL, instance: INSTANCE_CHANNEL, ownKicksFrom: kicks.from },
-    { threads, kicks: topics, instanceMessages },
+    { threads, isOwn: (message) => threadEvents.isOwn(message), kicks: topics, instanceMessages },
     logger,
   );
 
@@ -179,7 +183,7 @@ export function createRedisClusterLiveBus(seeds: ClusterSeeds, logger: Logger, a
 
   return {
     kind: 'redis-cluster',
-    publishThreadEvents: (events) => events.forEach((event) => void publish(THREAD_CHANNEL + event.threadId, JSON.stringify(event))),
+    publishThreadEvents: (events) => events.forEach((event) => threadEvents.publish(event)),
     subscribeThread: (threadId, listener) => threads.add(threadId, listener),
     threadChannelReady: async (threadId, timeoutMs) => {
       const entry = channels.get(THREAD_CHANNEL + threadId);

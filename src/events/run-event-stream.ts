@@ -79,7 +79,7 @@ async function* threadEvents(options: StreamOptions, departure: Departure): Asyn
       const thread = await prisma.thread.findUniqueOrThrow({ where: { id: threadId }, select: { lastEventSeq: true } });
       ledger.startAfter(thread.lastEventSeq);
     }
-    const runningReplies = await runningSnapshots(prisma, running, threadId);
+    const runningReplies = await runningSnapshots(prisma, running, threadId, bus);
     let endedInReplay = new Set<string>();
     if (requested !== null) {
       ledger.startAfter(requested.seq);
@@ -94,10 +94,12 @@ async function* threadEvents(options: StreamOptions, departure: Departure): Asyn
     for (;;) {
       for (let event = feed.take(); event !== undefined; event = feed.take()) {
         if (event === CATCH_UP) {
+          // Live delivery may have lost its way here meanwhile: the running instances learn it again.
+          askRunners(await unfinishedExecutions(prisma, threadId), running, bus);
           yield* replay(await readThreadEvents(sql, threadId, ledger.lastSeq));
         } else if (event === DROPPED) {
           // Replies before the log, as at the start: a run that ends in between is in the replay.
-          const replies = await runningSnapshots(prisma, running, threadId);
+          const replies = await runningSnapshots(prisma, running, threadId, bus);
           const logged = await readThreadEvents(sql, threadId, ledger.lastSeq);
           yield* replay(logged);
           const ended = new Set(finishedExecutionIds(logged));
@@ -175,16 +177,27 @@ export function snapshotRecord(
   };
 }
 
-async function runningSnapshots(
-  prisma: PrismaClient,
-  running: RunningReplies,
-  threadId: string,
-): Promise<ThreadEvent[]> {
-  const executions = await prisma.execution.findMany({
+/** The thread's root executions that are running or suspended, oldest first. */
+function unfinishedExecutions(prisma: PrismaClient, threadId: string): Promise<{ id: string; status: string }[]> {
+  return prisma.execution.findMany({
     where: { threadId, parentExecutionId: null, status: { in: ['RUNNING', 'SUSPENDED'] } },
-    select: { id: true },
+    select: { id: true, status: true },
     orderBy: { createdAt: 'asc' },
   });
+}
+
+/**
+ * Asks the instances that run these executions for a fresh snapshot, which also tells them that
+ * someone here listens: their deltas then come this way too (src/events/local-first.ts).
+ */
+function askRunners(executions: { id: string; status: string }[], running: RunningReplies, bus: LiveBus): void {
+  for (const { id, status } of executions) if (status === 'RUNNING' && !running.get(id)) bus.relayToInstances({ kind: 'snapshot', executionId: id });
+}
+
+/** Snapshots of the thread's running replies (the instances that run the others are asked for fresh ones). */
+async function runningSnapshots(prisma: PrismaClient, running: RunningReplies, threadId: string, bus: LiveBus): Promise<ThreadEvent[]> {
+  const executions = await unfinishedExecutions(prisma, threadId);
+  askRunners(executions, running, bus);
   const snapshots: ThreadEvent[] = [];
   for (const { id } of executions) {
     const snapshot = await freshestSnapshot(prisma, running, threadId, id);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
 import WebSocket from 'ws';
 import { decodeId } from '../../src/schema/ids.ts';
 import { describeWithServices } from '../support/backends.ts';
@@ -154,23 +155,33 @@ describeWithServices('live delivery through a misbehaving Redis, within the boun
     }
   });
 
-  it('events whose PUBLISH failed are published again once Redis is back: the run’s end still arrives', async () => {
+  it('events whose PUBLISH failed are published again once Redis is back, for other instances; a subscriber here has them at once', async () => {
     const { proxy } = setup;
     const { threadId, follower: following } = await liveThread('/tokens 2');
+    // What another instance's subscription to the thread hears, straight from Redis.
+    const elsewhere = new Redis(TEST_REDIS_URL!);
+    const heard: string[] = [];
+    elsewhere.on('message', (_channel: string, message: string) => heard.push(message));
+    await elsewhere.subscribe(`thread:${decodeId('threadId', threadId, 'Thread')}`);
+    const heardFinished = () => heard.filter((message) => message.includes('"ExecutionFinished"')).length;
     try {
-      // Only the publishing connection goes: the subscriber stays connected and would never be
-      // told to catch up from the log.
+      // Only the publishing connection goes: the subscribing one stays connected and would never
+      // be told to catch up from the log.
       proxy.refuse();
       proxy.cut('publish');
       await send(threadId, '/slow 1 while the publisher is away');
       await ended(threadId, 2);
-      expect(ofKind(following.events, 'ExecutionFinished')).toHaveLength(1);
-      proxy.accept();
+      // This instance's own subscriber never waits for Redis (src/events/local-first.ts)…
       await following.waitUntil((events) => ofKind(events, 'ExecutionFinished').length === 2);
+      expect(heardFinished()).toBe(0);
+      // …and the other instances get what could not be published once the publisher is back.
+      proxy.accept();
+      await eventually(() => heardFinished() === 1, 15_000, 'the run’s end published again');
       const durable = following.events.filter(isDurable).map((event) => Number(event.cursor));
       expect(durable).toEqual(durable.map((_, index) => index + 1));
     } finally {
       proxy.accept();
+      elsewhere.disconnect();
       await following.close();
     }
   });
