@@ -106,7 +106,7 @@ export class RunLauncher {
           resumeWith ??
           loadCompactedHistory(this.deps, agent, execution.threadId, execution.id, {
             executionId: execution.id,
-            onModelCall: (tokens) => recording.emit({ type: 'model-call', tokens }),
+            onModelCall: async (tokens) => recording.emit({ type: 'model-call', tokens }),
             signal: handle.controller.signal,
           }),
         delegationLog: conversationLog,

@@ -57,7 +57,7 @@ export async function runtimeInput(deps: RunLauncherDeps, setup: RunSetup, deleg
   const owner = { userId: setup.user.id, replyMessageId: () => recording.run.assistantMessageId };
   // Progress is news for the card, not part of the run: one that cannot be recorded is dropped.
   const reportProgress = (toolCallId: string, progress: ToolProgress) =>
-    void recording.emit({ type: 'tool-progress', toolCallId, ...progress }).catch((error: unknown) => {
+    void Promise.resolve(recording.emit({ type: 'tool-progress', toolCallId, ...progress })).catch((error: unknown) => {
       deps.logger.debug({ err: error, executionId: recording.run.executionId }, 'a tool call’s progress was not recorded');
     });
   const { threadId, executionId } = recording.run;
@@ -91,10 +91,13 @@ export async function runtimeInput(deps: RunLauncherDeps, setup: RunSetup, deleg
     retryPolicy: deps.retryPolicy,
     maxSteps: MAX_STEPS,
     providerOptions: window === null ? undefined : { [PARLEY_PROVIDER_OPTIONS]: { contextWindowTokens: window } },
-    emit: async (event) => {
-      await recording.emit(event);
-      if (event.type === 'run-started') for (const extra of afterStart) await recording.emit(extra);
-    },
+    emit: (event) =>
+      event.type === 'run-started'
+        ? (async () => {
+            await recording.emit(event);
+            for (const extra of afterStart) await recording.emit(extra);
+          })()
+        : recording.emit(event),
     takeSteeringMessages: root ? () => takeSteering(deps, recording) : undefined,
     meter: setup.meter,
     gate: setup.gate ?? undefined,

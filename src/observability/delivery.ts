@@ -28,7 +28,7 @@ export function observeDelivery(
 
 function record(event: RunEvent, metrics: ParleyMetrics): void {
   const type = event.payload.type;
-  metrics.eventsDelivered.inc({ kind: event.seq !== null ? 'durable' : type === 'MessageSnapshot' ? 'snapshot' : 'live' });
+  metrics.eventsDeliveredOf[event.seq !== null ? 'durable' : type === 'MessageSnapshot' ? 'snapshot' : 'live'].inc();
   if (event.seq === null && STREAMED_CHUNKS.has(type)) {
     metrics.deliveryLag.observe(Math.max(0, (Date.now() - Date.parse(event.createdAt)) / 1000));
   }

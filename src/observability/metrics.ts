@@ -193,6 +193,16 @@ export class ParleyMetrics {
     labelNames: ['kind'] as const,
     registers: [this.registry],
   });
+  /** The two counters above with each kind's labels bound once: counting a chunk hashes no labels. */
+  readonly eventsPublishedOf = {
+    live: this.eventsPublished.labels({ kind: 'live' }),
+    durable: this.eventsPublished.labels({ kind: 'durable' }),
+  };
+  readonly eventsDeliveredOf = {
+    live: this.eventsDelivered.labels({ kind: 'live' }),
+    durable: this.eventsDelivered.labels({ kind: 'durable' }),
+    snapshot: this.eventsDelivered.labels({ kind: 'snapshot' }),
+  };
   readonly deliveryLag = new Histogram({
     name: 'parley_delivery_lag_seconds',
     help: 'Streamed chunks: from the runtime emitting them to their subscription handing them to the socket',

@@ -50,7 +50,7 @@ export class ObservabilityModule implements Module {
   /** What the live bus tells of its traffic: each event published, each recovery from a Redis outage. */
   busObservers() {
     return {
-      published: (kind: 'live' | 'durable') => this.metrics.eventsPublished.inc({ kind }),
+      published: (kind: 'live' | 'durable') => this.metrics.eventsPublishedOf[kind].inc(),
       resynced: () => this.metrics.redisReconnects.inc(),
     };
   }

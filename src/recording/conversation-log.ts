@@ -69,15 +69,20 @@ export class ConversationLog implements RunListener {
     run.reasoningLength = lengthOf(this.parts, 'reasoning');
   }
 
-  async onEvent(event: RuntimeEvent, run: RunState): Promise<void> {
+  onEvent(event: RuntimeEvent, run: RunState): Promise<void> | void {
+    // Streamed text is taken in synchronously: it is the one event of every chunk.
+    if (event.type === 'text-delta' || event.type === 'reasoning-delta') {
+      this.appendText(event.type === 'text-delta' ? 'text' : 'reasoning', event.text);
+      this.scheduleFlush();
+      return;
+    }
+    return this.onStructuralEvent(event, run);
+  }
+
+  private async onStructuralEvent(event: RuntimeEvent, run: RunState): Promise<void> {
     switch (event.type) {
       case 'run-started':
         await this.open(run);
-        break;
-      case 'text-delta':
-      case 'reasoning-delta':
-        this.appendText(event.type === 'text-delta' ? 'text' : 'reasoning', event.text);
-        this.scheduleFlush();
         break;
       case 'tool-call': {
         const existing = this.parts.find((part): part is ToolCallPart => part.type === 'tool-call' && part.toolCallId === event.toolCallId);

@@ -16,10 +16,10 @@ export class LiveBroadcaster implements RunListener {
     private readonly bus: LiveBus,
   ) {}
 
-  async onEvent(event: RuntimeEvent, run: RunState): Promise<void> {
+  onEvent(event: RuntimeEvent, run: RunState): Promise<void> | void {
     switch (event.type) {
       case 'tool-call':
-        await this.appendDurable(run, {
+        return this.appendDurable(run, {
           type: 'ToolCallEvent',
           messageId: run.assistantMessageId ?? '',
           toolCallId: event.toolCallId,
@@ -30,20 +30,17 @@ export class LiveBroadcaster implements RunListener {
           error: event.error ?? null,
           durationMs: event.durationMs ?? null,
         });
-        break;
       case 'retry-scheduled':
-        await this.appendDurable(run, {
+        return this.appendDurable(run, {
           type: 'RetryScheduled',
           attempt: event.attempt,
           delayS: event.delayS,
           reason: event.reason,
         });
-        break;
       case 'budget-warning':
-        await this.appendDurable(run, { type: 'BudgetWarning', ...event.warning });
-        break;
+        return this.appendDurable(run, { type: 'BudgetWarning', ...event.warning });
       default:
-        break;
+        return;
     }
   }
 

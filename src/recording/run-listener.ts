@@ -48,8 +48,20 @@ export interface RunListener {
 export class ListenerChain {
   constructor(private readonly listeners: RunListener[]) {}
 
-  async emit(event: RuntimeEvent, run: RunState): Promise<void> {
-    for (const listener of this.listeners) await listener.onEvent?.(event, run);
+  /**
+   * Synchronous while every listener takes the event in synchronously (a delta, as a rule: no
+   * promise per listener per chunk); from the first listener that returns a promise on, the rest
+   * follow once it settles.
+   */
+  emit(event: RuntimeEvent, run: RunState): Promise<void> | void {
+    for (let index = 0; index < this.listeners.length; index++) {
+      const pending = this.listeners[index]!.onEvent?.(event, run);
+      if (pending) return pending.then(() => this.emitFrom(index + 1, event, run));
+    }
+  }
+
+  private async emitFrom(start: number, event: RuntimeEvent, run: RunState): Promise<void> {
+    for (let index = start; index < this.listeners.length; index++) await this.listeners[index]!.onEvent?.(event, run);
   }
 
   async drain(): Promise<void> {

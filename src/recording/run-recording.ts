@@ -57,13 +57,21 @@ export class RunRecording {
     this.progress = new ProgressWindow(run, deps.bus, deps.deltaWindowMs ?? 0);
   }
 
-  async emit(event: RuntimeEvent): Promise<void> {
+  /** Synchronous for a delta its listeners take in synchronously (the common case: see ListenerChain). */
+  emit(event: RuntimeEvent): Promise<void> | void {
     if (this.completed) return;
     // A delta reaches the subscribers before any listener records it (see DeltaWindow); whatever
     // else the run says comes after the text before it.
     if (event.type === 'tool-progress') return this.emitProgress(event);
-    if (event.type === 'text-delta' || event.type === 'reasoning-delta') this.deltas.add(event);
-    else this.deltas.publishPending();
+    if (event.type === 'text-delta' || event.type === 'reasoning-delta') {
+      this.deltas.add(event);
+      return this.chain.emit(event, this.run);
+    }
+    return this.emitOther(event);
+  }
+
+  private async emitOther(event: Exclude<RuntimeEvent, { type: 'tool-progress' | 'text-delta' | 'reasoning-delta' }>): Promise<void> {
+    this.deltas.publishPending();
     // A call's new state comes after its progress before it.
     if (event.type === 'tool-call') this.progress.settleCall(event.toolCallId);
     await this.chain.emit(event, this.run);

@@ -17,7 +17,8 @@ export interface AgentRunInput {
   retryPolicy: RetryPolicy;
   maxSteps: number;
   /** Where the run's events go, in order (the run's recording). */
-  emit(event: RuntimeEvent): Promise<void>;
+  /** Returns nothing when the event was taken in synchronously (a delta, as a rule): the stream goes on without a turn of the microtask queue. */
+  emit(event: RuntimeEvent): Promise<void> | void;
   /** Asked at each boundary: user messages the run continues with (steering). */
   takeSteeringMessages?(): Promise<ModelMessage[]>;
   /** Counts the run's tokens as they stream (a budget aborts `signal` through it). */

@@ -172,7 +172,9 @@ async function runModelStep(input: AgentRunInput, messages: ModelMessage[], usag
       case 'reasoning-delta':
         if (part.text.length === 0) break;
         streamed();
-        await input.emit({ type: part.type, text: part.text });
+        // Most deltas are taken in synchronously: awaiting nothing would still cost a microtask turn.
+        const taken = input.emit({ type: part.type, text: part.text });
+        if (taken) await taken;
         countChunk();
         break;
       case 'tool-call':
