@@ -112,8 +112,21 @@ const CompactionPart = builder.objectRef<PartOf<'compaction'>>('CompactionPart')
   }),
 });
 
+const PART_TYPES = {
+  text: 'TextPart',
+  reasoning: 'ReasoningPart',
+  'tool-call': 'ToolCallPart',
+  delegation: 'DelegationPart',
+  error: 'ErrorPart',
+  attachment: 'AttachmentPart',
+  'steered-input': 'SteeredInputPart',
+  compaction: 'CompactionPart',
+} as const satisfies Record<MessagePart['type'], string>;
+
 export const MessagePartUnion = builder.unionType('MessagePart', {
   types: [TextPart, ReasoningPart, ToolCallPart, DelegationPart, ErrorPart, AttachmentPart, SteeredInputPart, CompactionPart],
+  // By the part's own type, at once (the members' isTypeOf would each be asked in turn).
+  resolveType: (part) => PART_TYPES[(part as MessagePart).type],
 });
 
 builder.prismaNode('Message', {

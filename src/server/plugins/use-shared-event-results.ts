@@ -8,8 +8,10 @@ import {
   type DocumentNode,
   type ExecutionArgs,
   type ExecutionResult,
+  type GraphQLSchema,
 } from 'graphql';
-import { isAsyncIterable, isPromise, mapAsyncIterator, type Plugin } from 'graphql-yoga';
+import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import { isAsyncIterable, isPromise, type Plugin } from 'graphql-yoga';
 import type { RunEvent } from '../../events/subscriber-ledger.ts';
 
 type Outcome = ExecutionResult | Promise<ExecutionResult>;
@@ -32,6 +34,7 @@ export class SharedEventResults {
   /** A key for each document object (random, so nothing counts documents across the process). */
   private readonly documentKeys = new WeakMap<DocumentNode, string>();
   private readonly perEventVariables = new WeakMap<DocumentNode, string[]>();
+  private readonly compiled = new WeakMap<GraphQLSchema, WeakMap<DocumentNode, Map<string, CompiledQuery | null>>>();
 
   /** True for a result given, as this very object, to every subscriber that selected the same thing. */
   isShared(result: unknown): boolean {
@@ -43,15 +46,17 @@ export class SharedEventResults {
     const stream = await createSourceEventStream(args);
     if (!isAsyncIterable(stream)) return stream;
     const selection = this.selectionKey(args);
+    const compiled = this.compiledFor(args);
+    const executeOne = (event: unknown): Outcome => (compiled ? executeCompiled(compiled, args, event) : execute({ ...args, rootValue: event }));
     const executeEvent = (event: unknown): Outcome => {
       const origin = originOf(event);
-      if (!origin) return execute({ ...args, rootValue: event });
+      if (!origin) return executeOne(event);
       const key = `${selection}\u0000${(event as RunEvent).cursor}`;
       const results = this.resultsByOrigin.get(origin) ?? new Map<string, Outcome>();
       const known = results.get(key);
       if (known) return known;
       this.resultsByOrigin.set(origin, results);
-      const outcome = execute({ ...args, rootValue: event });
+      const outcome = executeOne(event);
       if (isPromise(outcome)) {
         const pending = outcome.then((result) => {
           if (result.errors) results.delete(key);
@@ -67,10 +72,26 @@ export class SharedEventResults {
       }
       return outcome;
     };
-    // Its return() reaches the source at once, even while a next() waits (a quiet thread's stream
-    // must end when its subscriber leaves).
-    return mapAsyncIterator(stream, executeEvent);
+    return eventsExecuted(stream[Symbol.asyncIterator](), executeEvent);
   };
+
+  /**
+   * The subscription's document compiled once (graphql-jit) for its events: executing an event then
+   * builds no execution context, coerces no variables and collects no fields again (graphql-js
+   * does all of that per event). Null where it does not compile: graphql-js executes those.
+   */
+  private compiledFor(args: ExecutionArgs): CompiledQuery | null {
+    const bySchema = this.compiled.get(args.schema) ?? new WeakMap<DocumentNode, Map<string, CompiledQuery | null>>();
+    this.compiled.set(args.schema, bySchema);
+    const byOperation = bySchema.get(args.document) ?? new Map<string, CompiledQuery | null>();
+    bySchema.set(args.document, byOperation);
+    const operation = args.operationName ?? '';
+    if (!byOperation.has(operation)) {
+      const compiled = compileQuery(args.schema, args.document, args.operationName ?? undefined);
+      byOperation.set(operation, isCompiledQuery(compiled) ? compiled : null);
+    }
+    return byOperation.get(operation) ?? null;
+  }
 
   /** What decides a result besides the event: the document, the operation and the variables its selection reads. */
   private selectionKey(args: ExecutionArgs): string {
@@ -96,6 +117,47 @@ export function useSharedEventResults(results: SharedEventResults): Plugin {
       setSubscribeFn(results.subscribe as never);
     },
   };
+}
+
+/**
+ * The source's events, each executed. Its return() reaches the source at once, even while a next()
+ * waits (a quiet thread's stream must end when its subscriber leaves). A plain iterator: a chunk
+ * costs one promise here, where a generic mapper chains several.
+ */
+function eventsExecuted(source: AsyncIterator<unknown>, executeEvent: (event: unknown) => Outcome): AsyncIterableIterator<ExecutionResult> {
+  const executed = (step: IteratorResult<unknown>): IteratorResult<ExecutionResult> | Promise<IteratorResult<ExecutionResult>> => {
+    if (step.done) return step as IteratorResult<ExecutionResult>;
+    const outcome = executeEvent(step.value);
+    return isPromise(outcome) ? outcome.then((value) => ({ done: false, value })) : { done: false, value: outcome };
+  };
+  return {
+    next: () => source.next().then(executed),
+    return: async (value?: unknown) => (source.return ? ((await source.return(value)) as IteratorResult<ExecutionResult>) : { done: true, value: undefined }),
+    throw: async (error?: unknown) => {
+      if (source.throw) return (await source.throw(error)) as IteratorResult<ExecutionResult>;
+      throw error;
+    },
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
+}
+
+/**
+ * One event through the compiled document. A result with errors (or a compiled execution that
+ * throws) is made again by graphql-js, so that what a client is told (messages, paths, locations)
+ * is exactly what graphql-js says.
+ */
+function executeCompiled(compiled: CompiledQuery, args: ExecutionArgs, event: unknown): Outcome {
+  const again = () => execute({ ...args, rootValue: event });
+  const checked = (result: ExecutionResult): Outcome => (result.errors ? again() : result);
+  let outcome: Outcome;
+  try {
+    outcome = compiled.query(event, args.contextValue, args.variableValues ?? {}) as Outcome;
+  } catch {
+    return again();
+  }
+  return isPromise(outcome) ? outcome.then(checked, again) : checked(outcome);
 }
 
 /** The instance-wide record a live event was made from; null for anything else. */
