@@ -74,7 +74,7 @@ export function takeSteeringReserved(db: SqlRunner, executionId: string): Promis
 /** A running reply's parts as they stand: one plain statement, about once a second per reply. */
 export async function writeReplyParts(db: SqlRunner, messageId: string, partsJson: string, at: Date): Promise<void> {
   await db.query(Prisma.sql`
-    UPDATE "message" SET "parts" = ${partsJson}::jsonb, "updatedAt" = ${at}::timestamp(3) WHERE "id" = ${messageId}`);
+    UPDATE "message" SET "parts" = ${partsJson}::jsonb, "streaming" = true, "updatedAt" = ${at}::timestamp(3) WHERE "id" = ${messageId}`);
 }
 
 /** A run's reply as last written (a resumed run's, or one an interruption ends). */

@@ -58,7 +58,7 @@ export async function writeEnd(db: SqlRunner, end: EndToWrite): Promise<number |
           "updatedAt" = ${at}::timestamp(3)
       WHERE "id" = ${executionId}
     ), reply AS (
-      UPDATE "message" SET "parts" = ${JSON.stringify(end.reply?.parts ?? [])}::jsonb, "updatedAt" = ${at}::timestamp(3)
+      UPDATE "message" SET "parts" = ${JSON.stringify(end.reply?.parts ?? [])}::jsonb, "streaming" = false, "updatedAt" = ${at}::timestamp(3)
       WHERE "id" = ${end.reply?.messageId ?? null}::text
     ), released AS (
       UPDATE "queue_item" SET "steeringExecutionId" = NULL

@@ -10,6 +10,8 @@ import { rootRunRecording } from '../../src/recording/root-run-recording.ts';
 import type { RunListener } from '../../src/recording/run-listener.ts';
 import type { ThreadEvent } from '../../src/events/thread-event.ts';
 import { translate } from '../../src/i18n/catalog.ts';
+import { Prisma } from '../../src/generated/prisma/client.ts';
+import { writeReplyParts } from '../../src/storage/run-statements.ts';
 import { describeEachBackend } from '../support/backends.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
@@ -304,6 +306,27 @@ describeEachBackend('hot SQL statements', (backend) => {
       expect(published.map((event) => [event.seq, event.payload])).toEqual([[4, { type: 'ExecutionFinished', status: 'COMPLETED' }]]);
       const stored = await prisma.threadEvent.findMany({ where: { threadId: thread.id, seq: { gt: 3 } } });
       expect(stored.map((event) => event.type)).toEqual(['ExecutionFinished']);
+    });
+
+    it('leaves a streaming reply without search words (its flushes compute none) and gives them to it once, at the settlement', async () => {
+      const { result } = await admitted();
+      if (result.kind !== 'admitted') throw new Error('expected an admission');
+      const recording = recordingOf(result.run, []);
+      const wordsOf = async () => {
+        const [row] = await server.parley.db.sql.query<{ streaming: boolean; words: string | null }>(
+          Prisma.sql`SELECT "streaming", "searchVector"::text AS "words" FROM "message" WHERE "id" = ${result.run.assistantMessageId!}`,
+        );
+        return row;
+      };
+      await recording.emit({ type: 'run-started' } as never);
+      await recording.emit({ type: 'text-delta', text: 'Zebras gallop' } as never);
+      await writeReplyParts(server.parley.db.sql, result.run.assistantMessageId!, JSON.stringify([{ type: 'text', text: 'Zebras gallop' }]), new Date());
+      expect(await wordsOf()).toEqual({ streaming: true, words: null });
+      await recording.settle({ status: 'COMPLETED', usage: { inputTokens: 1, outputTokens: 2 }, failure: null, checkpoint: null });
+      const settled = await wordsOf();
+      expect(settled?.streaming).toBe(false);
+      expect(settled?.words).toContain("'zebra'");
+      expect(settled?.words).toContain("'gallop'");
     });
 
     it('records a failure (error part, error and reason, ErrorEvent before ExecutionFinished) once, also when called again after a failed attempt', async () => {
