@@ -11,6 +11,19 @@ export interface AttachmentDownloadOptions {
   load(user: User, attachmentId: string): Promise<{ filename: string; mediaType: string; data: Uint8Array }>;
 }
 
+/** A stored file's headers as a download: downloaded, never rendered nor sniffed, never kept by a cache. */
+export function downloadHeaders(file: { filename: string; mediaType: string; data: Uint8Array }): Record<string, string> {
+  return {
+    // Text types are stored only as UTF-8.
+    'content-type': file.mediaType.startsWith('text/') ? `${file.mediaType}; charset=utf-8` : file.mediaType,
+    'content-length': String(file.data.byteLength),
+    'content-disposition': contentDisposition(file.filename),
+    'x-content-type-options': 'nosniff',
+    'content-security-policy': "default-src 'none'; sandbox",
+    'cache-control': 'private, no-store',
+  };
+}
+
 /** `attachment; filename="ascii"; filename*=UTF-8''…` (RFC 6266): every browser downloads, none renders. */
 export function contentDisposition(filename: string): string {
   const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
@@ -57,15 +70,7 @@ export function useAttachmentDownload({ identify, load }: AttachmentDownloadOpti
       endResponse(
         new fetchAPI.Response(request.method === 'HEAD' ? null : (file.data as unknown as BodyInit), {
           status: 200,
-          headers: {
-            // Text types are stored only as UTF-8.
-            'content-type': file.mediaType.startsWith('text/') ? `${file.mediaType}; charset=utf-8` : file.mediaType,
-            'content-length': String(file.data.byteLength),
-            'content-disposition': contentDisposition(file.filename),
-            'x-content-type-options': 'nosniff',
-            'content-security-policy': "default-src 'none'; sandbox",
-            'cache-control': 'private, no-store',
-          },
+          headers: downloadHeaders(file),
         }),
       );
     },

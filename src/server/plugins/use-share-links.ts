@@ -3,7 +3,7 @@ import type { RateLimits } from '../../auth/rate-limits.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { SHARE_PATH, type ShareService } from '../../sharing/share-service.ts';
 import type { ServerContext } from '../request-context.ts';
-import { contentDisposition } from './use-attachment-download.ts';
+import { downloadHeaders } from './use-attachment-download.ts';
 import { WEB_APP_CONTENT_SECURITY_POLICY } from './use-web-app.ts';
 
 const PAGE = /^\/share\/([^/]+)$/;
@@ -42,15 +42,7 @@ export function useShareLinks({ sharing, rateLimits, webApp }: ShareLinksOptions
         return endResponse(
           new fetchAPI.Response(request.method === 'HEAD' ? null : (found.data as unknown as BodyInit), {
             status: 200,
-            headers: {
-              'content-type': found.mediaType.startsWith('text/') ? `${found.mediaType}; charset=utf-8` : found.mediaType,
-              'content-length': String(found.data.byteLength),
-              'content-disposition': contentDisposition(found.filename),
-              'x-content-type-options': 'nosniff',
-              'content-security-policy': "default-src 'none'; sandbox",
-              'referrer-policy': 'no-referrer',
-              'cache-control': 'private, no-store',
-            },
+            headers: { ...downloadHeaders(found), 'referrer-policy': 'no-referrer' },
           }),
         );
       }
